@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+export type Phase = 'raw' | 'stack' | 'naive';
+
+export interface BenchOptions {
+  pages: number;
+  requests: number;
+  warmupRequests: number;
+  durationMs: number;
+  warmupMs: number;
+  concurrency: number;
+  naiveIterations: number;
+  phases: Set<Phase>;
+  jsonPath: string | null;
+  strict: boolean;
+  chromiumPath: string;
+  redisUrl: string;
+}
+
+const HELP = `Usage: pnpm bench [-- options]   (every option also has an env variable)
+
+  --pages N             warm pages in the worker and in the raw N-page run  RENDER_PAGES (4)
+  --requests N          measured requests of the sequential runs            BENCH_REQUESTS (200)
+  --warmup-requests N   unmeasured requests before them                     BENCH_WARMUP_REQUESTS (20)
+  --duration-ms N       measured window of the concurrent runs              BENCH_DURATION_MS (5000)
+  --warmup-ms N         unmeasured lead-in of the concurrent runs           BENCH_WARMUP_MS (1000)
+  --concurrency N       HTTP clients in the full-stack concurrent run       BENCH_CONCURRENCY (8)
+  --naive N             browser-per-request iterations                      BENCH_NAIVE_ITERATIONS (10)
+  --only LIST           phases to run: raw,stack,naive                      BENCH_ONLY (all)
+  --json PATH           where to write results ("" = nowhere)               BENCH_JSON (bench/results/latest.json)
+  --strict              exit 1 when a target is missed, not only on errors  BENCH_STRICT=1
+  -h, --help
+
+Also read: CHROMIUM_PATH, REDIS_URL (loopback only).`;
+
+const PHASES: readonly Phase[] = ['raw', 'stack', 'naive'];
+
+function int(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: string): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      pages: { type: 'string' },
+      requests: { type: 'string' },
+      'warmup-requests': { type: 'string' },
+      'duration-ms': { type: 'string' },
+      'warmup-ms': { type: 'string' },
+      concurrency: { type: 'string' },
+      naive: { type: 'string' },
+      only: { type: 'string' },
+      json: { type: 'string' },
+      strict: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    // `pnpm bench -- --x` forwards the "--" itself on some pnpm versions.
+    allowPositionals: true,
+  });
+  if (values.help) {
+    console.log(HELP);
+    process.exit(0);
+  }
+
+  const onlyRaw = values.only ?? env.BENCH_ONLY ?? PHASES.join(',');
+  const phases = new Set<Phase>();
+  for (const name of onlyRaw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!PHASES.includes(name as Phase)) throw new Error(`--only: unknown phase "${name}" (known: ${PHASES.join(', ')})`);
+    phases.add(name as Phase);
+  }
+  if (phases.size === 0) throw new Error('--only selects no phase');
+
+  const json = values.json ?? env.BENCH_JSON;
+  return {
+    pages: int('--pages / RENDER_PAGES', values.pages ?? env.RENDER_PAGES, 4, 1),
+    requests: int('--requests / BENCH_REQUESTS', values.requests ?? env.BENCH_REQUESTS, 200, 1),
+    warmupRequests: int('--warmup-requests / BENCH_WARMUP_REQUESTS', values['warmup-requests'] ?? env.BENCH_WARMUP_REQUESTS, 20, 0),
+    durationMs: int('--duration-ms / BENCH_DURATION_MS', values['duration-ms'] ?? env.BENCH_DURATION_MS, 5_000, 100),
+    warmupMs: int('--warmup-ms / BENCH_WARMUP_MS', values['warmup-ms'] ?? env.BENCH_WARMUP_MS, 1_000, 0),
+    concurrency: int('--concurrency / BENCH_CONCURRENCY', values.concurrency ?? env.BENCH_CONCURRENCY, 8, 1),
+    naiveIterations: int('--naive / BENCH_NAIVE_ITERATIONS', values.naive ?? env.BENCH_NAIVE_ITERATIONS, 10, 1),
+    phases,
+    jsonPath: json === '' ? null : path.resolve(json ?? path.join(benchDir, 'results', 'latest.json')),
+    strict: values.strict ?? env.BENCH_STRICT === '1',
+    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
+    redisUrl: loopbackRedisUrl(env.REDIS_URL || 'redis://127.0.0.1:6379'),
+  };
+}
+
+/** The bench must never put load on a shared or remote Redis, so anything off this host is refused. */
+function loopbackRedisUrl(raw: string): string {
+  let host: string;
+  try {
+    host = new URL(raw).hostname;
+  } catch {
+    throw new Error(`REDIS_URL is not a URL: ${raw}`);
+  }
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) {
+    throw new Error(`REDIS_URL must point at this machine (127.0.0.1), got host "${host}"`);
+  }
+  return raw;
+}

@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# The render worker: the Node image (see node.Dockerfile) plus Debian's Chromium
+# and the fonts renders depend on.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS base
+ENV PUPPETEER_SKIP_DOWNLOAD=true \
+    CI=true
+RUN npm install -g pnpm@10 && npm cache clean --force
+WORKDIR /app
+
+FROM base AS deps
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN pnpm fetch
+COPY . .
+RUN pnpm install --frozen-lockfile --offline
+
+FROM base AS runtime
+# Before the app layer so code changes do not re-download Chromium.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      chromium chromium-headless-shell fonts-noto-color-emoji fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    PATH=/app/node_modules/.bin:$PATH \
+    CHROMIUM_PATH=/usr/bin/chromium-headless-shell \
+    RENDER_QUEUES=html,svg
+COPY --from=deps --chown=node:node /app /app
+USER node
+WORKDIR /app/services/render-worker
+CMD ["tsx", "src/main.ts"]

@@ -1,0 +1,38 @@
+/**
+ * One error vocabulary for every service and the web app. The HTTP status lives next to the code so a
+ * service can never answer the same failure with two different statuses.
+ */
+export const ErrorCodes = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  INVALID_SVG: 422,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  RENDER_FAILED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  QUEUE_FULL: 503,
+  QUEUE_UNAVAILABLE: 503,
+  RENDER_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.statusCode = ErrorCodes[code];
+    this.details = details;
+  }
+}
+
+export const isAppError = (err: unknown): err is AppError => err instanceof AppError;

@@ -1,0 +1,19 @@
+import { Kind, type SchemaOptions, type TSchema, type TUnsafe, Type, TypeRegistry } from '@sinclair/typebox';
+
+/**
+ * User-facing validation messages travel inside the schema (`x-messages`), so the one error handler can
+ * answer with the spec's wording ("Please enter some HTML content") instead of Ajv's, and the OpenAPI
+ * document shows the same text.
+ */
+export type FieldMessages = Partial<Record<'required' | 'type' | 'minLength' | 'maxLength' | 'enum' | 'range' | 'format', string>>;
+
+export const withMessages = <T extends TSchema>(schema: T, messages: FieldMessages): T => Object.assign(schema, { 'x-messages': messages });
+
+// Registered so TypeBox's own checker (used by the worker to re-validate jobs) understands StringEnum too.
+if (!TypeRegistry.Has('StringEnum')) {
+  TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+}
+
+/** A string enum as a plain JSON-schema `enum`, which gives one clear Ajv error instead of an anyOf cascade. */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> =>
+  Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });

@@ -1,0 +1,9 @@
+import type { Migration } from 'kysely';
+import * as init from './2026_11_21_000001_init.ts';
+
+// Listed statically rather than read from disk so migrations still resolve
+// under tsx, bundlers and anything else that does not keep the src tree around.
+// Keys are the migration names recorded in kysely_migration: never rename one.
+export const migrations: Record<string, Migration> = {
+  '2026_11_21_000001_init': init,
+};

@@ -1,0 +1,107 @@
+import { AppError, type ErrorCode, ErrorCodes, type FieldMessages } from '@render/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  schema?: unknown;
+  parentSchema?: Record<string, unknown>;
+}
+
+const fieldName = (err: AjvError): string => {
+  if (err.keyword === 'required') return String(err.params.missingProperty);
+  const path = err.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  return path || 'body';
+};
+
+/** The schema of the field an Ajv error is about (needs Ajv `verbose: true`). */
+const fieldSchema = (err: AjvError): Record<string, unknown> | undefined => {
+  if (err.keyword === 'required') {
+    const props = err.parentSchema?.properties as Record<string, Record<string, unknown>> | undefined;
+    return props?.[String(err.params.missingProperty)];
+  }
+  return err.parentSchema;
+};
+
+/** Turns Ajv's first error into one sentence a person can act on, preferring the schema's own wording. */
+export function validationMessage(errors: AjvError[], context: string): string {
+  const err = errors[0];
+  if (!err) return 'Invalid request';
+  const field = fieldName(err);
+  const schema = fieldSchema(err);
+  const messages = (schema?.['x-messages'] ?? {}) as FieldMessages;
+  if (err.keyword === 'type' && err.instancePath === '') return 'Request body must be a JSON object';
+  switch (err.keyword) {
+    case 'required':
+      return messages.required ?? `${field} is required`;
+    case 'type':
+      return messages.type ?? `${field} must be ${String(err.params.type)}`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return messages.range ?? `${field} ${err.message ?? 'is out of range'}`;
+    case 'minLength':
+      return messages.minLength ?? `${field} must not be empty`;
+    case 'maxLength':
+      return messages.maxLength ?? `${field} is too long`;
+    case 'enum':
+      return messages.enum ?? `${field} must be one of: ${((err.params.allowedValues as unknown[]) ?? []).join(', ')}`;
+    case 'format':
+      return messages.format ?? `${field} has an invalid format`;
+    default:
+      return `${field} ${err.message ?? 'is invalid'} (${context})`;
+  }
+}
+
+const send = (reply: FastifyReply, status: number, code: string, message: string) =>
+  reply.status(status).type('application/json; charset=utf-8').send({ success: false, message, code });
+
+/**
+ * The single error handler: AppErrors keep their code and status, Fastify's own client errors (bad JSON,
+ * body too large, wrong content type, schema validation) become 4xx with a clear message, and anything
+ * else is a 500 whose message is logged but never sent.
+ */
+async function errorHandlerPlugin(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode >= 500) request.log.warn({ code: error.code, err: error }, error.message);
+      return send(reply, error.statusCode, error.code, error.message);
+    }
+    const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+    if (fe.validation) {
+      return send(reply, 400, 'VALIDATION_ERROR', validationMessage(fe.validation, fe.validationContext ?? 'body'));
+    }
+    switch (fe.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(
+          reply,
+          400,
+          'INVALID_JSON',
+          fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty: send a JSON object' : 'Invalid JSON format',
+        );
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(reply, 413, 'PAYLOAD_TOO_LARGE', `Request body is too large (limit ${reply.server.initialConfig.bodyLimit} bytes)`);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(reply, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json');
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return send(reply, 400, 'VALIDATION_ERROR', 'Request body length does not match Content-Length');
+    }
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      const code: ErrorCode = fe.statusCode === 429 ? 'RATE_LIMITED' : fe.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR';
+      return send(reply, fe.statusCode, code, fe.message || 'Bad request');
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, ErrorCodes.INTERNAL_ERROR, 'INTERNAL_ERROR', 'An unexpected error occurred');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
+  );
+}
+
+export default fp(errorHandlerPlugin, { name: 'error-handler', fastify: '5.x' });

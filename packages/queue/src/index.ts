@@ -1,0 +1,2 @@
+export * from './redis.ts';
+export * from './render-jobs.ts';

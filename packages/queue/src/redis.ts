@@ -1,0 +1,36 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * Two connection shapes, because they fail differently on purpose:
+ * - `command` connections serve HTTP requests: when Redis is down a command must fail at once (so the
+ *   gateway answers 503) instead of sitting in ioredis's offline queue until the client gives up.
+ * - `blocking` connections (BullMQ workers, QueueEvents) must never give up retrying, as BullMQ requires.
+ */
+export function createRedis(url: string, role: 'command' | 'blocking', name?: string): Redis {
+  const common: RedisOptions = {
+    connectionName: name,
+    connectTimeout: 5_000,
+    retryStrategy: (times) => Math.min(times * 200, 2_000),
+  };
+  const options: RedisOptions =
+    role === 'command'
+      ? { ...common, maxRetriesPerRequest: 1, enableOfflineQueue: false }
+      : { ...common, maxRetriesPerRequest: null, enableOfflineQueue: true };
+  return new Redis(url, options);
+}
+
+/** Resolves when the client is ready, or after `timeoutMs` (boot must not hang on a missing Redis). */
+export function waitForReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      resolve(false);
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    redis.once('ready', onReady);
+  });
+}

@@ -1,0 +1,77 @@
+import { HtmlConvertBody, SvgConvertBody } from '@render/contracts';
+import { type Static, type TObject, Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { JobsOptions } from 'bullmq';
+
+/**
+ * A render job is defined once here and used by both sides: the gateway enqueues `payload`, the worker
+ * re-validates it with the same compiled schema before it touches a browser.
+ */
+export interface RenderJobDefinition<T extends TObject> {
+  kind: string;
+  /** BullMQ queue name; one queue per format so each format can be scaled on its own. */
+  queueName: string;
+  payload: T;
+  isValid(data: unknown): data is Static<T>;
+  describeInvalid(data: unknown): string;
+}
+
+function defineRenderJob<T extends TObject>(kind: string, payload: T): RenderJobDefinition<T> {
+  const compiled = TypeCompiler.Compile(payload);
+  return {
+    kind,
+    queueName: kind,
+    payload,
+    isValid: (data): data is Static<T> => compiled.Check(data),
+    describeInvalid: (data) => {
+      const first = compiled.Errors(data).First();
+      return first ? `${first.path || '(root)'}: ${first.message}` : 'invalid payload';
+    },
+  };
+}
+
+export const HtmlRenderPayload = Type.Required(Type.Omit(HtmlConvertBody, ['output']), { additionalProperties: false });
+export type HtmlRenderPayload = Static<typeof HtmlRenderPayload>;
+
+export const SvgRenderPayload = Type.Required(Type.Omit(SvgConvertBody, ['output']), { additionalProperties: false });
+export type SvgRenderPayload = Static<typeof SvgRenderPayload>;
+
+export const renderJobs = {
+  html: defineRenderJob('html', HtmlRenderPayload),
+  svg: defineRenderJob('svg', SvgRenderPayload),
+} as const;
+
+export type RenderKind = keyof typeof renderJobs;
+export type RenderPayload<K extends RenderKind> = Static<(typeof renderJobs)[K]['payload']>;
+export const renderKinds = Object.keys(renderJobs) as RenderKind[];
+
+export const isRenderKind = (value: string): value is RenderKind => Object.hasOwn(renderJobs, value);
+
+/**
+ * What a finished job returns through BullMQ. The image itself is NOT in here: it is stored under
+ * `resultKey` with a short TTL and deleted by the gateway when read, so image bytes never linger in the
+ * job hash or the events stream.
+ */
+export interface RenderResultMeta {
+  resultKey: string;
+  format: string;
+  mimeType: string;
+  width: number;
+  height: number;
+  size: number;
+  renderMs: number;
+  queueMs: number;
+}
+
+/**
+ * Retry once (a crashed page or browser gets a second chance on a fresh page), then fail clearly.
+ * Completed jobs vanish at once (the result lives elsewhere); a few failed ones stay briefly for operators.
+ */
+export const defaultRenderJobOptions: JobsOptions = {
+  attempts: 2,
+  backoff: { type: 'fixed', delay: 0 },
+  removeOnComplete: true,
+  removeOnFail: { age: 15 * 60, count: 100 },
+};
+
+export const resultKey = (prefix: string, jobId: string) => `${prefix}:result:${jobId}`;

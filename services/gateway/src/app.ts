@@ -1,0 +1,36 @@
+import { ajvOptions, errorHandler } from '@render/fastify-kit';
+import { loggerOptions } from '@render/logger';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { GatewayConfig } from './config.ts';
+import openapi from './plugins/openapi.plugin.ts';
+import redis from './plugins/redis.plugin.ts';
+import renderQueue from './plugins/render-queue.plugin.ts';
+import convertRoutes from './routes/convert.routes.ts';
+import pingRoutes from './routes/ping.routes.ts';
+
+export function serverOptions(config: GatewayConfig): FastifyServerOptions {
+  return {
+    logger: loggerOptions('gateway', config.LOG_LEVEL),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    ajv: ajvOptions,
+    // Render calls legitimately take seconds; the deadline is enforced by the queue wait, not the socket.
+    requestTimeout: config.RENDER_DEADLINE_MS + 10_000,
+    trustProxy: true,
+  };
+}
+
+/** The gateway as one plugin: dependencies first, then routes. server.ts and the tests both register it. */
+export default async function app(fastify: FastifyInstance, opts: { config: GatewayConfig }) {
+  const { config } = opts;
+  await fastify.register(errorHandler);
+  await fastify.register(openapi);
+  await fastify.register(redis, { url: config.REDIS_URL });
+  await fastify.register(renderQueue, {
+    redisUrl: config.REDIS_URL,
+    prefix: config.QUEUE_PREFIX,
+    deadlineMs: config.RENDER_DEADLINE_MS,
+    maxQueueDepth: config.MAX_QUEUE_DEPTH,
+  });
+  await fastify.register(pingRoutes);
+  await fastify.register(convertRoutes);
+}

@@ -1,0 +1,21 @@
+import { LogLevel, loadConfig } from '@render/config';
+import { type Static, Type } from '@sinclair/typebox';
+
+export const GatewayConfigSchema = Type.Object({
+  PORT: Type.Integer({ default: 3000 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  LOG_LEVEL: LogLevel,
+  REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
+  /** BullMQ key prefix; tests use a unique one so runs never share queues. */
+  QUEUE_PREFIX: Type.String({ default: 'render' }),
+  /** How long a sync convert call waits for its job (queue wait + render + one retry) before a 504. */
+  RENDER_DEADLINE_MS: Type.Integer({ minimum: 100, default: 30_000 }),
+  /** Waiting jobs per queue above which new convert calls get 503 instead of queueing without bound. */
+  MAX_QUEUE_DEPTH: Type.Integer({ minimum: 1, default: 500 }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
+});
+
+export type GatewayConfig = Static<typeof GatewayConfigSchema>;
+
+export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig =>
+  loadConfig(GatewayConfigSchema, env);

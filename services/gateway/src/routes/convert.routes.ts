@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError, ErrorResponse, HtmlConvertBody, ImageJsonResponse, MimeTypes, RenderLimits, SvgConvertBody } from '@render/contracts';
+import { Type } from '@sinclair/typebox';
+import { sendImage } from '../lib/image-reply.ts';
+import { assertSvgDocument } from '../lib/svg-check.ts';
+
+const imageResponses = (formats: string[]) => ({
+  200: {
+    description: 'The image (binary by default, JSON with base64 when output is "json")',
+    content: {
+      'application/json': { schema: ImageJsonResponse },
+      ...Object.fromEntries(formats.map((f) => [MimeTypes[f as keyof typeof MimeTypes], { schema: Type.String({ format: 'binary' }) }])),
+    },
+  },
+  400: ErrorResponse,
+  413: ErrorResponse,
+  415: ErrorResponse,
+  422: ErrorResponse,
+  503: ErrorResponse,
+  504: ErrorResponse,
+});
+
+const assertPixelBudget = (width: number, height: number, scale: number) => {
+  if (width * height * scale * scale > RenderLimits.maxPixels) {
+    throw new AppError('VALIDATION_ERROR', `width × height × scale² must not exceed ${RenderLimits.maxPixels} pixels`);
+  }
+};
+
+const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/api/html-to-img/convert',
+    {
+      schema: {
+        tags: ['convert'],
+        summary: 'Render HTML to PNG, JPEG or WebP',
+        body: HtmlConvertBody,
+        response: imageResponses(['png', 'jpeg', 'webp']),
+      },
+    },
+    async (request, reply) => {
+      const { output, html, format, width, height, quality, scale } = request.body;
+      if (!html.trim()) throw new AppError('VALIDATION_ERROR', 'Please enter some HTML content');
+      assertPixelBudget(width, height, scale);
+      const outcome = await app.renderQueue.render('html', { html, format, width, height, quality, scale });
+      return sendImage(reply, outcome, output);
+    },
+  );
+
+  app.post(
+    '/api/svg-to-img/convert',
+    {
+      schema: {
+        tags: ['convert'],
+        summary: 'Render SVG to PNG, JPEG, WebP or a resized SVG',
+        body: SvgConvertBody,
+        response: imageResponses(['png', 'jpeg', 'webp', 'svg']),
+      },
+    },
+    async (request, reply) => {
+      const { output, svg, format, width, height, quality, transparent } = request.body;
+      if (!svg.trim()) throw new AppError('VALIDATION_ERROR', 'Please enter some SVG content');
+      assertSvgDocument(svg);
+      const outcome = await app.renderQueue.render('svg', { svg, format, width, height, quality, transparent });
+      return sendImage(reply, outcome, output);
+    },
+  );
+};
+
+export default convertRoutes;

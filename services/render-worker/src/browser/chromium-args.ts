@@ -1,0 +1,51 @@
+import type { LaunchOptions } from 'puppeteer-core';
+
+export interface ChromiumLaunchSettings {
+  executablePath: string;
+  sandbox: 'auto' | 'on' | 'off';
+  /** Every request a page makes goes through this proxy, which enforces the egress policy. */
+  proxyUrl: string;
+}
+
+export function chromiumLaunchOptions(settings: ChromiumLaunchSettings): LaunchOptions {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sandbox = settings.sandbox === 'on' || (settings.sandbox === 'auto' && !isRoot);
+  const shell = settings.executablePath.includes('headless-shell');
+  return {
+    executablePath: settings.executablePath,
+    // The old headless "shell" renders a warm page ~2× faster than new headless for screenshots.
+    headless: shell ? 'shell' : true,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    protocolTimeout: 30_000,
+    args: [
+      ...(sandbox ? [] : ['--no-sandbox']),
+      '--disable-gpu',
+      '--disable-gpu-vsync',
+      '--disable-frame-rate-limit',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-default-apps',
+      '--disable-extensions',
+      '--disable-domain-reliability',
+      '--disable-breakpad',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--mute-audio',
+      '--hide-scrollbars',
+      '--font-render-hinting=none',
+      '--dns-prefetch-disable',
+      '--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,InterestFeedContentSuggestions',
+      `--proxy-server=${settings.proxyUrl}`,
+      // Chromium bypasses proxies for loopback by default; "<-loopback>" removes that implicit bypass so
+      // 127.0.0.1 and localhost are judged by the egress policy too.
+      '--proxy-bypass-list=<-loopback>',
+      // WebRTC's UDP does not go through HTTP proxies; forbid the unproxied paths.
+      '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+      '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+    ],
+  };
+}

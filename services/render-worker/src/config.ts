@@ -1,0 +1,32 @@
+import { LogLevel, loadConfig } from '@render/config';
+import { type Static, Type } from '@sinclair/typebox';
+
+export const WorkerConfigSchema = Type.Object({
+  LOG_LEVEL: LogLevel,
+  REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
+  QUEUE_PREFIX: Type.String({ default: 'render' }),
+  /** Which format queues this process serves, e.g. "html,svg"; run more processes to scale out. */
+  RENDER_QUEUES: Type.String({ default: 'html,svg' }),
+  /** Warm pages kept open in this process = jobs rendered in parallel. */
+  RENDER_PAGES: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
+  /** Budget for one render inside the browser (load + screenshot). */
+  RENDER_TIMEOUT_MS: Type.Integer({ minimum: 500, default: 20_000 }),
+  /** A page is closed and replaced after this many jobs, bounding any slow leak inside Chromium. */
+  PAGE_RECYCLE_AFTER: Type.Integer({ minimum: 1, default: 250 }),
+  /** How long a finished image waits in Redis for the gateway to collect it. */
+  RESULT_TTL_MS: Type.Integer({ minimum: 1_000, default: 60_000 }),
+  /** A job whose worker died is handed to another worker after at most lock + stalled interval. */
+  LOCK_DURATION_MS: Type.Integer({ minimum: 1_000, default: 10_000 }),
+  STALLED_INTERVAL_MS: Type.Integer({ minimum: 1_000, default: 5_000 }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 1_000, default: 25_000 }),
+  CHROMIUM_PATH: Type.String({ default: '/usr/bin/chromium-headless-shell' }),
+  /** auto: sandbox on unless running as root (Chromium cannot sandbox itself as root). */
+  CHROMIUM_SANDBOX: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')], { default: 'auto' }),
+  /** host:port pairs pages may reach even though they are not public (tests, self-hosted assets). */
+  RENDER_EGRESS_ALLOWLIST: Type.String({ default: '' }),
+});
+
+export type WorkerConfig = Static<typeof WorkerConfigSchema>;
+
+export const loadWorkerConfig = (env: Record<string, string | undefined> = process.env): WorkerConfig =>
+  loadConfig(WorkerConfigSchema, env);

@@ -1,0 +1,195 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export type EgressDecision = { allowed: true; address: string; family: 4 | 6 } | { allowed: false; reason: string };
+
+export type LookupAddress = { address: string; family: number };
+
+/** Same shape as `dns.promises.lookup(host, { all: true, verbatim: true })`, injectable for tests. */
+export type LookupFn = (hostname: string, options: { all: true; verbatim: true }) => Promise<LookupAddress[]>;
+
+export type ResolveTargetOptions = {
+  allowlist: Set<string>;
+  lookup?: LookupFn;
+};
+
+const defaultLookup: LookupFn = (hostname, options) => dns.promises.lookup(hostname, options);
+
+// Only 2000::/3 is allocated for global unicast; ipaddr.js labels everything it has no
+// special range for as 'unicast', which would otherwise let e.g. ::7f00:1
+// (deprecated IPv4-compatible form) or other unallocated space through.
+const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
+const HOSTNAME_RE = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/;
+
+function stripBrackets(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+/**
+ * True only for globally routable unicast. Anything else (loopback, RFC1918, link-local
+ * incl. cloud metadata, CGNAT, multicast, reserved, NAT64/6to4/teredo wrappers, ...) is
+ * refused: those wrappers can carry an internal IPv4 and failing closed is cheaper than
+ * decoding each one.
+ */
+export function isPublicAddress(ip: string): boolean {
+  const bare = stripBrackets(ip.trim());
+  // net.isIP rejects the legacy inet_aton spellings (0x7f.1, 2130706433); callers that may see
+  // those must canonicalise first, so an unexpected form fails closed here.
+  if (net.isIP(bare) === 0) return false;
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.parse(bare);
+  } catch {
+    return false;
+  }
+  if (addr.kind() === 'ipv6') {
+    const v6 = addr as ipaddr.IPv6;
+    // The kernel routes ::ffff:a.b.c.d to the IPv4 address, so judge it as that.
+    if (v6.isIPv4MappedAddress()) return isPublicIPv4(v6.toIPv4Address());
+    if (v6.zoneId !== undefined) return false;
+    return v6.range() === 'unicast' && v6.match(IPV6_GLOBAL_UNICAST);
+  }
+  return isPublicIPv4(addr as ipaddr.IPv4);
+}
+
+function isPublicIPv4(addr: ipaddr.IPv4): boolean {
+  return addr.range() === 'unicast';
+}
+
+/** Canonical allowlist key so `[0:0::1]:80` and `[::1]:80` compare equal. */
+function hostKey(host: string): string {
+  const bare = stripBrackets(host.trim().toLowerCase()).replace(/\.$/, '');
+  if (net.isIP(bare) === 6) {
+    try {
+      return `[${ipaddr.IPv6.parse(bare).toString()}]`;
+    } catch {
+      return `[${bare}]`;
+    }
+  }
+  return bare;
+}
+
+function targetKey(host: string, port: number): string {
+  return `${hostKey(host)}:${port}`;
+}
+
+export function parsePort(raw: string): number | undefined {
+  if (!/^\d{1,5}$/.test(raw)) return undefined;
+  const port = Number(raw);
+  return port >= 1 && port <= 65535 ? port : undefined;
+}
+
+/**
+ * Splits `host:port` / `[v6]:port` (the CONNECT authority form). Unbracketed IPv6 is
+ * rejected because the port boundary would be ambiguous.
+ */
+export function parseHostPort(raw: string): { host: string; port: number } | undefined {
+  const value = raw.trim();
+  let host: string;
+  let portRaw: string;
+  if (value.startsWith('[')) {
+    const end = value.indexOf(']');
+    if (end < 0 || value[end + 1] !== ':') return undefined;
+    host = value.slice(1, end);
+    portRaw = value.slice(end + 2);
+    if (net.isIP(host.split('%')[0] ?? '') !== 6) return undefined;
+  } else {
+    const idx = value.lastIndexOf(':');
+    if (idx <= 0) return undefined;
+    host = value.slice(0, idx);
+    portRaw = value.slice(idx + 1);
+    if (host.includes(':')) return undefined;
+    if (!HOSTNAME_RE.test(host.toLowerCase().replace(/\.$/, ''))) return undefined;
+  }
+  const port = parsePort(portRaw);
+  if (port === undefined) return undefined;
+  return { host: host.toLowerCase(), port };
+}
+
+/** Parses `host:port,host:port,[v6]:port`; a typo must not silently widen or drop access, so bad entries throw. */
+export function parseAllowlist(raw: string | undefined): Set<string> {
+  const out = new Set<string>();
+  if (raw === undefined) return out;
+  for (const part of raw.split(',')) {
+    const entry = part.trim().toLowerCase();
+    if (entry === '') continue;
+    const parsed = parseHostPort(entry);
+    if (!parsed) {
+      throw new Error(`Invalid egress allowlist entry "${part.trim()}": expected host:port or [ipv6]:port`);
+    }
+    out.add(targetKey(parsed.host, parsed.port));
+  }
+  return out;
+}
+
+function familyOf(address: string): 4 | 6 {
+  return net.isIP(address) === 6 ? 6 : 4;
+}
+
+/**
+ * Returns the literal address the caller must connect to. Connecting to this exact
+ * address (never re-resolving the name) is what defeats DNS rebinding.
+ */
+function canonicalAddress(address: string): { address: string; family: 4 | 6 } {
+  const parsed = ipaddr.process(address);
+  const text = parsed.toString();
+  return { address: text, family: parsed.kind() === 'ipv6' ? 6 : 4 };
+}
+
+export async function resolveTarget(host: string, port: number, opts: ResolveTargetOptions): Promise<EgressDecision> {
+  const lookup = opts.lookup ?? defaultLookup;
+  const bare = stripBrackets(host.trim()).toLowerCase();
+  if (bare === '') return { allowed: false, reason: 'empty host' };
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    return { allowed: false, reason: `invalid port ${String(port)}` };
+  }
+
+  if (opts.allowlist.has(targetKey(bare, port))) {
+    if (net.isIP(bare) !== 0) return { allowed: true, address: bare, family: familyOf(bare) };
+    try {
+      const addrs = await lookup(bare, { all: true, verbatim: true });
+      const first = addrs[0];
+      if (!first) return { allowed: false, reason: `${bare} resolved to no addresses` };
+      return { allowed: true, address: first.address, family: familyOf(first.address) };
+    } catch (err) {
+      return { allowed: false, reason: `cannot resolve ${bare}: ${errorCode(err)}` };
+    }
+  }
+
+  if (net.isIP(bare) !== 0) {
+    if (!isPublicAddress(bare)) return { allowed: false, reason: `address ${bare} is not public` };
+    return { allowed: true, ...canonicalAddress(bare) };
+  }
+
+  // getaddrinfo accepts inet_aton spellings (2130706433, 0x7f.1, 0177.1); decode them the same
+  // way here so they are judged as the address they really are, independent of the resolver.
+  if (ipaddr.IPv4.isValid(bare)) {
+    const v4 = ipaddr.IPv4.parse(bare).toString();
+    if (!isPublicAddress(v4)) return { allowed: false, reason: `address ${bare} (${v4}) is not public` };
+    return { allowed: true, address: v4, family: 4 };
+  }
+
+  let addrs: LookupAddress[];
+  try {
+    addrs = await lookup(bare, { all: true, verbatim: true });
+  } catch (err) {
+    return { allowed: false, reason: `cannot resolve ${bare}: ${errorCode(err)}` };
+  }
+  if (addrs.length === 0) return { allowed: false, reason: `${bare} resolved to no addresses` };
+  // Any internal answer refuses the whole name: otherwise a multi-record name could let a
+  // retrying client land on the internal one.
+  for (const a of addrs) {
+    if (!isPublicAddress(a.address)) {
+      return { allowed: false, reason: `${bare} resolves to non-public address ${a.address}` };
+    }
+  }
+  const first = addrs[0] as LookupAddress;
+  return { allowed: true, ...canonicalAddress(first.address) };
+}
+
+function errorCode(err: unknown): string {
+  if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;
+  return err instanceof Error ? err.message : 'lookup failed';
+}

@@ -1,0 +1,118 @@
+import { splitList } from '@render/config';
+import type { Logger } from '@render/logger';
+import { createRedis, isRenderKind, type RenderKind, type RenderResultMeta, renderJobs, resultKey } from '@render/queue';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { chromiumLaunchOptions } from './browser/chromium-args.ts';
+import { createRenderCluster, type RenderCluster } from './browser/render-cluster.ts';
+import type { WorkerConfig } from './config.ts';
+import { parseAllowlist } from './egress/address-policy.ts';
+import { startEgressProxy } from './egress/egress-proxy.ts';
+import { type RenderedImage, renderHtml } from './renderers/html.renderer.ts';
+import { RenderError } from './renderers/render-error.ts';
+import { renderSvg, svgToSvg } from './renderers/svg.renderer.ts';
+
+export interface RenderWorkerHandle {
+  queues: RenderKind[];
+  /** Stops taking jobs, lets in-flight ones finish (up to the deadline), then closes the browser. */
+  close(): Promise<void>;
+}
+
+type Renderer = (data: unknown, cluster: RenderCluster, timeoutMs: number) => Promise<RenderedImage>;
+
+const renderers: Record<RenderKind, Renderer> = {
+  html: (data, cluster, timeoutMs) => cluster.run(renderHtml(data as never, timeoutMs)),
+  svg: (data, cluster, timeoutMs) => {
+    const payload = data as Parameters<typeof svgToSvg>[0];
+    if (payload.format === 'svg') return Promise.resolve(svgToSvg(payload));
+    return cluster.run(renderSvg(payload as never, timeoutMs));
+  },
+};
+
+export function parseQueues(raw: string): RenderKind[] {
+  const names = splitList(raw);
+  const unknown = names.filter((n) => !isRenderKind(n));
+  if (unknown.length > 0)
+    throw new Error(`RENDER_QUEUES names unknown queues: ${unknown.join(', ')} (known: ${Object.keys(renderJobs).join(', ')})`);
+  if (names.length === 0) throw new Error('RENDER_QUEUES is empty');
+  return names as RenderKind[];
+}
+
+export async function startRenderWorker(config: WorkerConfig, logger: Logger): Promise<RenderWorkerHandle> {
+  const queues = parseQueues(config.RENDER_QUEUES);
+  const proxy = await startEgressProxy({ allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST), logger });
+  const cluster = await createRenderCluster({
+    pages: config.RENDER_PAGES,
+    launchOptions: chromiumLaunchOptions({ executablePath: config.CHROMIUM_PATH, sandbox: config.CHROMIUM_SANDBOX, proxyUrl: proxy.url }),
+    recycleAfter: config.PAGE_RECYCLE_AFTER,
+    taskTimeoutMs: config.RENDER_TIMEOUT_MS + 5_000,
+    logger,
+  });
+  const results = createRedis(config.REDIS_URL, 'blocking', 'render-worker-results');
+  results.on('error', (err) => logger.debug({ err: err.message }, 'redis error'));
+
+  const process = async (kind: RenderKind, job: Job): Promise<RenderResultMeta> => {
+    const startedAt = Date.now();
+    const def = renderJobs[kind];
+    if (!def.isValid(job.data)) throw new UnrecoverableError(`Invalid render job: ${def.describeInvalid(job.data)}`);
+    let image: RenderedImage;
+    try {
+      image = await renderers[kind](job.data, cluster, config.RENDER_TIMEOUT_MS);
+    } catch (err) {
+      const retryable = err instanceof RenderError ? err.retryable : true;
+      const message = err instanceof RenderError ? err.message : 'Failed to generate image';
+      logger.warn({ jobId: job.id, kind, attempt: job.attemptsMade + 1, retryable, err: (err as Error).message }, 'render failed');
+      throw retryable ? new Error(message) : new UnrecoverableError(message);
+    }
+    const key = resultKey(config.QUEUE_PREFIX, job.id!);
+    await results.set(key, image.bytes, 'PX', config.RESULT_TTL_MS);
+    return {
+      resultKey: key,
+      format: image.format,
+      mimeType: image.mimeType,
+      width: image.width,
+      height: image.height,
+      size: image.bytes.length,
+      renderMs: Date.now() - startedAt,
+      queueMs: Math.max(0, startedAt - job.timestamp),
+    };
+  };
+
+  const workers = queues.map((kind) => {
+    const worker = new Worker(renderJobs[kind].queueName, (job) => process(kind, job), {
+      connection: createRedis(config.REDIS_URL, 'blocking', `render-worker-${kind}`),
+      prefix: config.QUEUE_PREFIX,
+      concurrency: config.RENDER_PAGES,
+      lockDuration: config.LOCK_DURATION_MS,
+      stalledInterval: config.STALLED_INTERVAL_MS,
+      maxStalledCount: 1,
+    });
+    worker.on('error', (err) => logger.warn({ err: err.message, queue: kind }, 'worker error'));
+    worker.on('failed', (job, err) => {
+      if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
+        logger.info({ jobId: job.id, queue: kind, reason: err.message }, 'job failed');
+    });
+    return worker;
+  });
+  logger.info({ queues, pages: config.RENDER_PAGES, egressProxy: proxy.url }, 'render worker ready');
+
+  let closing: Promise<void> | undefined;
+  return {
+    queues,
+    close: () => {
+      closing ??= (async () => {
+        const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.SHUTDOWN_TIMEOUT_MS).unref());
+        // worker.close() waits for in-flight jobs; past the deadline we force-close so they go back to the
+        // queue (as stalled) for another worker instead of holding shutdown forever.
+        const drained = await Promise.race([Promise.all(workers.map((w) => w.close())).then(() => 'drained' as const), deadline]);
+        if (drained === 'timeout') {
+          logger.warn('shutdown deadline reached; abandoning in-flight jobs to other workers');
+          await Promise.allSettled(workers.map((w) => w.close(true)));
+        }
+        await cluster.close().catch((err) => logger.warn({ err: (err as Error).message }, 'cluster close failed'));
+        await results.quit().catch(() => results.disconnect());
+        await proxy.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { Page, ScreenshotOptions } from 'puppeteer-core';
+import type { PageSlot } from '../browser/warm-page-concurrency.ts';
+import { RenderError } from './render-error.ts';
+
+/**
+ * Markup that needs page scripts (or can act after the job ends, like a meta refresh). Anything else is
+ * rendered with scripting off, which is faster and leaves nothing behind on the warm page; if this test
+ * misses some exotic script vector, that script simply does not run.
+ */
+const SCRIPT_HINT = /<script\b|\son[a-z]+\s*=|javascript:|<iframe\b|<frame\b|<object\b|<embed\b|<meta[^>]+http-equiv/i;
+
+export const needsScript = (markup: string) => SCRIPT_HINT.test(markup);
+
+export async function applyPageSettings(
+  page: Page,
+  slot: PageSlot,
+  settings: { scriptEnabled: boolean; width: number; height: number; scale: number },
+): Promise<void> {
+  if (settings.scriptEnabled) slot.tainted = true; // before running anything: even a failed job must reset
+  if (slot.applied.scriptEnabled !== settings.scriptEnabled) {
+    await page.setJavaScriptEnabled(settings.scriptEnabled);
+    slot.applied.scriptEnabled = settings.scriptEnabled;
+  }
+  const viewport = `${settings.width}x${settings.height}@${settings.scale}`;
+  if (slot.applied.viewport !== viewport) {
+    await page.setViewport({ width: settings.width, height: settings.height, deviceScaleFactor: settings.scale });
+    slot.applied.viewport = viewport;
+  }
+}
+
+export async function screenshot(page: Page, options: ScreenshotOptions): Promise<Buffer> {
+  const bytes = await page.screenshot({ optimizeForSpeed: true, captureBeyondViewport: false, ...options });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * Runs one render within its deadline. On timeout the page is marked broken (it may be stuck in a script)
+ * so it is replaced before the next job; any other failure also retires the page, and is worth a retry.
+ */
+export async function withDeadline<T>(slot: PageSlot, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new RenderError(
+            `Rendering timed out after ${timeoutMs} ms (the content may run an endless script or wait on slow resources)`,
+            false,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([fn(), deadline]);
+  } catch (err) {
+    slot.broken = true;
+    if (err instanceof RenderError) throw err;
+    const message = (err as Error).message ?? '';
+    if (/timeout|timed out/i.test(message)) {
+      throw new RenderError(
+        `Rendering timed out after ${timeoutMs} ms (the content may run an endless script or wait on slow resources)`,
+        false,
+      );
+    }
+    throw new RenderError('Failed to generate image: the renderer stopped unexpectedly', true);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,64 @@
+import { MimeTypes } from '@render/contracts';
+import type { SvgRenderPayload } from '@render/queue';
+import type { RenderTaskContext } from '../browser/render-cluster.ts';
+import type { RenderedImage } from './html.renderer.ts';
+import { applyPageSettings, screenshot, withDeadline } from './page-ops.ts';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+
+/**
+ * Pasted SVG often comes from inline HTML and lacks the namespace declarations that standalone SVG needs.
+ * Adding them is what a user means; without them the image would be blank.
+ */
+export function normalizeSvg(svg: string, size?: { width: number; height: number }): string {
+  const open = /<svg\b[^>]*>/i.exec(svg);
+  if (!open) return svg;
+  let tag = open[0];
+  if (!/\sxmlns\s*=/.test(tag)) tag = tag.replace(/^<svg\b/i, `<svg xmlns="${SVG_NS}"`);
+  if (/xlink:/.test(svg) && !/\sxmlns:xlink\s*=/.test(tag)) tag = tag.replace(/^<svg\b/i, `<svg xmlns:xlink="${XLINK_NS}"`);
+  if (size) {
+    const attr = (name: string) => new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)')`, 'i').exec(tag);
+    const ow = attr('width');
+    const oh = attr('height');
+    if (!/\sviewBox\s*=/i.test(tag) && ow && oh) {
+      const w = Number.parseFloat(ow[2] ?? ow[3] ?? '');
+      const h = Number.parseFloat(oh[2] ?? oh[3] ?? '');
+      if (w > 0 && h > 0) tag = tag.replace(/^<svg\b/i, `<svg viewBox="0 0 ${w} ${h}"`);
+    }
+    tag = tag.replace(/\s(width|height)\s*=\s*("[^"]*"|'[^']*')/gi, '');
+    tag = tag.replace(/^<svg\b/i, `<svg width="${size.width}" height="${size.height}"`);
+  }
+  return svg.slice(0, open.index) + tag + svg.slice(open.index + open[0].length);
+}
+
+/** SVG output needs no browser: the document is normalised and resized by its root attributes. */
+export function svgToSvg(payload: SvgRenderPayload): RenderedImage {
+  const bytes = Buffer.from(normalizeSvg(payload.svg, { width: payload.width, height: payload.height }), 'utf8');
+  return { bytes, format: 'svg', mimeType: MimeTypes.svg, width: payload.width, height: payload.height };
+}
+
+/**
+ * Raster output draws the SVG through an <img>: in image mode Chromium runs no SVG scripts and loads no
+ * external resources, so a hostile SVG can neither execute nor reach the network.
+ */
+export function renderSvg(payload: SvgRenderPayload & { format: 'png' | 'jpeg' | 'webp' }, timeoutMs: number) {
+  return ({ page, slot }: RenderTaskContext): Promise<RenderedImage> =>
+    withDeadline(slot, timeoutMs, async () => {
+      const transparent = payload.transparent && payload.format !== 'jpeg';
+      const src = `data:image/svg+xml;base64,${Buffer.from(normalizeSvg(payload.svg), 'utf8').toString('base64')}`;
+      const html =
+        '<!doctype html><html><head><style>html,body{margin:0;padding:0;overflow:hidden;' +
+        `background:${transparent ? 'transparent' : '#fff'}}` +
+        `img{display:block;width:${payload.width}px;height:${payload.height}px}</style></head>` +
+        `<body><img src="${src}"></body></html>`;
+      await applyPageSettings(page, slot, { scriptEnabled: false, width: payload.width, height: payload.height, scale: 1 });
+      await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
+      const bytes = await screenshot(page, {
+        type: payload.format,
+        quality: payload.format === 'png' ? undefined : payload.quality,
+        omitBackground: transparent,
+      });
+      return { bytes, format: payload.format, mimeType: MimeTypes[payload.format], width: payload.width, height: payload.height };
+    });
+}
