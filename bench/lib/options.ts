@@ -69,7 +69,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
 
   const onlyRaw = values.only ?? env.BENCH_ONLY ?? PHASES.join(',');
   const phases = new Set<Phase>();
-  for (const name of onlyRaw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const name of onlyRaw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (!PHASES.includes(name as Phase)) throw new Error(`--only: unknown phase "${name}" (known: ${PHASES.join(', ')})`);
     phases.add(name as Phase);
   }

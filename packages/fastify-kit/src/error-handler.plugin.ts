@@ -68,7 +68,7 @@ const send = (reply: FastifyReply, status: number, code: string, message: string
 async function errorHandlerPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      if (error.statusCode >= 500) request.log.warn({ code: error.code, err: error }, error.message);
+      if (error.statusCode >= 500) request.log.warn({ code: error.code }, error.message);
       return send(reply, error.statusCode, error.code, error.message);
     }
     const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };

@@ -16,7 +16,10 @@ export function createRedis(url: string, role: 'command' | 'blocking', name?: st
     role === 'command'
       ? { ...common, maxRetriesPerRequest: 1, enableOfflineQueue: false }
       : { ...common, maxRetriesPerRequest: null, enableOfflineQueue: true };
-  return new Redis(url, options);
+  const redis = new Redis(url, options);
+  // Owners attach their own (rate-limited) logging; without any listener ioredis prints every retry's error.
+  redis.on('error', () => {});
+  return redis;
 }
 
 /** Resolves when the client is ready, or after `timeoutMs` (boot must not hang on a missing Redis). */

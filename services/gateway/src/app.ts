@@ -24,7 +24,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   const { config } = opts;
   await fastify.register(errorHandler);
   await fastify.register(openapi);
-  await fastify.register(redis, { url: config.REDIS_URL });
+  await fastify.register(redis, { url: config.REDIS_URL, bootWaitMs: config.REDIS_BOOT_WAIT_MS });
   await fastify.register(renderQueue, {
     redisUrl: config.REDIS_URL,
     prefix: config.QUEUE_PREFIX,

@@ -12,6 +12,8 @@ export const GatewayConfigSchema = Type.Object({
   RENDER_DEADLINE_MS: Type.Integer({ minimum: 100, default: 30_000 }),
   /** Waiting jobs per queue above which new convert calls get 503 instead of queueing without bound. */
   MAX_QUEUE_DEPTH: Type.Integer({ minimum: 1, default: 500 }),
+  /** How long boot waits for Redis before serving anyway (convert calls answer 503 until it is up). */
+  REDIS_BOOT_WAIT_MS: Type.Integer({ minimum: 0, default: 5_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
 });
 

@@ -7,6 +7,9 @@ import { XMLValidator } from 'fast-xml-parser';
  * no real-world SVG needs it).
  */
 export function assertSvgDocument(svg: string): void {
+  if (!svg.trimStart().startsWith('<')) {
+    throw new AppError('INVALID_SVG', 'Invalid SVG: the content is not an SVG document (it must start with <svg> or an XML declaration)');
+  }
   const result = XMLValidator.validate(svg, { allowBooleanAttributes: true });
   if (result !== true) {
     const { msg, line, col } = result.err;

@@ -10,7 +10,7 @@ declare module 'fastify' {
 }
 
 /** The gateway's command connection: fails fast when Redis is away so requests get a 503, not a hang. */
-async function redisPlugin(app: FastifyInstance, opts: { url: string }) {
+async function redisPlugin(app: FastifyInstance, opts: { url: string; bootWaitMs: number }) {
   const redis = createRedis(opts.url, 'command', 'gateway');
   let lastError = '';
   redis.on('error', (err) => {
@@ -22,7 +22,7 @@ async function redisPlugin(app: FastifyInstance, opts: { url: string }) {
     lastError = '';
   });
   // Give Redis a moment at boot so the first requests do not 503; a Redis that stays down is not fatal.
-  if (!(await waitForReady(redis, 5_000))) app.log.warn('redis is not reachable yet; convert calls answer 503 until it is');
+  if (!(await waitForReady(redis, opts.bootWaitMs))) app.log.warn('redis is not reachable yet; convert calls answer 503 until it is');
   app.decorate('redis', redis);
   app.addHook('onClose', async () => {
     await redis.quit().catch(() => redis.disconnect());

@@ -13,6 +13,7 @@ import {
 import { Queue, QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
 
 export interface RenderOutcome {
   image: Buffer;
@@ -31,6 +32,8 @@ declare module 'fastify' {
 }
 
 const ENQUEUE_TIMEOUT_MS = 3_000;
+const CLOSE_TIMEOUT_MS = 2_000;
+const DEPTH_TTL_MS = 200;
 
 const unavailable = () => new AppError('QUEUE_UNAVAILABLE', 'The render queue is unavailable right now; please retry shortly');
 
@@ -61,6 +64,7 @@ export interface RenderQueueOptions {
 async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions) {
   const queues = new Map<RenderKind, Queue>();
   const events: QueueEvents[] = [];
+  const eventConnections: Redis[] = [];
   const pending = new Map<string, Waiter>();
 
   for (const kind of renderKinds) {
@@ -69,10 +73,9 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     queue.on('error', (err) => app.log.debug({ err: err.message, queue: def.queueName }, 'queue error'));
     queues.set(kind, queue);
 
-    const qe = new QueueEvents(def.queueName, {
-      connection: createRedis(opts.redisUrl, 'blocking', `gateway-events-${kind}`),
-      prefix: opts.prefix,
-    });
+    const eventsConnection = createRedis(opts.redisUrl, 'blocking', `gateway-events-${kind}`);
+    eventConnections.push(eventsConnection);
+    const qe = new QueueEvents(def.queueName, { connection: eventsConnection, prefix: opts.prefix });
     qe.on('error', (err) => app.log.debug({ err: err.message, queue: def.queueName }, 'queue events error'));
     qe.on('completed', ({ jobId, returnvalue }) => {
       const waiter = pending.get(jobId);
@@ -85,6 +88,17 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     events.push(qe);
   }
 
+  // The depth check only has to stop unbounded growth, not be exact: a count younger than DEPTH_TTL_MS is
+  // reused, which keeps a Redis round trip off most requests.
+  const depth = new Map<RenderKind, { value: number; at: number }>();
+  async function waitingCount(kind: RenderKind, queue: Queue): Promise<number> {
+    const cached = depth.get(kind);
+    if (cached && Date.now() - cached.at < DEPTH_TTL_MS) return cached.value;
+    const value = await bounded(queue.getWaitingCount(), ENQUEUE_TIMEOUT_MS);
+    depth.set(kind, { value, at: Date.now() });
+    return value;
+  }
+
   async function render<K extends RenderKind>(kind: K, payload: RenderPayload<K>): Promise<RenderOutcome> {
     const queue = queues.get(kind);
     if (!queue) throw new AppError('INTERNAL_ERROR', `No queue for ${kind}`);
@@ -94,7 +108,7 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     if (app.redis.status !== 'ready') throw unavailable();
     let waiting: number;
     try {
-      waiting = await bounded(queue.getWaitingCount(), ENQUEUE_TIMEOUT_MS);
+      waiting = await waitingCount(kind, queue);
     } catch {
       throw unavailable();
     }
@@ -142,8 +156,9 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
 
   app.addHook('onClose', async () => {
     for (const waiter of pending.values()) waiter.reject(new AppError('QUEUE_UNAVAILABLE', 'The server is shutting down'));
-    await Promise.allSettled(events.map((qe) => qe.close()));
-    await Promise.allSettled([...queues.values()].map((q) => q.close()));
+    // BullMQ's close() waits for a connection that may never come (Redis down): bound it, then cut.
+    await Promise.allSettled([...events, ...queues.values()].map((c) => bounded(c.close(), CLOSE_TIMEOUT_MS)));
+    for (const connection of eventConnections) connection.disconnect();
   });
 }
 

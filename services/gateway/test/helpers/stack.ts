@@ -15,7 +15,7 @@ export async function startWorker(env: Record<string, string>): Promise<RenderWo
     CHROMIUM_PATH: process.env.CHROMIUM_PATH,
     RENDER_PAGES: '2',
     RENDER_TIMEOUT_MS: '8000',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     ...env,
   });
   return startRenderWorker(config, createLogger('render-worker-test', config.LOG_LEVEL));
@@ -30,7 +30,12 @@ export interface TestGateway {
 
 /** The real gateway app, listening on a real socket, exactly as server.ts builds it. */
 export async function startGateway(env: Record<string, string>): Promise<TestGateway> {
-  const config = loadGatewayConfig({ REDIS_URL: await testRedisUrl(), LOG_LEVEL: 'warn', RENDER_DEADLINE_MS: '20000', ...env });
+  const config = loadGatewayConfig({
+    REDIS_URL: await testRedisUrl(),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+    RENDER_DEADLINE_MS: '20000',
+    ...env,
+  });
   const server = Fastify(serverOptions(config));
   await server.register(app, { config });
   await server.listen({ port: 0, host: '127.0.0.1' });

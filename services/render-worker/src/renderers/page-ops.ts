@@ -7,7 +7,7 @@ import { RenderError } from './render-error.ts';
  * rendered with scripting off, which is faster and leaves nothing behind on the warm page; if this test
  * misses some exotic script vector, that script simply does not run.
  */
-const SCRIPT_HINT = /<script\b|\son[a-z]+\s*=|javascript:|<iframe\b|<frame\b|<object\b|<embed\b|<meta[^>]+http-equiv/i;
+const SCRIPT_HINT = /<script\b|<[^>]*\son[a-z]+\s*=|javascript:|<iframe\b|<frame\b|<object\b|<embed\b|<meta[^>]+http-equiv/i;
 
 export const needsScript = (markup: string) => SCRIPT_HINT.test(markup);
 

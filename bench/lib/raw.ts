@@ -1,0 +1,105 @@
+import { chromiumLaunchOptions } from '@render/render-worker';
+import puppeteer, { type Browser, type LaunchOptions, type Page } from 'puppeteer-core';
+import { type LoadResult, runForDuration, runSequential } from './load.ts';
+import { onCleanup, runCleanup } from './processes.ts';
+import { assertPng, HEIGHT, HTML, WIDTH } from './workload.ts';
+
+// Nothing in the bench HTML is fetched; a dead proxy port proves it (a fetch would fail, not leave the host).
+const NO_EGRESS_PROXY = 'http://127.0.0.1:9';
+const TIMEOUT_MS = 20_000;
+
+export const launchOptions = (executablePath: string): LaunchOptions =>
+  chromiumLaunchOptions({ executablePath, sandbox: 'auto', proxyUrl: NO_EGRESS_PROXY });
+
+/** Launches Chromium and registers it for teardown, so a Ctrl-C mid-phase leaves no browser behind. */
+async function launch(executablePath: string): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const browser = await puppeteer.launch(launchOptions(executablePath));
+  const pid = browser.process()?.pid;
+  // puppeteer starts Chromium as its own process group: killing the group takes its helpers with it.
+  const killGroup = () => {
+    if (!pid) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+  const cleanup = onCleanup({
+    name: 'chromium',
+    run: async () => {
+      await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5_000))]).catch(() => undefined);
+      killGroup();
+    },
+    runSync: killGroup,
+  });
+  return { browser, close: () => runCleanup(cleanup) };
+}
+
+/** The worker's per-page setup for script-free HTML at 800×600, applied once as on its warm pages. */
+async function preparePage(page: Page): Promise<void> {
+  await page.setJavaScriptEnabled(false);
+  await page.setViewport({ width: WIDTH, height: HEIGHT, deviceScaleFactor: 1 });
+}
+
+/** The worker's per-job calls (renderHtml + screenshot in page-ops.ts) for this HTML. */
+async function renderOnce(page: Page): Promise<Uint8Array> {
+  await page.setContent(HTML, { waitUntil: 'load', timeout: TIMEOUT_MS });
+  return page.screenshot({ type: 'png', optimizeForSpeed: true, captureBeyondViewport: false });
+}
+
+export interface RawResults {
+  chromiumVersion: string;
+  sequential: LoadResult;
+  parallel: LoadResult;
+}
+
+export async function runRaw(
+  executablePath: string,
+  opts: { pages: number; requests: number; warmupRequests: number; durationMs: number; warmupMs: number },
+): Promise<RawResults> {
+  const { browser, close } = await launch(executablePath);
+  try {
+    const chromiumVersion = await browser.version();
+    const pages = await Promise.all(
+      Array.from({ length: opts.pages }, async () => {
+        const page = await browser.newPage();
+        await preparePage(page);
+        return page;
+      }),
+    );
+    const op = (page: Page) => async () => {
+      assertPng(await renderOnce(page));
+      return {};
+    };
+
+    const first = pages[0] as Page;
+    const sequential = await runSequential(op(first), { warmup: opts.warmupRequests, count: opts.requests });
+
+    // Each loop owns one page, like a cluster worker slot: N pages rendering side by side in one browser.
+    const parallel = await runForDuration((loop) => op(pages[loop] as Page)(), {
+      concurrency: opts.pages,
+      warmupMs: opts.warmupMs,
+      durationMs: opts.durationMs,
+    });
+    return { chromiumVersion, sequential, parallel };
+  } finally {
+    await close();
+  }
+}
+
+/** What a render service without warm pages costs: a browser per request, closed afterwards. */
+export async function runNaive(executablePath: string, opts: { iterations: number }): Promise<LoadResult> {
+  const op = async () => {
+    const { browser, close } = await launch(executablePath);
+    try {
+      const page = await browser.newPage();
+      await page.setViewport({ width: WIDTH, height: HEIGHT, deviceScaleFactor: 1 });
+      assertPng(await renderOnce(page));
+    } finally {
+      await close();
+    }
+    return {};
+  };
+  // One unmeasured launch first, so the disk cache state does not decide the result.
+  return runSequential(op, { warmup: 1, count: opts.iterations });
+}

@@ -1,0 +1,166 @@
+import http from 'node:http';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type LoadResult, runForDuration, runSequential, type Sample } from './load.ts';
+import { freePort, onCleanup, runCleanup, type Service, startService } from './processes.ts';
+import { deleteKeysWithPrefix } from './redis-cleanup.ts';
+import { assertPng, REQUEST_BODY } from './workload.ts';
+
+const CONVERT_PATH = '/api/html-to-img/convert';
+
+export interface StackResults {
+  queuePrefix: string;
+  sequential: LoadResult;
+  concurrent: LoadResult;
+  concurrency: number;
+  /** TCP connections the client opened over both runs: ~concurrency when keep-alive works. */
+  connections: number;
+  serviceWarnings: string[];
+}
+
+function header(res: http.IncomingMessage, name: string): number | undefined {
+  const raw = res.headers[name];
+  const value = Number(Array.isArray(raw) ? raw[0] : raw);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** A keep-alive client bound to 127.0.0.1: connection setup would otherwise be measured as render time. */
+function convertClient(port: number, maxSockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  const seen = new WeakSet<object>();
+  let connections = 0;
+
+  const convert = (): Promise<Sample> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: CONVERT_PATH,
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': REQUEST_BODY.length },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const body = Buffer.concat(chunks);
+            if (res.statusCode !== 200) {
+              reject(new Error(`HTTP ${res.statusCode}: ${body.toString('utf8', 0, 200)}`));
+              return;
+            }
+            try {
+              assertPng(body);
+            } catch (err) {
+              reject(err);
+              return;
+            }
+            resolve({ renderMs: header(res, 'x-render-time'), queueMs: header(res, 'x-queue-time') });
+          });
+        },
+      );
+      req.on('socket', (socket) => {
+        if (!seen.has(socket)) {
+          seen.add(socket);
+          connections += 1;
+        }
+      });
+      req.setTimeout(60_000, () => req.destroy(new Error('no response within 60 s')));
+      req.on('error', reject);
+      req.end(REQUEST_BODY);
+    });
+
+  return { convert, connections: () => connections, close: () => agent.destroy() };
+}
+
+async function waitForPing(port: number, gateway: Service, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gateway.child.exitCode !== null) throw new Error(`gateway exited with code ${gateway.child.exitCode}\n${gateway.tail()}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/ping`)
+      .then((res) => res.status === 200)
+      .catch(() => false);
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`gateway did not answer /api/ping within ${timeoutMs} ms\n${gateway.tail()}`);
+}
+
+export async function runStack(
+  repoRoot: string,
+  opts: {
+    redisUrl: string;
+    chromiumPath: string;
+    pages: number;
+    requests: number;
+    warmupRequests: number;
+    concurrency: number;
+    durationMs: number;
+    warmupMs: number;
+  },
+): Promise<StackResults> {
+  // Unique per run, so concurrent or crashed earlier runs never share queues with this one.
+  const queuePrefix = `bench-${process.pid}-${Date.now().toString(36)}`;
+  const port = await freePort();
+  // Registered before the services, so on Ctrl-C it runs after they are stopped (cleanups run newest first).
+  const dropKeys = onCleanup({
+    name: 'redis keys',
+    run: () =>
+      deleteKeysWithPrefix(opts.redisUrl, queuePrefix).then(
+        () => undefined,
+        (err) => console.error(`[bench] could not delete Redis keys ${queuePrefix}:*: ${(err as Error).message}`),
+      ),
+    runSync: () => undefined,
+  });
+  // NODE_ENV as in the production images, in case a dependency takes a faster path there.
+  const common = { ...process.env, REDIS_URL: opts.redisUrl, QUEUE_PREFIX: queuePrefix, NODE_ENV: 'production' };
+  const tsx = ['--import', 'tsx'];
+
+  const worker = startService(
+    'render-worker',
+    [...tsx, path.join(repoRoot, 'services/render-worker/src/main.ts')],
+    {
+      ...common,
+      RENDER_QUEUES: 'html,svg',
+      RENDER_PAGES: String(opts.pages),
+      CHROMIUM_PATH: opts.chromiumPath,
+      // info only for the readiness line; the worker logs nothing per successful job at that level.
+      LOG_LEVEL: 'info',
+    },
+    repoRoot,
+  );
+  let gateway: Service | undefined;
+  let client: ReturnType<typeof convertClient> | undefined;
+  try {
+    gateway = startService(
+      'gateway',
+      [...tsx, path.join(repoRoot, 'services/gateway/src/server.ts')],
+      { ...common, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      repoRoot,
+    );
+    await Promise.all([worker.waitForLine((line) => line.includes('"render worker ready"'), 60_000), waitForPing(port, gateway, 60_000)]);
+
+    client = convertClient(port, opts.concurrency);
+    const sequential = await runSequential(client.convert, { warmup: opts.warmupRequests, count: opts.requests });
+    const concurrent = await runForDuration(client.convert, {
+      concurrency: opts.concurrency,
+      warmupMs: opts.warmupMs,
+      durationMs: opts.durationMs,
+    });
+    return {
+      queuePrefix,
+      sequential,
+      concurrent,
+      concurrency: opts.concurrency,
+      connections: client.connections(),
+      serviceWarnings: [...worker.warnings, ...gateway.warnings],
+    };
+  } finally {
+    client?.close();
+    await gateway?.stop();
+    await worker.stop();
+    await runCleanup(dropKeys);
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * Render throughput/latency bench: raw warm-page Chromium vs the full HTTP → queue → worker stack vs a
+ * browser-per-request baseline, for 800×600 simple HTML → PNG. Run with `pnpm bench` (./scripts/bench);
+ * `pnpm bench -- --help` lists the knobs.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { LoadResult } from './lib/load.ts';
+import { parseOptions } from './lib/options.ts';
+import { cleanupAll, installExitHandlers } from './lib/processes.ts';
+import { type RawResults, runNaive, runRaw } from './lib/raw.ts';
+import { fmt, type Target, table, verdict } from './lib/report.ts';
+import { runStack, type StackResults } from './lib/stack.ts';
+import { HEIGHT, WIDTH } from './lib/workload.ts';
+
+const benchDir = import.meta.dirname;
+const repoRoot = path.resolve(benchDir, '..');
+
+installExitHandlers();
+
+const opts = parseOptions(process.argv.slice(2), process.env, benchDir);
+const log = (message: string) => console.error(`[bench] ${message}`);
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(opts.chromiumPath, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
+  } catch (err) {
+    return `unknown (${(err as Error).message.split('\n')[0]})`;
+  }
+}
+
+const isRoot = process.getuid?.() === 0;
+const machine = {
+  cores: os.availableParallelism(),
+  cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+  memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+  loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+  kernel: `${os.type()} ${os.release()}`,
+  node: process.version,
+  chromium: chromiumVersion(),
+  chromiumPath: opts.chromiumPath,
+  // Same rule as the worker's CHROMIUM_SANDBOX=auto.
+  sandbox: isRoot ? 'off (running as root)' : 'on',
+};
+
+let raw: RawResults | undefined;
+let stack: StackResults | undefined;
+let naive: LoadResult | undefined;
+const started = Date.now();
+
+try {
+  if (opts.phases.has('raw')) {
+    log(`raw: in-process warm pages (1 page × ${opts.requests}, then ${opts.pages} pages × ${opts.durationMs} ms)`);
+    raw = await runRaw(opts.chromiumPath, opts);
+  }
+  if (opts.phases.has('stack')) {
+    log(`full stack: gateway + worker over HTTP (c=1 × ${opts.requests}, then c=${opts.concurrency} × ${opts.durationMs} ms)`);
+    stack = await runStack(repoRoot, opts);
+  }
+  if (opts.phases.has('naive')) {
+    log(`naive: a browser per request × ${opts.naiveIterations}`);
+    naive = await runNaive(opts.chromiumPath, { iterations: opts.naiveIterations });
+  }
+} catch (err) {
+  console.error(`[bench] failed: ${(err as Error).stack ?? err}`);
+  await cleanupAll();
+  process.exit(1);
+}
+await cleanupAll();
+
+// --- report --------------------------------------------------------------------------------------------
+
+const row = (label: string, r: LoadResult | undefined): string[] =>
+  r
+    ? [
+        label,
+        String(r.latency.n),
+        fmt(r.latency.p50),
+        fmt(r.latency.p95),
+        fmt(r.latency.mean),
+        fmt(r.rendersPerSec),
+        String(r.errors.total),
+      ]
+    : [label, 'skipped', '', '', '', '', ''];
+
+const out: string[] = [];
+out.push('');
+out.push(`Render bench: ${WIDTH}×${HEIGHT} simple HTML (red box + heading, no scripts) → PNG`);
+out.push(
+  `machine  ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, ${machine.kernel}, load ${machine.loadAverage.join(' ')}`,
+);
+out.push(`         node ${machine.node}, ${machine.chromium} [${machine.chromiumPath}], sandbox ${machine.sandbox}`);
+out.push(
+  `settings pages=${opts.pages}, sequential ${opts.requests} (+${opts.warmupRequests} warm-up), ` +
+    `concurrent ${opts.durationMs} ms (+${opts.warmupMs} ms warm-up), c=${opts.concurrency}, naive ${opts.naiveIterations} (+1 warm-up)`,
+);
+out.push('');
+out.push(
+  table(
+    ['run', 'n', 'p50 ms', 'p95 ms', 'mean ms', 'renders/s', 'errors'],
+    [
+      row('raw       1 page, sequential', raw?.sequential),
+      row(`raw       ${opts.pages} pages, concurrent`, raw?.parallel),
+      row('stack     HTTP c=1', stack?.sequential),
+      row(`stack     HTTP c=${opts.concurrency}`, stack?.concurrent),
+      row('naive     browser per request', naive),
+    ],
+  ),
+);
+
+if (stack) {
+  // rest = what neither header covers: HTTP + validation + the gateway's Redis calls before the job is
+  // stamped, and after the worker finishes: completion script, event stream wake-up, GETDEL, reply.
+  const breakdown = (label: string, r: LoadResult): string[] => {
+    const total = r.latency.mean;
+    const render = r.renderMs?.mean;
+    const queue = r.queueMs?.mean;
+    const rest = render === undefined || queue === undefined ? undefined : total - render - queue;
+    const share = (v: number | undefined) => (v === undefined ? '' : ` (${Math.round((v / total) * 100)}%)`);
+    return [label, fmt(total), fmt(render) + share(render), fmt(queue) + share(queue), fmt(rest) + share(rest), fmt(r.renderMs?.p95, 0)];
+  };
+  out.push('');
+  out.push('Where full-stack time goes (means over measured requests, ms)');
+  out.push(
+    table(
+      ['run', 'total', 'X-Render-Time', 'X-Queue-Time', 'rest (HTTP+gateway+Redis)', 'render p95'],
+      [breakdown('stack HTTP c=1', stack.sequential), breakdown(`stack HTTP c=${opts.concurrency}`, stack.concurrent)],
+    ),
+  );
+  if (raw)
+    out.push(`raw 1-page render for comparison: mean ${fmt(raw.sequential.latency.mean)} ms, p50 ${fmt(raw.sequential.latency.p50)} ms`);
+  out.push(`client connections opened: ${stack.connections} (keep-alive: ≈ c=${opts.concurrency} expected)`);
+}
+
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
+const targets: Target[] = [
+  {
+    label: 'stack c=1 p50 ÷ raw 1-page p50',
+    value: ratio(stack?.sequential.latency.p50, raw?.sequential.latency.p50),
+    op: '≤',
+    limit: 1.5,
+  },
+  {
+    label: `stack c=${opts.concurrency} renders/s ÷ raw ${opts.pages}-page renders/s`,
+    value: ratio(stack?.concurrent.rendersPerSec, raw?.parallel.rendersPerSec),
+    op: '≥',
+    limit: 0.8,
+  },
+  {
+    label: `stack c=${opts.concurrency} renders/s ÷ naive renders/s`,
+    value: ratio(stack?.concurrent.rendersPerSec, naive?.rendersPerSec),
+    op: '≥',
+    limit: 20,
+  },
+];
+out.push('');
+out.push('Summary');
+out.push(
+  table(
+    ['target', 'ratio', 'goal', 'verdict'],
+    targets.map((t) => [t.label, fmt(t.value, 2), `${t.op} ${t.limit}`, verdict(t)]),
+  ),
+);
+
+const allErrors: [string, LoadResult | undefined][] = [
+  ['raw 1 page', raw?.sequential],
+  [`raw ${opts.pages} pages`, raw?.parallel],
+  ['stack c=1', stack?.sequential],
+  [`stack c=${opts.concurrency}`, stack?.concurrent],
+  ['naive', naive],
+];
+const errorCount = allErrors.reduce((n, [, r]) => n + (r?.errors.total ?? 0), 0);
+out.push('');
+if (errorCount === 0) {
+  out.push('errors: none (every response 200 with an 800×600 PNG)');
+} else {
+  out.push(`errors: ${errorCount} (warm-up included)`);
+  for (const [label, r] of allErrors) {
+    for (const [message, count] of r?.errors.counts ?? []) out.push(`  ${label}: ${count}× ${message}`);
+  }
+}
+if (stack?.serviceWarnings.length) {
+  out.push(`service warnings (${stack.serviceWarnings.length}, first 5):`);
+  for (const line of stack.serviceWarnings.slice(0, 5)) out.push(`  ${line.slice(0, 300)}`);
+}
+out.push(`total bench time ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(out.join('\n'));
+
+if (opts.jsonPath) {
+  const result = {
+    at: new Date().toISOString(),
+    machine,
+    // The Redis URL may carry a password; the JSON is meant to be shared.
+    options: { ...opts, phases: [...opts.phases], redisUrl: undefined },
+    raw,
+    stack,
+    naive,
+    targets: targets.map((t) => ({ ...t, verdict: verdict(t) })),
+    errors: errorCount,
+  };
+  await mkdir(path.dirname(opts.jsonPath), { recursive: true });
+  await writeFile(opts.jsonPath, `${JSON.stringify(result, null, 2)}\n`);
+  log(`results written to ${path.relative(process.cwd(), opts.jsonPath)}`);
+}
+
+const missed = targets.some((t) => verdict(t) === 'MISS');
+process.exit(errorCount > 0 || (opts.strict && missed) ? 1 : 0);

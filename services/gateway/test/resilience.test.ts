@@ -1,0 +1,158 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { RenderWorkerHandle } from '@render/render-worker';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodePng } from './helpers/images.ts';
+import { testRedisUrl } from './helpers/redis.ts';
+import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+
+const busyLoop = (ms: number, colour: string) =>
+  `<body style="margin:0;background:${colour}"><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script></body>`;
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const fn of cleanups.reverse()) {
+    const t = Date.now();
+    await fn().catch(() => undefined);
+    if (process.env.TEST_DEBUG) console.log('cleanup', Date.now() - t, fn.toString().slice(0, 80));
+  }
+});
+
+describe('deadlines and queue limits', () => {
+  it('a render that outlives the gateway deadline → 504, and the worker then serves the next job', async () => {
+    const prefix = uniquePrefix('deadline');
+    const worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_PAGES: '1', RENDER_TIMEOUT_MS: '3000' });
+    cleanups.push(() => worker.close());
+    const gateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '1500' });
+    cleanups.push(() => gateway.close());
+
+    const started = Date.now();
+    const res = await gateway.post('/api/html-to-img/convert', { html: busyLoop(60_000, '#f00') });
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ success: false, code: 'RENDER_TIMEOUT', message: 'Rendering did not finish within 1500 ms' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    // The stuck page is abandoned after the worker's own 3 s render budget and replaced.
+    const next = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '20000' });
+    cleanups.push(() => next.close());
+    const ok = await next.post('/api/html-to-img/convert', { html: '<body style="background:#00f"></body>', width: 100, height: 100 });
+    expect(ok.status).toBe(200);
+    expect(decodePng(Buffer.from(await ok.arrayBuffer())).pixel(50, 50)).toEqual([0, 0, 255, 255]);
+  });
+
+  it('an endless script inside the worker’s render budget → clear 422, not retried', async () => {
+    const prefix = uniquePrefix('endless');
+    const worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_PAGES: '1', RENDER_TIMEOUT_MS: '1500' });
+    cleanups.push(() => worker.close());
+    const gateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '15000' });
+    cleanups.push(() => gateway.close());
+    const started = Date.now();
+    const res = await gateway.post('/api/html-to-img/convert', { html: '<script>for(;;){}</script>' });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: 'RENDER_FAILED', message: expect.stringMatching(/^Rendering timed out after 1500 ms/) });
+    expect(Date.now() - started).toBeLessThan(6_000); // one attempt, not two
+    const ok = await gateway.post('/api/html-to-img/convert', { html: '<p>fine</p>' });
+    expect(ok.status).toBe(200);
+  });
+
+  it('a full queue → 503 QUEUE_FULL instead of queueing without bound', async () => {
+    const gateway = await startGateway({ QUEUE_PREFIX: uniquePrefix('full'), MAX_QUEUE_DEPTH: '1', RENDER_DEADLINE_MS: '3000' });
+    cleanups.push(() => gateway.close());
+    // Nobody serves this prefix: the first job waits in the queue until its deadline.
+    const first = gateway.post('/api/html-to-img/convert', { html: '<p>1</p>' });
+    await new Promise((r) => setTimeout(r, 300));
+    const second = await gateway.post('/api/html-to-img/convert', { html: '<p>2</p>' });
+    expect(second.status).toBe(503);
+    expect(await second.json()).toMatchObject({ code: 'QUEUE_FULL', message: 'The render queue is full right now; please retry shortly' });
+    expect((await first).status).toBe(504);
+  });
+
+  it('Redis unreachable → 503 at once, not a hang', async () => {
+    const gateway = await startGateway({ REDIS_URL: 'redis://127.0.0.1:1', REDIS_BOOT_WAIT_MS: '50', QUEUE_PREFIX: uniquePrefix('down') });
+    cleanups.push(() => gateway.close());
+    const started = Date.now();
+    const res = await gateway.post('/api/html-to-img/convert', { html: '<p>x</p>' });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      code: 'QUEUE_UNAVAILABLE',
+      message: 'The render queue is unavailable right now; please retry shortly',
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Validation still answers without Redis.
+    expect((await gateway.post('/api/html-to-img/convert', {})).status).toBe(400);
+  });
+});
+
+describe('a worker killed mid-job', () => {
+  const workerMain = fileURLToPath(new URL('../../render-worker/src/main.ts', import.meta.url));
+
+  async function spawnWorker(prefix: string): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', workerMain], {
+      env: {
+        ...process.env,
+        REDIS_URL: await testRedisUrl(),
+        QUEUE_PREFIX: prefix,
+        RENDER_QUEUES: 'html',
+        RENDER_PAGES: '1',
+        LOCK_DURATION_MS: '2000',
+        STALLED_INTERVAL_MS: '1000',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('worker did not start')), 30_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('render worker ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
+    });
+    return child;
+  }
+
+  it('the request still ends with an image: the job moves to another worker', async () => {
+    const prefix = uniquePrefix('kill');
+    const doomed = await spawnWorker(prefix);
+    cleanups.push(async () => doomed.kill('SIGKILL'));
+    const gateway: TestGateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '30000' });
+    cleanups.push(() => gateway.close());
+
+    const pending = gateway.post('/api/html-to-img/convert', { html: busyLoop(2_000, '#0f0'), width: 100, height: 100 });
+    await new Promise((r) => setTimeout(r, 800)); // the doomed worker is now inside the job
+    doomed.kill('SIGKILL');
+
+    let rescuer: RenderWorkerHandle | undefined;
+    const rescue = startWorker({ QUEUE_PREFIX: prefix, RENDER_PAGES: '1', LOCK_DURATION_MS: '2000', STALLED_INTERVAL_MS: '1000' }).then(
+      (w) => {
+        rescuer = w;
+      },
+    );
+    cleanups.push(async () => {
+      await rescue;
+      await rescuer?.close();
+    });
+
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(decodePng(Buffer.from(await res.arrayBuffer())).pixel(50, 50)).toEqual([0, 255, 0, 255]);
+  });
+
+  it('SIGTERM drains the in-flight job before the worker exits', async () => {
+    const prefix = uniquePrefix('drain');
+    const child = await spawnWorker(prefix);
+    cleanups.push(async () => child.kill('SIGKILL'));
+    const gateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '20000' });
+    cleanups.push(() => gateway.close());
+
+    const pending = gateway.post('/api/html-to-img/convert', { html: busyLoop(1_500, '#00f'), width: 100, height: 100 });
+    await new Promise((r) => setTimeout(r, 700));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(await exited).toBe(0);
+  });
+});
