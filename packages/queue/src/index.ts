@@ -1,2 +1,3 @@
 export * from './redis.ts';
 export * from './render-jobs.ts';
+export * from './render-reply.ts';

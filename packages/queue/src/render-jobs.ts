@@ -48,22 +48,6 @@ export const renderKinds = Object.keys(renderJobs) as RenderKind[];
 export const isRenderKind = (value: string): value is RenderKind => Object.hasOwn(renderJobs, value);
 
 /**
- * What a finished job returns through BullMQ. The image itself is NOT in here: it is stored under
- * `resultKey` with a short TTL and deleted by the gateway when read, so image bytes never linger in the
- * job hash or the events stream.
- */
-export interface RenderResultMeta {
-  resultKey: string;
-  format: string;
-  mimeType: string;
-  width: number;
-  height: number;
-  size: number;
-  renderMs: number;
-  queueMs: number;
-}
-
-/**
  * Retry once (a crashed page or browser gets a second chance on a fresh page), then fail clearly.
  * Completed jobs vanish at once (the result lives elsewhere); a few failed ones stay briefly for operators.
  */
@@ -74,4 +58,9 @@ export const defaultRenderJobOptions: JobsOptions = {
   removeOnFail: { age: 15 * 60, count: 100 },
 };
 
-export const resultKey = (prefix: string, jobId: string) => `${prefix}:result:${jobId}`;
+/** What sits in BullMQ: the validated payload plus where the answer goes. */
+export interface RenderJobData<K extends RenderKind = RenderKind> {
+  payload: RenderPayload<K>;
+  /** Pub/sub channel of the waiting gateway; absent for fire-and-forget producers. */
+  replyTo?: string;
+}

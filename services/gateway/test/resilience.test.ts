@@ -83,6 +83,14 @@ describe('deadlines and queue limits', () => {
   });
 });
 
+const killGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+};
+
 describe('a worker killed mid-job', () => {
   const workerMain = fileURLToPath(new URL('../../render-worker/src/main.ts', import.meta.url));
 
@@ -99,6 +107,8 @@ describe('a worker killed mid-job', () => {
         LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
+      // Its own process group, so a kill takes Chromium down with it, as a container stop would.
+      detached: true,
     });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('worker did not start')), 30_000);
@@ -116,13 +126,13 @@ describe('a worker killed mid-job', () => {
   it('the request still ends with an image: the job moves to another worker', async () => {
     const prefix = uniquePrefix('kill');
     const doomed = await spawnWorker(prefix);
-    cleanups.push(async () => doomed.kill('SIGKILL'));
+    cleanups.push(async () => killGroup(doomed, 'SIGKILL'));
     const gateway: TestGateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '30000' });
     cleanups.push(() => gateway.close());
 
     const pending = gateway.post('/api/html-to-img/convert', { html: busyLoop(2_000, '#0f0'), width: 100, height: 100 });
     await new Promise((r) => setTimeout(r, 800)); // the doomed worker is now inside the job
-    doomed.kill('SIGKILL');
+    doomed.kill('SIGKILL'); // only the Node process: its Chromium must go with it (CDP pipe closes)
 
     let rescuer: RenderWorkerHandle | undefined;
     const rescue = startWorker({ QUEUE_PREFIX: prefix, RENDER_PAGES: '1', LOCK_DURATION_MS: '2000', STALLED_INTERVAL_MS: '1000' }).then(
@@ -143,7 +153,7 @@ describe('a worker killed mid-job', () => {
   it('SIGTERM drains the in-flight job before the worker exits', async () => {
     const prefix = uniquePrefix('drain');
     const child = await spawnWorker(prefix);
-    cleanups.push(async () => child.kill('SIGKILL'));
+    cleanups.push(async () => killGroup(child, 'SIGKILL'));
     const gateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '20000' });
     cleanups.push(() => gateway.close());
 

@@ -9,6 +9,11 @@ export const WorkerConfigSchema = Type.Object({
   RENDER_QUEUES: Type.String({ default: 'html,svg' }),
   /** Warm pages kept open in this process = jobs rendered in parallel. */
   RENDER_PAGES: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
+  /**
+   * Jobs taken beyond the warm pages, so a page that finishes finds the next job already here instead of
+   * idling for a Redis round trip. Small on purpose: a prefetched job cannot move to another worker.
+   */
+  RENDER_PREFETCH: Type.Integer({ minimum: 0, maximum: 64, default: 2 }),
   /** Budget for one render inside the browser (load + screenshot). */
   RENDER_TIMEOUT_MS: Type.Integer({ minimum: 500, default: 20_000 }),
   /** A page is closed and replaced after this many jobs, bounding any slow leak inside Chromium. */

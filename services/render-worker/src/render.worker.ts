@@ -1,7 +1,19 @@
 import { splitList } from '@render/config';
 import type { Logger } from '@render/logger';
-import { createRedis, isRenderKind, type RenderKind, type RenderResultMeta, renderJobs, resultKey } from '@render/queue';
+import {
+  createRedis,
+  encodeReply,
+  INLINE_IMAGE_MAX,
+  isRenderKind,
+  type RenderJobData,
+  type RenderKind,
+  type RenderReply,
+  type RenderResultMeta,
+  renderJobs,
+  resultKey,
+} from '@render/queue';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { chromiumLaunchOptions } from './browser/chromium-args.ts';
 import { createRenderCluster, type RenderCluster } from './browser/render-cluster.ts';
 import type { WorkerConfig } from './config.ts';
@@ -47,26 +59,37 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
     taskTimeoutMs: config.RENDER_TIMEOUT_MS + 5_000,
     logger,
   });
-  const results = createRedis(config.REDIS_URL, 'blocking', 'render-worker-results');
-  results.on('error', (err) => logger.debug({ err: err.message }, 'redis error'));
-
-  const process = async (kind: RenderKind, job: Job): Promise<RenderResultMeta> => {
+  const process = async (kind: RenderKind, job: Job<RenderJobData>, connection: Redis): Promise<RenderResultMeta> => {
     const startedAt = Date.now();
     const def = renderJobs[kind];
-    if (!def.isValid(job.data)) throw new UnrecoverableError(`Invalid render job: ${def.describeInvalid(job.data)}`);
+    const replyTo = typeof job.data?.replyTo === 'string' ? job.data.replyTo : undefined;
+    // Replies are not awaited on purpose: they leave on the connection BullMQ then completes the job on,
+    // so auto-pipelining sends both in one write, in order.
+    const reply = (message: RenderReply) => {
+      if (replyTo)
+        connection
+          .publish(replyTo, encodeReply(message))
+          .catch((err: Error) => logger.warn({ jobId: job.id, err: err.message }, 'reply failed'));
+    };
+
+    if (!def.isValid(job.data?.payload)) {
+      const message = `Invalid render job: ${def.describeInvalid(job.data?.payload)}`;
+      reply({ jobId: job.id!, ok: false, code: 'VALIDATION_ERROR', message });
+      throw new UnrecoverableError(message);
+    }
     let image: RenderedImage;
     try {
-      image = await renderers[kind](job.data, cluster, config.RENDER_TIMEOUT_MS);
+      image = await renderers[kind](job.data.payload, cluster, config.RENDER_TIMEOUT_MS);
     } catch (err) {
       const retryable = err instanceof RenderError ? err.retryable : true;
       const message = err instanceof RenderError ? err.message : 'Failed to generate image';
+      const final = !retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       logger.warn({ jobId: job.id, kind, attempt: job.attemptsMade + 1, retryable, err: (err as Error).message }, 'render failed');
+      if (final) reply({ jobId: job.id!, ok: false, code: 'RENDER_FAILED', message });
       throw retryable ? new Error(message) : new UnrecoverableError(message);
     }
-    const key = resultKey(config.QUEUE_PREFIX, job.id!);
-    await results.set(key, image.bytes, 'PX', config.RESULT_TTL_MS);
-    return {
-      resultKey: key,
+
+    const meta: RenderResultMeta = {
       format: image.format,
       mimeType: image.mimeType,
       width: image.width,
@@ -75,13 +98,26 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
       renderMs: Date.now() - startedAt,
       queueMs: Math.max(0, startedAt - job.timestamp),
     };
+    if (image.bytes.length <= INLINE_IMAGE_MAX) {
+      reply({ jobId: job.id!, ok: true, meta, image: image.bytes });
+    } else {
+      meta.resultKey = resultKey(config.QUEUE_PREFIX, job.id!);
+      connection
+        .set(meta.resultKey, image.bytes, 'PX', config.RESULT_TTL_MS)
+        .catch((err: Error) => logger.warn({ jobId: job.id, err: err.message }, 'storing result failed'));
+      reply({ jobId: job.id!, ok: true, meta });
+    }
+    return meta;
   };
 
+  const connections: Redis[] = [];
   const workers = queues.map((kind) => {
-    const worker = new Worker(renderJobs[kind].queueName, (job) => process(kind, job), {
-      connection: createRedis(config.REDIS_URL, 'blocking', `render-worker-${kind}`),
+    const connection = createRedis(config.REDIS_URL, 'blocking', `render-worker-${kind}`, { autoPipelining: true });
+    connections.push(connection);
+    const worker = new Worker(renderJobs[kind].queueName, (job: Job<RenderJobData>) => process(kind, job, connection), {
+      connection,
       prefix: config.QUEUE_PREFIX,
-      concurrency: config.RENDER_PAGES,
+      concurrency: config.RENDER_PAGES + config.RENDER_PREFETCH,
       lockDuration: config.LOCK_DURATION_MS,
       stalledInterval: config.STALLED_INTERVAL_MS,
       maxStalledCount: 1,
@@ -109,7 +145,8 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
           await Promise.allSettled(workers.map((w) => w.close(true)));
         }
         await cluster.close().catch((err) => logger.warn({ err: (err as Error).message }, 'cluster close failed'));
-        await results.quit().catch(() => results.disconnect());
+        // Passed in as instances, so BullMQ leaves these to us.
+        await Promise.allSettled(connections.map((c) => c.quit().catch(() => c.disconnect())));
         await proxy.close();
       })();
       return closing;

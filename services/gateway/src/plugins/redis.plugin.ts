@@ -11,7 +11,7 @@ declare module 'fastify' {
 
 /** The gateway's command connection: fails fast when Redis is away so requests get a 503, not a hang. */
 async function redisPlugin(app: FastifyInstance, opts: { url: string; bootWaitMs: number }) {
-  const redis = createRedis(opts.url, 'command', 'gateway');
+  const redis = createRedis(opts.url, 'command', 'gateway', { autoPipelining: true });
   let lastError = '';
   redis.on('error', (err) => {
     // ioredis repeats the same connection error on every retry; log a change, not a flood.

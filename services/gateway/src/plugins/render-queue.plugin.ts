@@ -2,18 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@render/contracts';
 import {
   createRedis,
+  decodeReply,
   defaultRenderJobOptions,
+  type RenderJobData,
   type RenderKind,
   type RenderPayload,
+  type RenderReply,
   type RenderResultMeta,
   renderJobs,
   renderKinds,
+  replyChannel,
   resultKey,
 } from '@render/queue';
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
 
 export interface RenderOutcome {
   image: Buffer;
@@ -31,6 +34,13 @@ declare module 'fastify' {
   }
 }
 
+export interface RenderQueueOptions {
+  redisUrl: string;
+  prefix: string;
+  deadlineMs: number;
+  maxQueueDepth: number;
+}
+
 const ENQUEUE_TIMEOUT_MS = 3_000;
 const CLOSE_TIMEOUT_MS = 2_000;
 const DEPTH_TTL_MS = 200;
@@ -45,48 +55,36 @@ function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-interface Waiter {
-  resolve(meta: RenderResultMeta): void;
-  reject(err: Error): void;
-}
-
-export interface RenderQueueOptions {
-  redisUrl: string;
-  prefix: string;
-  deadlineMs: number;
-  maxQueueDepth: number;
-}
-
 /**
- * Waiting is driven by one QueueEvents stream reader per queue and a map of pending job ids, registered
- * before the job is added, so there is no per-request listener and no race with a fast worker.
+ * Each gateway process listens on its own reply channel; workers publish the finished image (or the
+ * final failure) straight to it. Waiters are registered before the job is added, so a fast worker cannot
+ * answer before anyone listens, and there is no per-request Redis listener.
  */
 async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions) {
   const queues = new Map<RenderKind, Queue>();
-  const events: QueueEvents[] = [];
-  const eventConnections: Redis[] = [];
-  const pending = new Map<string, Waiter>();
-
   for (const kind of renderKinds) {
-    const def = renderJobs[kind];
-    const queue = new Queue(def.queueName, { connection: app.redis, prefix: opts.prefix, defaultJobOptions: defaultRenderJobOptions });
-    queue.on('error', (err) => app.log.debug({ err: err.message, queue: def.queueName }, 'queue error'));
+    const queue = new Queue(renderJobs[kind].queueName, {
+      connection: app.redis,
+      prefix: opts.prefix,
+      defaultJobOptions: defaultRenderJobOptions,
+    });
+    queue.on('error', (err) => app.log.debug({ err: err.message, kind }, 'queue error'));
     queues.set(kind, queue);
-
-    const eventsConnection = createRedis(opts.redisUrl, 'blocking', `gateway-events-${kind}`);
-    eventConnections.push(eventsConnection);
-    const qe = new QueueEvents(def.queueName, { connection: eventsConnection, prefix: opts.prefix });
-    qe.on('error', (err) => app.log.debug({ err: err.message, queue: def.queueName }, 'queue events error'));
-    qe.on('completed', ({ jobId, returnvalue }) => {
-      const waiter = pending.get(jobId);
-      if (waiter) waiter.resolve(returnvalue as unknown as RenderResultMeta);
-    });
-    qe.on('failed', ({ jobId, failedReason }) => {
-      const waiter = pending.get(jobId);
-      if (waiter) waiter.reject(new AppError('RENDER_FAILED', failedReason || 'Failed to generate image'));
-    });
-    events.push(qe);
   }
+
+  const pending = new Map<string, (reply: RenderReply) => void>();
+  const channel = replyChannel(opts.prefix, randomUUID());
+  const subscriber = createRedis(opts.redisUrl, 'blocking', 'gateway-replies');
+  subscriber.on('messageBuffer', (_channel: Buffer, message: Buffer) => {
+    const reply = decodeReply(message);
+    if (reply) pending.get(reply.jobId)?.(reply);
+  });
+  // ioredis re-subscribes by itself after a reconnect; a reply published while it was away is lost and
+  // that request ends at its deadline.
+  const subscribed = subscriber
+    .subscribe(channel)
+    .catch((err: Error) => app.log.warn({ err: err.message }, 'reply channel subscribe failed'));
+  await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
 
   // The depth check only has to stop unbounded growth, not be exact: a count younger than DEPTH_TTL_MS is
   // reused, which keeps a Redis round trip off most requests.
@@ -102,50 +100,47 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
   async function render<K extends RenderKind>(kind: K, payload: RenderPayload<K>): Promise<RenderOutcome> {
     const queue = queues.get(kind);
     if (!queue) throw new AppError('INTERNAL_ERROR', `No queue for ${kind}`);
-    const jobId = randomUUID();
-
     // BullMQ waits for a connection indefinitely; a request must not, so check first and bound the call.
-    if (app.redis.status !== 'ready') throw unavailable();
+    if (app.redis.status !== 'ready' || subscriber.status !== 'ready') throw unavailable();
     let waiting: number;
     try {
       waiting = await waitingCount(kind, queue);
     } catch {
       throw unavailable();
     }
-    if (waiting >= opts.maxQueueDepth) {
-      throw new AppError('QUEUE_FULL', 'The render queue is full right now; please retry shortly');
-    }
+    if (waiting >= opts.maxQueueDepth) throw new AppError('QUEUE_FULL', 'The render queue is full right now; please retry shortly');
 
+    const jobId = randomUUID();
     let timer: NodeJS.Timeout | undefined;
-    const done = new Promise<RenderResultMeta>((resolve, reject) => {
-      pending.set(jobId, { resolve, reject });
+    const answered = new Promise<RenderReply>((resolve, reject) => {
+      pending.set(jobId, resolve);
       timer = setTimeout(
         () => reject(new AppError('RENDER_TIMEOUT', `Rendering did not finish within ${opts.deadlineMs} ms`)),
         opts.deadlineMs,
       );
     });
-    done.catch(() => {}); // handled below; avoids an unhandled rejection if add() throws first
+    answered.catch(() => {}); // handled below; avoids an unhandled rejection if add() throws first
 
     try {
+      const data: RenderJobData<K> = { payload, replyTo: channel };
       try {
-        await bounded(queue.add(kind, payload, { jobId }), ENQUEUE_TIMEOUT_MS);
+        await bounded(queue.add(kind, data, { jobId }), ENQUEUE_TIMEOUT_MS);
       } catch {
         throw unavailable();
       }
-      let meta: RenderResultMeta;
+      let reply: RenderReply;
       try {
-        meta = await done;
+        reply = await answered;
       } catch (err) {
-        if (err instanceof AppError && err.code === 'RENDER_TIMEOUT') {
-          // Nobody will read this result: drop the job if it has not started, and its result if it has.
-          await queue.remove(jobId).catch(() => undefined);
-          await app.redis.del(resultKey(opts.prefix, jobId)).catch(() => undefined);
-        }
+        // Nobody will read this result: drop the job if it has not started, and any stored result.
+        await queue.remove(jobId).catch(() => undefined);
+        await app.redis.del(resultKey(opts.prefix, jobId)).catch(() => undefined);
         throw err;
       }
-      const image = await app.redis.getdelBuffer(meta.resultKey).catch(() => null);
+      if (!reply.ok) throw new AppError(reply.code, reply.message);
+      const image = reply.image ?? (reply.meta.resultKey ? await app.redis.getdelBuffer(reply.meta.resultKey).catch(() => null) : null);
       if (!image) throw new AppError('RENDER_FAILED', 'Failed to generate image: the result expired before it could be read');
-      return { image, meta };
+      return { image, meta: reply.meta };
     } finally {
       clearTimeout(timer);
       pending.delete(jobId);
@@ -155,10 +150,9 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
   app.decorate('renderQueue', { render });
 
   app.addHook('onClose', async () => {
-    for (const waiter of pending.values()) waiter.reject(new AppError('QUEUE_UNAVAILABLE', 'The server is shutting down'));
     // BullMQ's close() waits for a connection that may never come (Redis down): bound it, then cut.
-    await Promise.allSettled([...events, ...queues.values()].map((c) => bounded(c.close(), CLOSE_TIMEOUT_MS)));
-    for (const connection of eventConnections) connection.disconnect();
+    await Promise.allSettled([...queues.values()].map((q) => bounded(q.close(), CLOSE_TIMEOUT_MS)));
+    subscriber.disconnect();
   });
 }
 

@@ -15,6 +15,9 @@ export function chromiumLaunchOptions(settings: ChromiumLaunchSettings): LaunchO
     executablePath: settings.executablePath,
     // The old headless "shell" renders a warm page ~2× faster than new headless for screenshots.
     headless: shell ? 'shell' : true,
+    // CDP over a pipe: Chromium exits by itself when the worker dies, even by SIGKILL (a WebSocket
+    // connection would leave an orphan browser behind), and it skips WebSocket framing.
+    pipe: true,
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,

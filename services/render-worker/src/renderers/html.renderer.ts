@@ -18,7 +18,8 @@ export function renderHtml(payload: HtmlRenderPayload, timeoutMs: number) {
     withDeadline(slot, timeoutMs, async () => {
       const scriptEnabled = needsScript(payload.html);
       await applyPageSettings(page, slot, { scriptEnabled, width: payload.width, height: payload.height, scale: payload.scale });
-      await page.setContent(payload.html, { waitUntil: 'load', timeout: timeoutMs });
+      // timeout 0: withDeadline owns the deadline, and puppeteer would build a TimeoutError per call.
+      await page.setContent(payload.html, { waitUntil: 'load', timeout: 0 });
       if (WEB_FONTS.test(payload.html)) {
         // The load event does not wait for web fonts that layout asked for; text would render in a fallback.
         await page.evaluate('document.fonts.ready.then(() => true)');

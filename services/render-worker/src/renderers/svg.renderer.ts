@@ -53,7 +53,7 @@ export function renderSvg(payload: SvgRenderPayload & { format: 'png' | 'jpeg' |
         `img{display:block;width:${payload.width}px;height:${payload.height}px}</style></head>` +
         `<body><img src="${src}"></body></html>`;
       await applyPageSettings(page, slot, { scriptEnabled: false, width: payload.width, height: payload.height, scale: 1 });
-      await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
+      await page.setContent(html, { waitUntil: 'load', timeout: 0 });
       const bytes = await screenshot(page, {
         type: payload.format,
         quality: payload.format === 'png' ? undefined : payload.quality,
