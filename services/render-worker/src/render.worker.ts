@@ -14,31 +14,22 @@ import {
 } from '@render/queue';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { BrowserManager } from './browser/browser-manager.ts';
 import { chromiumLaunchOptions } from './browser/chromium-args.ts';
+import { poolDefinitions } from './browser/pools.ts';
 import { createRenderCluster, type RenderCluster } from './browser/render-cluster.ts';
 import type { WorkerConfig } from './config.ts';
 import { parseAllowlist } from './egress/address-policy.ts';
 import { startEgressProxy } from './egress/egress-proxy.ts';
-import { type RenderedImage, renderHtml } from './renderers/html.renderer.ts';
+import { rendererPools, renderers } from './renderers/index.ts';
 import { RenderError } from './renderers/render-error.ts';
-import { renderSvg, svgToSvg } from './renderers/svg.renderer.ts';
+import type { PoolName, RenderedImage, Renderer, RendererContext } from './renderers/renderer.ts';
 
 export interface RenderWorkerHandle {
   queues: RenderKind[];
   /** Stops taking jobs, lets in-flight ones finish (up to the deadline), then closes the browser. */
   close(): Promise<void>;
 }
-
-type Renderer = (data: unknown, cluster: RenderCluster, timeoutMs: number) => Promise<RenderedImage>;
-
-const renderers: Record<RenderKind, Renderer> = {
-  html: (data, cluster, timeoutMs) => cluster.run(renderHtml(data as never, timeoutMs)),
-  svg: (data, cluster, timeoutMs) => {
-    const payload = data as Parameters<typeof svgToSvg>[0];
-    if (payload.format === 'svg') return Promise.resolve(svgToSvg(payload));
-    return cluster.run(renderSvg(payload as never, timeoutMs));
-  },
-};
 
 export function parseQueues(raw: string): RenderKind[] {
   const names = splitList(raw);
@@ -52,13 +43,34 @@ export function parseQueues(raw: string): RenderKind[] {
 export async function startRenderWorker(config: WorkerConfig, logger: Logger): Promise<RenderWorkerHandle> {
   const queues = parseQueues(config.RENDER_QUEUES);
   const proxy = await startEgressProxy({ allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST), logger });
-  const cluster = await createRenderCluster({
-    pages: config.RENDER_PAGES,
-    launchOptions: chromiumLaunchOptions({ executablePath: config.CHROMIUM_PATH, sandbox: config.CHROMIUM_SANDBOX, proxyUrl: proxy.url }),
-    recycleAfter: config.PAGE_RECYCLE_AFTER,
-    taskTimeoutMs: config.RENDER_TIMEOUT_MS + 5_000,
+  const manager = new BrowserManager(
+    chromiumLaunchOptions({ executablePath: config.CHROMIUM_PATH, sandbox: config.CHROMIUM_SANDBOX, proxyUrl: proxy.url }),
     logger,
-  });
+  );
+  await manager.get();
+
+  // Pools are created on first use, so a worker serving only "html" never opens chart pages.
+  const pools = new Map<PoolName, Promise<RenderCluster>>();
+  const pool = (name: PoolName): Promise<RenderCluster> => {
+    let cluster = pools.get(name);
+    if (!cluster) {
+      cluster = createRenderCluster({
+        ...poolDefinitions[name],
+        pages: config.RENDER_PAGES,
+        manager,
+        recycleAfter: config.PAGE_RECYCLE_AFTER,
+        taskTimeoutMs: config.RENDER_TIMEOUT_MS + 5_000,
+        logger,
+      });
+      cluster.catch(() => pools.delete(name)); // a failed start is retried by the next job
+      pools.set(name, cluster);
+    }
+    return cluster;
+  };
+  const rendererContext: RendererContext = { pool, timeoutMs: config.RENDER_TIMEOUT_MS };
+  // Warm the pools this process will need before taking jobs.
+  await Promise.all([...new Set(queues.flatMap((kind) => rendererPools[kind]))].map(pool));
+
   const process = async (kind: RenderKind, job: Job<RenderJobData>, connection: Redis): Promise<RenderResultMeta> => {
     const startedAt = Date.now();
     const def = renderJobs[kind];
@@ -79,7 +91,7 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
     }
     let image: RenderedImage;
     try {
-      image = await renderers[kind](job.data.payload, cluster, config.RENDER_TIMEOUT_MS);
+      image = await (renderers[kind] as Renderer<unknown>)(job.data.payload, rendererContext);
     } catch (err) {
       const retryable = err instanceof RenderError ? err.retryable : true;
       const message = err instanceof RenderError ? err.message : 'Failed to generate image';
@@ -144,7 +156,9 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
           logger.warn('shutdown deadline reached; abandoning in-flight jobs to other workers');
           await Promise.allSettled(workers.map((w) => w.close(true)));
         }
-        await cluster.close().catch((err) => logger.warn({ err: (err as Error).message }, 'cluster close failed'));
+        const started = await Promise.allSettled(pools.values());
+        await Promise.allSettled(started.map((p) => (p.status === 'fulfilled' ? p.value.close() : undefined)));
+        await manager.close().catch((err) => logger.warn({ err: (err as Error).message }, 'browser close failed'));
         // Passed in as instances, so BullMQ leaves these to us.
         await Promise.allSettled(connections.map((c) => c.quit().catch(() => c.disconnect())));
         await proxy.close();

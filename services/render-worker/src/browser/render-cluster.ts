@@ -1,7 +1,8 @@
 import type { Logger } from '@render/logger';
 import { Cluster } from 'puppeteer-cluster';
-import puppeteer, { type LaunchOptions, type Page } from 'puppeteer-core';
-import { type PageSlot, slotOfPage, warmPageConcurrency } from './warm-page-concurrency.ts';
+import puppeteer, { type Page } from 'puppeteer-core';
+import type { BrowserManager } from './browser-manager.ts';
+import { type PagePoolSettings, type PageSlot, pagePoolConcurrency, slotOfPage } from './page-pool-concurrency.ts';
 
 export interface RenderTaskContext {
   page: Page;
@@ -17,7 +18,9 @@ export interface RenderCluster {
 
 export interface RenderClusterOptions {
   pages: number;
-  launchOptions: LaunchOptions;
+  manager: BrowserManager;
+  mode: PagePoolSettings['mode'];
+  preparePage?: PagePoolSettings['preparePage'];
   recycleAfter: number;
   /** Backstop only: render tasks enforce their own, shorter deadline and mark the page broken. */
   taskTimeoutMs: number;
@@ -31,10 +34,15 @@ interface ClusterInternals {
 
 export async function createRenderCluster(opts: RenderClusterOptions): Promise<RenderCluster> {
   const cluster: Cluster<undefined, unknown> = await Cluster.launch({
-    concurrency: warmPageConcurrency({ recycleAfter: opts.recycleAfter, logger: opts.logger }) as never,
+    concurrency: pagePoolConcurrency({
+      mode: opts.mode,
+      manager: opts.manager,
+      logger: opts.logger,
+      recycleAfter: opts.recycleAfter,
+      preparePage: opts.preparePage,
+    }) as never,
     maxConcurrency: opts.pages,
-    puppeteer,
-    puppeteerOptions: opts.launchOptions,
+    puppeteer, // unused: the pool gets its browser from the manager
     timeout: opts.taskTimeoutMs,
     retryLimit: 0, // retries belong to BullMQ, which can move the job to another worker process
     workerCreationDelay: 0,
@@ -54,7 +62,7 @@ export async function createRenderCluster(opts: RenderClusterOptions): Promise<R
   };
 
   // Open every warm page now, so the first jobs do not pay for page creation.
-  await Promise.all(Array.from({ length: opts.pages }, () => cluster.execute(undefined, async () => undefined)));
+  if (opts.mode === 'warm') await Promise.all(Array.from({ length: opts.pages }, () => cluster.execute(undefined, async () => undefined)));
 
   return {
     run: <T>(task: RenderTask<T>) =>

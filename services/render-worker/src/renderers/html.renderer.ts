@@ -1,20 +1,13 @@
 import { MimeTypes } from '@render/contracts';
 import type { HtmlRenderPayload } from '@render/queue';
-import type { RenderTaskContext } from '../browser/render-cluster.ts';
 import { applyPageSettings, needsScript, screenshot, withDeadline } from './page-ops.ts';
-
-export interface RenderedImage {
-  bytes: Buffer;
-  format: string;
-  mimeType: string;
-  width: number;
-  height: number;
-}
+import type { Renderer } from './renderer.ts';
 
 const WEB_FONTS = /@font-face|@import|fonts\.googleapis|<link\b/i;
 
-export function renderHtml(payload: HtmlRenderPayload, timeoutMs: number) {
-  return ({ page, slot }: RenderTaskContext): Promise<RenderedImage> =>
+export const renderHtml: Renderer<HtmlRenderPayload> = async (payload, ctx) => {
+  const { timeoutMs } = ctx;
+  return (await ctx.pool('generic')).run(({ page, slot }) =>
     withDeadline(slot, timeoutMs, async () => {
       const scriptEnabled = needsScript(payload.html);
       await applyPageSettings(page, slot, { scriptEnabled, width: payload.width, height: payload.height, scale: payload.scale });
@@ -35,5 +28,6 @@ export function renderHtml(payload: HtmlRenderPayload, timeoutMs: number) {
         width: Math.round(payload.width * payload.scale),
         height: Math.round(payload.height * payload.scale),
       };
-    });
-}
+    }),
+  );
+};

@@ -1,5 +1,5 @@
 import type { Page, ScreenshotOptions } from 'puppeteer-core';
-import type { PageSlot } from '../browser/warm-page-concurrency.ts';
+import type { PageSlot } from '../browser/page-pool-concurrency.ts';
 import { RenderError } from './render-error.ts';
 
 /**

@@ -1,8 +1,7 @@
 import { MimeTypes } from '@render/contracts';
 import type { SvgRenderPayload } from '@render/queue';
-import type { RenderTaskContext } from '../browser/render-cluster.ts';
-import type { RenderedImage } from './html.renderer.ts';
 import { applyPageSettings, screenshot, withDeadline } from './page-ops.ts';
+import type { RenderedImage, Renderer } from './renderer.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
@@ -33,7 +32,7 @@ export function normalizeSvg(svg: string, size?: { width: number; height: number
 }
 
 /** SVG output needs no browser: the document is normalised and resized by its root attributes. */
-export function svgToSvg(payload: SvgRenderPayload): RenderedImage {
+function svgToSvg(payload: SvgRenderPayload): RenderedImage {
   const bytes = Buffer.from(normalizeSvg(payload.svg, { width: payload.width, height: payload.height }), 'utf8');
   return { bytes, format: 'svg', mimeType: MimeTypes.svg, width: payload.width, height: payload.height };
 }
@@ -42,10 +41,13 @@ export function svgToSvg(payload: SvgRenderPayload): RenderedImage {
  * Raster output draws the SVG through an <img>: in image mode Chromium runs no SVG scripts and loads no
  * external resources, so a hostile SVG can neither execute nor reach the network.
  */
-export function renderSvg(payload: SvgRenderPayload & { format: 'png' | 'jpeg' | 'webp' }, timeoutMs: number) {
-  return ({ page, slot }: RenderTaskContext): Promise<RenderedImage> =>
+export const renderSvg: Renderer<SvgRenderPayload> = async (payload, ctx) => {
+  if (payload.format === 'svg') return svgToSvg(payload);
+  const format = payload.format;
+  const { timeoutMs } = ctx;
+  return (await ctx.pool('generic')).run(({ page, slot }) =>
     withDeadline(slot, timeoutMs, async () => {
-      const transparent = payload.transparent && payload.format !== 'jpeg';
+      const transparent = payload.transparent && format !== 'jpeg';
       const src = `data:image/svg+xml;base64,${Buffer.from(normalizeSvg(payload.svg), 'utf8').toString('base64')}`;
       const html =
         '<!doctype html><html><head><style>html,body{margin:0;padding:0;overflow:hidden;' +
@@ -55,10 +57,11 @@ export function renderSvg(payload: SvgRenderPayload & { format: 'png' | 'jpeg' |
       await applyPageSettings(page, slot, { scriptEnabled: false, width: payload.width, height: payload.height, scale: 1 });
       await page.setContent(html, { waitUntil: 'load', timeout: 0 });
       const bytes = await screenshot(page, {
-        type: payload.format,
-        quality: payload.format === 'png' ? undefined : payload.quality,
+        type: format,
+        quality: format === 'png' ? undefined : payload.quality,
         omitBackground: transparent,
       });
-      return { bytes, format: payload.format, mimeType: MimeTypes[payload.format], width: payload.width, height: payload.height };
-    });
-}
+      return { bytes, format, mimeType: MimeTypes[format], width: payload.width, height: payload.height };
+    }),
+  );
+};

@@ -1,0 +1,150 @@
+import type { Logger } from '@render/logger';
+import type { BrowserContext, Page } from 'puppeteer-core';
+import type { BrowserManager } from './browser-manager.ts';
+
+/**
+ * Page pools for puppeteer-cluster, over the shared browser.
+ *
+ * `warm`: one page per cluster worker, kept open between jobs. puppeteer-cluster's built-in modes open a
+ * new page or context per task (50–120 ms each); a warm page costs only the render. Isolation between
+ * users comes from the slot flags a render task sets:
+ * - `tainted`: the job ran page scripts, so globals and timers may survive `document.open()`; the page is
+ *   navigated to a fresh document (new Window) and prepared again before anyone else uses it.
+ * - `broken`: the job failed or timed out (e.g. an endless script); the page is closed and replaced.
+ * Both happen after the job has answered, in the background, so they add no latency to it.
+ *
+ * `fresh-context`: every job gets a new incognito context (own cookies, storage, cache) that is thrown away
+ * afterwards — for live web pages, where state from one site must never reach the next job.
+ */
+export interface PageSlot {
+  page: Page | null;
+  context: BrowserContext | null;
+  jobs: number;
+  tainted: boolean;
+  broken: boolean;
+  /** True while a task runs; still true at release means the cluster timed the task out. */
+  busy: boolean;
+  /** Settled when the background reset/replacement of this slot's page is finished. */
+  ready: Promise<void>;
+  /** Last values applied to the page, so unchanged settings cost no CDP round trip. */
+  applied: { scriptEnabled?: boolean; viewport?: string; [key: string]: unknown };
+  browserGeneration: number;
+}
+
+/** puppeteer-cluster hands tasks only the page; this finds the slot that owns it. */
+export const slotOfPage = new WeakMap<Page, PageSlot>();
+
+export interface PagePoolSettings {
+  mode: 'warm' | 'fresh-context';
+  manager: BrowserManager;
+  logger: Logger;
+  /** Warm pages are replaced after this many jobs, bounding any slow leak inside Chromium. */
+  recycleAfter: number;
+  /** Runs on every new page and after every reset (e.g. load a chart host with its libraries). */
+  preparePage?: (page: Page) => Promise<void>;
+}
+
+interface JobInstance {
+  resources: { page: Page };
+  close(): Promise<void>;
+}
+
+interface WorkerInstance {
+  jobInstance(): Promise<JobInstance>;
+  close(): Promise<void>;
+  repair(): Promise<void>;
+}
+
+const RESET_TIMEOUT_MS = 5_000;
+
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref())]);
+
+const newSlot = (): PageSlot => ({
+  page: null,
+  context: null,
+  jobs: 0,
+  tainted: false,
+  broken: false,
+  busy: false,
+  ready: Promise.resolve(),
+  applied: {},
+  browserGeneration: 0,
+});
+
+/** Returns a class with the constructor shape puppeteer-cluster instantiates (`new C(launchOptions, puppeteer)`). */
+export function pagePoolConcurrency(settings: PagePoolSettings) {
+  const { manager, logger } = settings;
+
+  return class PagePoolConcurrency {
+    async init(): Promise<void> {
+      await manager.get();
+    }
+
+    // The browser belongs to the manager, which outlives any one pool.
+    async close(): Promise<void> {}
+
+    private async openPage(slot: PageSlot): Promise<Page> {
+      const browser = await manager.get();
+      slot.context = settings.mode === 'fresh-context' ? await browser.createBrowserContext() : null;
+      const page = await (slot.context ?? browser).newPage();
+      Object.assign(slot, { applied: {}, jobs: 0, tainted: false, broken: false, browserGeneration: manager.generation });
+      slotOfPage.set(page, slot);
+      await settings.preparePage?.(page);
+      return page;
+    }
+
+    private async discardPage(slot: PageSlot): Promise<void> {
+      const { page, context } = slot;
+      slot.page = null;
+      slot.context = null;
+      if (context) await withTimeout(context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+      else if (page && !page.isClosed()) await withTimeout(page.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+    }
+
+    private async resetPage(slot: PageSlot): Promise<void> {
+      try {
+        // A new document gets a new Window: no globals, timers or listeners survive from the last job.
+        await withTimeout(slot.page!.goto('about:blank'), RESET_TIMEOUT_MS);
+        slot.tainted = false;
+        if (settings.preparePage) await withTimeout(settings.preparePage(slot.page!), RESET_TIMEOUT_MS);
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, 'page reset failed; replacing the page');
+        await this.discardPage(slot);
+      }
+    }
+
+    async workerInstance(): Promise<WorkerInstance> {
+      const slot = newSlot();
+      if (settings.mode === 'warm') slot.page = await this.openPage(slot);
+
+      return {
+        jobInstance: async () => {
+          await slot.ready;
+          const stale = !slot.page || slot.page.isClosed() || !manager.isCurrent(slot.browserGeneration);
+          if (stale) {
+            await this.discardPage(slot);
+            slot.page = await this.openPage(slot);
+          }
+          const page = slot.page!;
+          return {
+            resources: { page },
+            close: async () => {
+              // puppeteer-cluster adds a page 'error' listener per job; on a warm page they would pile up.
+              page.removeAllListeners('error');
+              if (slot.busy) slot.broken = true; // the task is still running on this page
+              slot.jobs += 1;
+              if (settings.mode === 'fresh-context' || slot.broken || slot.jobs >= settings.recycleAfter) {
+                slot.ready = this.discardPage(slot);
+              } else if (slot.tainted) {
+                slot.ready = this.resetPage(slot);
+              }
+            },
+          };
+        },
+        close: () => this.discardPage(slot),
+        repair: () => this.discardPage(slot),
+      };
+    }
+  };
+}

@@ -1,0 +1,11 @@
+import type { PoolName } from '../renderers/renderer.ts';
+import type { PagePoolSettings } from './page-pool-concurrency.ts';
+
+export type PoolDefinition = Pick<PagePoolSettings, 'mode' | 'preparePage'>;
+
+/** How each pool's pages are made; see PoolName. */
+export const poolDefinitions: Record<PoolName, PoolDefinition> = {
+  generic: { mode: 'warm' },
+  chart: { mode: 'warm' },
+  screenshot: { mode: 'fresh-context' },
+};

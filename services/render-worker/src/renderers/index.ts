@@ -1,0 +1,16 @@
+import type { RenderKind, RenderPayload } from '@render/queue';
+import { renderHtml } from './html.renderer.ts';
+import type { PoolName, Renderer } from './renderer.ts';
+import { renderSvg } from './svg.renderer.ts';
+
+/** One renderer per job kind; the worker serves the kinds named in RENDER_QUEUES. */
+export const renderers: { [K in RenderKind]: Renderer<RenderPayload<K>> } = {
+  html: renderHtml,
+  svg: renderSvg,
+};
+
+/** Pools each kind renders on, opened before a worker serving that kind takes jobs. */
+export const rendererPools: Record<RenderKind, PoolName[]> = {
+  html: ['generic'],
+  svg: ['generic'],
+};

@@ -1,0 +1,26 @@
+import type { RenderCluster } from '../browser/render-cluster.ts';
+
+export interface RenderedImage {
+  bytes: Buffer;
+  format: string;
+  mimeType: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Page pools a renderer can ask for; each is created on first use, over the worker's one browser.
+ * - generic: warm blank pages (HTML, SVG, code)
+ * - chart: warm pages with the chart libraries already loaded
+ * - screenshot: a fresh incognito context per job (live web pages)
+ */
+export type PoolName = 'generic' | 'chart' | 'screenshot';
+
+export interface RendererContext {
+  pool(name: PoolName): Promise<RenderCluster>;
+  /** Budget for the whole render, enforced with `withDeadline`. */
+  timeoutMs: number;
+}
+
+/** A format's renderer: payload already validated against its job schema. */
+export type Renderer<P> = (payload: P, ctx: RendererContext) => Promise<RenderedImage>;
