@@ -26,14 +26,15 @@ export const SvgOutputFormats = ['png', 'jpeg', 'webp', 'svg'] as const;
 export type SvgOutputFormat = (typeof SvgOutputFormats)[number];
 export const OutputModes = ['json', 'binary'] as const;
 
-export const MimeTypes: Record<SvgOutputFormat, string> = {
+export const MimeTypes = {
   png: 'image/png',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
   svg: 'image/svg+xml',
-};
+  pdf: 'application/pdf',
+} as const;
 
-const dimension = (name: 'width' | 'height', def: number) =>
+export const dimension = (name: 'width' | 'height', def: number) =>
   withMessages(
     Type.Integer({
       minimum: RenderLimits.minDimension,
@@ -47,12 +48,12 @@ const dimension = (name: 'width' | 'height', def: number) =>
     },
   );
 
-const quality = () =>
+export const quality = (def: number = RenderDefaults.quality) =>
   withMessages(
     Type.Integer({
       minimum: RenderLimits.minQuality,
       maximum: RenderLimits.maxQuality,
-      default: RenderDefaults.quality,
+      default: def,
       description: 'JPEG/WebP quality; ignored for PNG and SVG',
     }),
     {
@@ -61,11 +62,25 @@ const quality = () =>
     },
   );
 
-const output = () =>
+export const outputMode = (field: 'output' | 'outputType' = 'output') =>
   withMessages(StringEnum(OutputModes, { default: 'binary', description: '`json` answers base64 in JSON; otherwise the image bytes' }), {
-    enum: 'output must be one of: json, binary',
-    type: 'output must be one of: json, binary',
+    enum: `${field} must be one of: json, binary`,
+    type: `${field} must be one of: json, binary`,
   });
+
+export const scaleField = () =>
+  withMessages(
+    Type.Number({
+      minimum: RenderLimits.minScale,
+      maximum: RenderLimits.maxScale,
+      default: RenderDefaults.scale,
+      description: 'Device scale factor: the image is width×scale by height×scale pixels',
+    }),
+    {
+      type: `scale must be a number between ${RenderLimits.minScale} and ${RenderLimits.maxScale}`,
+      range: `scale must be between ${RenderLimits.minScale} and ${RenderLimits.maxScale}`,
+    },
+  );
 
 export const HtmlConvertBody = Type.Object(
   {
@@ -81,19 +96,8 @@ export const HtmlConvertBody = Type.Object(
     width: dimension('width', RenderDefaults.width),
     height: dimension('height', RenderDefaults.height),
     quality: quality(),
-    scale: withMessages(
-      Type.Number({
-        minimum: RenderLimits.minScale,
-        maximum: RenderLimits.maxScale,
-        default: RenderDefaults.scale,
-        description: 'Device scale factor: the image is width×scale by height×scale pixels',
-      }),
-      {
-        type: `scale must be a number between ${RenderLimits.minScale} and ${RenderLimits.maxScale}`,
-        range: `scale must be between ${RenderLimits.minScale} and ${RenderLimits.maxScale}`,
-      },
-    ),
-    output: output(),
+    scale: scaleField(),
+    output: outputMode(),
   },
   { $id: 'HtmlConvertBody', additionalProperties: true },
 );
@@ -116,7 +120,7 @@ export const SvgConvertBody = Type.Object(
     transparent: withMessages(Type.Boolean({ default: false, description: 'Transparent background (PNG and WebP only)' }), {
       type: 'transparent must be true or false',
     }),
-    output: output(),
+    output: outputMode(),
   },
   { $id: 'SvgConvertBody', additionalProperties: true },
 );

@@ -1,4 +1,10 @@
-import { HtmlConvertBody, SvgConvertBody } from '@render/contracts';
+import {
+  ChartRenderPayload,
+  CodeRenderPayloadWithHeight,
+  HtmlConvertBody,
+  ScreenshotRenderPayload,
+  SvgConvertBody,
+} from '@render/contracts';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { JobsOptions } from 'bullmq';
@@ -39,6 +45,9 @@ export type SvgRenderPayload = Static<typeof SvgRenderPayload>;
 export const renderJobs = {
   html: defineRenderJob('html', HtmlRenderPayload),
   svg: defineRenderJob('svg', SvgRenderPayload),
+  chart: defineRenderJob('chart', ChartRenderPayload),
+  code: defineRenderJob('code', CodeRenderPayloadWithHeight),
+  screenshot: defineRenderJob('screenshot', ScreenshotRenderPayload),
 } as const;
 
 export type RenderKind = keyof typeof renderJobs;

@@ -5,8 +5,11 @@ import type { GatewayConfig } from './config.ts';
 import openapi from './plugins/openapi.plugin.ts';
 import redis from './plugins/redis.plugin.ts';
 import renderQueue from './plugins/render-queue.plugin.ts';
+import chartRoutes from './routes/chart.routes.ts';
+import codeRoutes from './routes/code.routes.ts';
 import convertRoutes from './routes/convert.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
+import screenshotRoutes from './routes/screenshot.routes.ts';
 
 export function serverOptions(config: GatewayConfig): FastifyServerOptions {
   return {
@@ -33,4 +36,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   });
   await fastify.register(pingRoutes);
   await fastify.register(convertRoutes);
+  await fastify.register(chartRoutes);
+  await fastify.register(codeRoutes);
+  await fastify.register(screenshotRoutes);
 }

@@ -1,5 +1,31 @@
+import { AppError, ErrorResponse, ImageJsonResponse, MimeTypes, RenderLimits } from '@render/contracts';
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
+
+/** Response schemas of an image route: JSON with base64, or the bytes in one of `formats`. */
+export const imageResponses = (formats: Array<keyof typeof MimeTypes>) => ({
+  200: {
+    description: 'The image (binary by default, JSON with base64 when output/outputType is "json")',
+    content: {
+      'application/json': { schema: ImageJsonResponse },
+      ...Object.fromEntries(formats.map((f) => [MimeTypes[f], { schema: Type.String({ format: 'binary' }) }])),
+    },
+  },
+  400: ErrorResponse,
+  413: ErrorResponse,
+  415: ErrorResponse,
+  422: ErrorResponse,
+  503: ErrorResponse,
+  504: ErrorResponse,
+});
+
+/** `scale` multiplies both sides, so a legal width and height can still ask for a huge image. */
+export function assertPixelBudget(width: number, height: number, scale: number): void {
+  if (width * height * scale * scale > RenderLimits.maxPixels) {
+    throw new AppError('VALIDATION_ERROR', `width × height × scale² must not exceed ${RenderLimits.maxPixels} pixels`);
+  }
+}
 
 /**
  * Sends a render result as the caller asked: base64 inside JSON, or the bytes themselves. Timing headers go

@@ -1,30 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, ErrorResponse, HtmlConvertBody, ImageJsonResponse, MimeTypes, RenderLimits, SvgConvertBody } from '@render/contracts';
-import { Type } from '@sinclair/typebox';
-import { sendImage } from '../lib/image-reply.ts';
+import { AppError, HtmlConvertBody, SvgConvertBody } from '@render/contracts';
+import { assertPixelBudget, imageResponses, sendImage } from '../lib/image-reply.ts';
 import { assertSvgDocument } from '../lib/svg-check.ts';
-
-const imageResponses = (formats: string[]) => ({
-  200: {
-    description: 'The image (binary by default, JSON with base64 when output is "json")',
-    content: {
-      'application/json': { schema: ImageJsonResponse },
-      ...Object.fromEntries(formats.map((f) => [MimeTypes[f as keyof typeof MimeTypes], { schema: Type.String({ format: 'binary' }) }])),
-    },
-  },
-  400: ErrorResponse,
-  413: ErrorResponse,
-  415: ErrorResponse,
-  422: ErrorResponse,
-  503: ErrorResponse,
-  504: ErrorResponse,
-});
-
-const assertPixelBudget = (width: number, height: number, scale: number) => {
-  if (width * height * scale * scale > RenderLimits.maxPixels) {
-    throw new AppError('VALIDATION_ERROR', `width × height × scale² must not exceed ${RenderLimits.maxPixels} pixels`);
-  }
-};
 
 const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

@@ -1,16 +1,25 @@
 import type { RenderKind, RenderPayload } from '@render/queue';
+import { renderChart } from './chart/chart.renderer.ts';
+import { renderCode } from './code/code.renderer.ts';
 import { renderHtml } from './html.renderer.ts';
 import type { PoolName, Renderer } from './renderer.ts';
+import { renderScreenshot } from './screenshot/screenshot.renderer.ts';
 import { renderSvg } from './svg.renderer.ts';
 
 /** One renderer per job kind; the worker serves the kinds named in RENDER_QUEUES. */
 export const renderers: { [K in RenderKind]: Renderer<RenderPayload<K>> } = {
   html: renderHtml,
   svg: renderSvg,
+  chart: renderChart,
+  code: renderCode,
+  screenshot: renderScreenshot,
 };
 
 /** Pools each kind renders on, opened before a worker serving that kind takes jobs. */
 export const rendererPools: Record<RenderKind, PoolName[]> = {
   html: ['generic'],
   svg: ['generic'],
+  chart: ['chart'],
+  code: ['generic'],
+  screenshot: ['screenshot'],
 };
