@@ -55,9 +55,11 @@ try {
     log(`raw: in-process warm pages (1 page × ${opts.requests}, then ${opts.pages} pages × ${opts.durationMs} ms)`);
     raw = await runRaw(opts.chromiumPath, opts);
   }
-  if (opts.phases.has('stack')) {
-    log(`full stack: gateway + worker over HTTP (c=1 × ${opts.requests}, then c=${opts.concurrency} × ${opts.durationMs} ms)`);
-    stack = await runStack(repoRoot, opts);
+  if (opts.phases.has('stack') || opts.phases.has('formats')) {
+    if (opts.phases.has('stack'))
+      log(`full stack: gateway + worker over HTTP (c=1 × ${opts.requests}, then c=${opts.concurrency} × ${opts.durationMs} ms)`);
+    if (opts.phases.has('formats')) log(`formats: each format through the full stack, c=1 × ${opts.formatRequests}`);
+    stack = await runStack(repoRoot, { ...opts, load: opts.phases.has('stack'), formats: opts.phases.has('formats') });
   }
   if (opts.phases.has('naive')) {
     log(`naive: a browser per request × ${opts.naiveIterations}`);
@@ -134,6 +136,27 @@ if (stack) {
   out.push(`client connections opened: ${stack.connections} (keep-alive: ≈ c=${opts.concurrency} expected)`);
 }
 
+const reference = stack?.formats.find((f) => f.reference);
+if (stack?.formats.length) {
+  out.push('');
+  out.push('Formats through the full stack (c=1; X-Render-Time is the worker-side time)');
+  out.push(
+    table(
+      ['format', 'n', 'p50 ms', 'p95 ms', 'renders/s', 'render p50', 'p50 ÷ html', 'errors'],
+      stack.formats.map((f) => [
+        f.name,
+        String(f.result.latency.n),
+        fmt(f.result.latency.p50),
+        fmt(f.result.latency.p95),
+        fmt(f.result.rendersPerSec),
+        fmt(f.result.renderMs?.p50),
+        fmt(reference && f.result.latency.n ? f.result.latency.p50 / reference.result.latency.p50 : undefined, 2),
+        String(f.result.errors.total),
+      ]),
+    ),
+  );
+}
+
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
 const targets: Target[] = [
   {
@@ -154,6 +177,16 @@ const targets: Target[] = [
     op: '≥',
     limit: 20,
   },
+  ...(stack?.formats ?? [])
+    .filter((f) => f.target)
+    .map(
+      (f): Target => ({
+        label: `${f.name} p50 ÷ html p50`,
+        value: f.result.latency.n ? ratio(f.result.latency.p50, reference?.result.latency.p50) : undefined,
+        op: '≤',
+        limit: 2,
+      }),
+    ),
 ];
 out.push('');
 out.push('Summary');
@@ -170,6 +203,7 @@ const allErrors: [string, LoadResult | undefined][] = [
   ['stack c=1', stack?.sequential],
   [`stack c=${opts.concurrency}`, stack?.concurrent],
   ['naive', naive],
+  ...(stack?.formats ?? []).map((f): [string, LoadResult] => [f.name, f.result]),
 ];
 const errorCount = allErrors.reduce((n, [, r]) => n + (r?.errors.total ?? 0), 0);
 out.push('');

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-export type Phase = 'raw' | 'stack' | 'naive';
+export type Phase = 'raw' | 'stack' | 'formats' | 'naive';
 
 export interface BenchOptions {
   pages: number;
@@ -11,6 +11,7 @@ export interface BenchOptions {
   warmupMs: number;
   concurrency: number;
   naiveIterations: number;
+  formatRequests: number;
   phases: Set<Phase>;
   jsonPath: string | null;
   strict: boolean;
@@ -27,14 +28,15 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
   --warmup-ms N         unmeasured lead-in of the concurrent runs           BENCH_WARMUP_MS (1000)
   --concurrency N       HTTP clients in the full-stack concurrent run       BENCH_CONCURRENCY (8)
   --naive N             browser-per-request iterations                      BENCH_NAIVE_ITERATIONS (10)
-  --only LIST           phases to run: raw,stack,naive                      BENCH_ONLY (all)
+  --only LIST           phases to run: raw,stack,formats,naive              BENCH_ONLY (all)
+  --format-requests N   measured requests per format (formats phase)        BENCH_FORMAT_REQUESTS (40)
   --json PATH           where to write results ("" = nowhere)               BENCH_JSON (bench/results/latest.json)
   --strict              exit 1 when a target is missed, not only on errors  BENCH_STRICT=1
   -h, --help
 
 Also read: CHROMIUM_PATH, REDIS_URL (loopback only).`;
 
-const PHASES: readonly Phase[] = ['raw', 'stack', 'naive'];
+const PHASES: readonly Phase[] = ['raw', 'stack', 'formats', 'naive'];
 
 function int(name: string, raw: string | undefined, fallback: number, min: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -45,9 +47,10 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: string): BenchOptions {
   const { values } = parseArgs({
-    args: argv,
+    args: argv[0] === '--' ? argv.slice(1) : argv,
     options: {
       pages: { type: 'string' },
+      'format-requests': { type: 'string' },
       requests: { type: 'string' },
       'warmup-requests': { type: 'string' },
       'duration-ms': { type: 'string' },
@@ -87,6 +90,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
     warmupMs: int('--warmup-ms / BENCH_WARMUP_MS', values['warmup-ms'] ?? env.BENCH_WARMUP_MS, 1_000, 0),
     concurrency: int('--concurrency / BENCH_CONCURRENCY', values.concurrency ?? env.BENCH_CONCURRENCY, 8, 1),
     naiveIterations: int('--naive / BENCH_NAIVE_ITERATIONS', values.naive ?? env.BENCH_NAIVE_ITERATIONS, 10, 1),
+    formatRequests: int('--format-requests / BENCH_FORMAT_REQUESTS', values['format-requests'] ?? env.BENCH_FORMAT_REQUESTS, 40, 1),
     phases,
     jsonPath: json === '' ? null : path.resolve(json ?? path.join(benchDir, 'results', 'latest.json')),
     strict: values.strict ?? env.BENCH_STRICT === '1',

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FORMAT_WORKLOADS, type FormatWorkload, startPageServer } from './formats.ts';
 import { type LoadResult, runForDuration, runSequential, type Sample } from './load.ts';
 import { freePort, onCleanup, runCleanup, type Service, startService } from './processes.ts';
 import { deleteKeysWithPrefix } from './redis-cleanup.ts';
@@ -8,11 +9,33 @@ import { assertPng, REQUEST_BODY } from './workload.ts';
 
 const CONVERT_PATH = '/api/html-to-img/convert';
 
+interface BenchRequest {
+  path: string;
+  body: Buffer;
+  check(body: Buffer, contentType: string): void;
+}
+
+const htmlRequest: BenchRequest = { path: CONVERT_PATH, body: REQUEST_BODY, check: (body) => assertPng(body) };
+
+/** Any image the format may produce; its exact size is that format's business. */
+function assertImage(body: Buffer, contentType: string): void {
+  if (!/^image\//.test(contentType) || body.length < 100) throw new Error(`not an image (${contentType}, ${body.length} bytes)`);
+}
+
+export interface FormatResult {
+  name: string;
+  path: string;
+  reference: boolean;
+  target: boolean;
+  result: LoadResult;
+}
+
 export interface StackResults {
   queuePrefix: string;
   sequential: LoadResult;
   concurrent: LoadResult;
   concurrency: number;
+  formats: FormatResult[];
   /** TCP connections the client opened over both runs: ~concurrency when keep-alive works. */
   connections: number;
   serviceWarnings: string[];
@@ -25,7 +48,7 @@ function header(res: http.IncomingMessage, name: string): number | undefined {
 }
 
 /** A keep-alive client bound to 127.0.0.1: connection setup would otherwise be measured as render time. */
-function convertClient(port: number, maxSockets: number) {
+function convertClient(port: number, maxSockets: number, request: BenchRequest = htmlRequest) {
   const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   const seen = new WeakSet<object>();
   let connections = 0;
@@ -37,9 +60,9 @@ function convertClient(port: number, maxSockets: number) {
           host: '127.0.0.1',
           port,
           method: 'POST',
-          path: CONVERT_PATH,
+          path: request.path,
           agent,
-          headers: { 'content-type': 'application/json', 'content-length': REQUEST_BODY.length },
+          headers: { 'content-type': 'application/json', 'content-length': request.body.length },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -52,7 +75,7 @@ function convertClient(port: number, maxSockets: number) {
               return;
             }
             try {
-              assertPng(body);
+              request.check(body, String(res.headers['content-type'] ?? ''));
             } catch (err) {
               reject(err);
               return;
@@ -69,7 +92,7 @@ function convertClient(port: number, maxSockets: number) {
       });
       req.setTimeout(60_000, () => req.destroy(new Error('no response within 60 s')));
       req.on('error', reject);
-      req.end(REQUEST_BODY);
+      req.end(request.body);
     });
 
   return { convert, connections: () => connections, close: () => agent.destroy() };
@@ -99,6 +122,10 @@ export async function runStack(
     concurrency: number;
     durationMs: number;
     warmupMs: number;
+    /** Run the HTML load runs (c=1 and c=N) and/or the per-format runs. */
+    load: boolean;
+    formats: boolean;
+    formatRequests: number;
   },
 ): Promise<StackResults> {
   // Unique per run, so concurrent or crashed earlier runs never share queues with this one.
@@ -118,12 +145,14 @@ export async function runStack(
   const common = { ...process.env, REDIS_URL: opts.redisUrl, QUEUE_PREFIX: queuePrefix, NODE_ENV: 'production' };
   const tsx = ['--import', 'tsx'];
 
+  const pageServer = await startPageServer();
   const worker = startService(
     'render-worker',
     [...tsx, path.join(repoRoot, 'services/render-worker/src/main.ts')],
     {
       ...common,
-      RENDER_QUEUES: 'html,svg',
+      RENDER_QUEUES: 'html,svg,chart,code,screenshot',
+      RENDER_EGRESS_ALLOWLIST: pageServer.hostPort,
       RENDER_PAGES: String(opts.pages),
       CHROMIUM_PATH: opts.chromiumPath,
       // info only for the readiness line; the worker logs nothing per successful job at that level.
@@ -143,17 +172,23 @@ export async function runStack(
     await Promise.all([worker.waitForLine((line) => line.includes('"render worker ready"'), 60_000), waitForPing(port, gateway, 60_000)]);
 
     client = convertClient(port, opts.concurrency);
-    const sequential = await runSequential(client.convert, { warmup: opts.warmupRequests, count: opts.requests });
-    const concurrent = await runForDuration(client.convert, {
-      concurrency: opts.concurrency,
-      warmupMs: opts.warmupMs,
-      durationMs: opts.durationMs,
-    });
+    const empty: LoadResult = await runSequential(client.convert, { warmup: 0, count: 0 });
+    const sequential = opts.load ? await runSequential(client.convert, { warmup: opts.warmupRequests, count: opts.requests }) : empty;
+    const concurrent = opts.load
+      ? await runForDuration(client.convert, { concurrency: opts.concurrency, warmupMs: opts.warmupMs, durationMs: opts.durationMs })
+      : empty;
+
+    // Each format alone, one request at a time, on the same running stack: p50 comparable with HTML's.
+    const formats: FormatResult[] = [];
+    if (opts.formats) {
+      for (const workload of FORMAT_WORKLOADS) formats.push(await runFormat(port, workload, pageServer.origin, opts.formatRequests));
+    }
     return {
       queuePrefix,
       sequential,
       concurrent,
       concurrency: opts.concurrency,
+      formats,
       connections: client.connections(),
       serviceWarnings: [...worker.warnings, ...gateway.warnings],
     };
@@ -161,6 +196,21 @@ export async function runStack(
     client?.close();
     await gateway?.stop();
     await worker.stop();
+    await pageServer.close();
     await runCleanup(dropKeys);
+  }
+}
+
+async function runFormat(port: number, workload: FormatWorkload, pageOrigin: string, count: number): Promise<FormatResult> {
+  const client = convertClient(port, 1, {
+    path: workload.path,
+    body: Buffer.from(JSON.stringify(workload.body(pageOrigin))),
+    check: assertImage,
+  });
+  try {
+    const result = await runSequential(client.convert, { warmup: 5, count });
+    return { name: workload.name, path: workload.path, reference: workload.reference === true, target: workload.target === true, result };
+  } finally {
+    client.close();
   }
 }

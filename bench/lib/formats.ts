@@ -1,0 +1,136 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HTML } from './workload.ts';
+
+/** One format's request through the full stack; `check` rejects anything but a plausible image. */
+export interface FormatWorkload {
+  name: string;
+  path: string;
+  body(pageOrigin: string): unknown;
+  /** The reference the other formats' p50 is compared with (the issue's "HTML p50 of the same run"). */
+  reference?: boolean;
+  /** Formats the issue holds to "p50 within 2× the HTML p50". */
+  target?: boolean;
+}
+
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const values = [12, 19, 3, 5, 2, 3, 9, 14, 11, 7, 16, 8];
+
+const TYPESCRIPT_30_LINES = `import { createServer } from 'node:http';
+
+interface Order {
+  id: string;
+  items: Array<{ sku: string; quantity: number; price: number }>;
+  createdAt: Date;
+}
+
+export function total(order: Order): number {
+  return order.items.reduce((sum, item) => sum + item.quantity * item.price, 0);
+}
+
+const orders = new Map<string, Order>();
+
+export const server = createServer((req, res) => {
+  const id = new URL(req.url ?? '/', 'http://localhost').searchParams.get('id');
+  const order = id ? orders.get(id) : undefined;
+  if (!order) {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'not found' }));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ id: order.id, total: total(order) }));
+});
+
+server.listen(3000, () => {
+  console.log('listening on http://localhost:3000');
+});
+`;
+
+export const FORMAT_WORKLOADS: FormatWorkload[] = [
+  { name: 'html 800×600', path: '/api/html-to-img/convert', body: () => ({ html: HTML, width: 800, height: 600 }), reference: true },
+  {
+    name: 'svg 800×600',
+    path: '/api/svg-to-img/convert',
+    body: () => ({
+      svg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 75"><rect width="100" height="75" fill="#0ea5e9"/><circle cx="50" cy="37" r="25" fill="#fde047"/></svg>',
+      width: 800,
+      height: 600,
+    }),
+  },
+  {
+    name: 'chart.js bar 800×400',
+    path: '/api/chart-to-img/convert',
+    body: () => ({
+      library: 'chartjs',
+      chartType: 'bar',
+      chartData: { labels: months, datasets: [{ label: 'Sales', data: values }] },
+      width: 800,
+      height: 400,
+    }),
+    target: true,
+  },
+  {
+    name: 'd3 line 800×400',
+    path: '/api/chart-to-img/convert',
+    body: () => ({
+      library: 'd3',
+      chartType: 'line',
+      chartData: { labels: months, datasets: [{ label: 'Sales', data: values }] },
+      width: 800,
+      height: 400,
+    }),
+    target: true,
+  },
+  {
+    name: 'highcharts column 800×400',
+    path: '/api/chart-to-img/convert',
+    body: () => ({
+      library: 'highcharts',
+      chartOptions: {
+        chart: { type: 'column' },
+        title: { text: 'Sales' },
+        xAxis: { categories: months },
+        series: [{ name: 'Sales', data: values }],
+      },
+      width: 800,
+      height: 400,
+    }),
+    target: true,
+  },
+  {
+    name: 'code 30 lines TypeScript',
+    path: '/api/code-to-img/convert',
+    body: () => ({ code: TYPESCRIPT_30_LINES, language: 'typescript' }),
+    target: true,
+  },
+  {
+    name: 'screenshot local page',
+    path: '/api/screenshot/convert',
+    body: (origin) => ({ url: `${origin}/page.html`, width: 1280, height: 800 }),
+  },
+];
+
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Bench page</title><style>
+body{margin:0;font-family:sans-serif}header{background:#1e293b;color:#fff;padding:24px 48px;font-size:28px}
+main{padding:48px;display:grid;grid-template-columns:repeat(3,1fr);gap:24px}.card{height:180px;border-radius:12px;background:#e2e8f0}
+</style></head><body><header>Bench page</header><main>${'<div class="card"></div>'.repeat(9)}</main></body></html>`;
+
+/** A loopback page for the screenshot workload; the worker is started with it allow-listed. */
+export async function startPageServer(): Promise<{ origin: string; hostPort: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    hostPort: `127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
