@@ -1,6 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ChartConvertBody } from '@render/contracts';
+import { toChartRenderPayload } from '../lib/chart-input.ts';
+import { assertPixelBudget, imageResponses, sendImage } from '../lib/image-reply.ts';
 
-// POST /api/chart-to-img/convert — being built (issue 4); registered so the app wiring is in place.
-const chartRoutes: FastifyPluginAsyncTypebox = async () => {};
+const chartRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/api/chart-to-img/convert',
+    {
+      schema: {
+        tags: ['convert'],
+        summary: 'Render a Chart.js, D3 or Highcharts chart to PNG, JPEG, SVG (D3, Highcharts) or PDF (Highcharts)',
+        body: ChartConvertBody,
+        response: imageResponses(['png', 'jpeg', 'svg', 'pdf']),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const payload = toChartRenderPayload(body);
+      assertPixelBudget(payload.width, payload.height, payload.format === 'png' || payload.format === 'jpeg' ? payload.scale : 1);
+      const outcome = await app.renderQueue.render('chart', payload);
+      return sendImage(reply, outcome, body.outputType);
+    },
+  );
+};
 
 export default chartRoutes;

@@ -1,3 +1,4 @@
+import { prepareChartPage } from '../renderers/chart/chart-host.ts';
 import type { PoolName } from '../renderers/renderer.ts';
 import type { PagePoolSettings } from './page-pool-concurrency.ts';
 
@@ -6,6 +7,6 @@ export type PoolDefinition = Pick<PagePoolSettings, 'mode' | 'preparePage'>;
 /** How each pool's pages are made; see PoolName. */
 export const poolDefinitions: Record<PoolName, PoolDefinition> = {
   generic: { mode: 'warm' },
-  chart: { mode: 'warm' },
+  chart: { mode: 'warm', preparePage: prepareChartPage },
   screenshot: { mode: 'fresh-context' },
 };

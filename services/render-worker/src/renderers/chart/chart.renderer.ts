@@ -1,8 +1,74 @@
-import type { ChartRenderPayload } from '@render/contracts';
+import { type ChartRenderPayload, MimeTypes } from '@render/contracts';
+import type { Page } from 'puppeteer-core';
+import { applyPageSettings, screenshot, withDeadline } from '../page-ops.ts';
 import { RenderError } from '../render-error.ts';
-import type { Renderer } from '../renderer.ts';
+import type { RenderedImage, Renderer } from '../renderer.ts';
+import { buildPageConfig, isOpaque, type PageChartConfig } from './chart-config.ts';
+import { ChartConfigError } from './chart-sanitize.ts';
 
-// Being built (issue 4); no route enqueues this kind yet.
-export const renderChart: Renderer<ChartRenderPayload> = async () => {
-  throw new RenderError('chart rendering is not available yet', false);
+type PageResult = { ok: true; svg?: string } | { ok: false; message: string };
+
+interface ChartWindow {
+  __renderChart(config: PageChartConfig): PageResult;
+  __destroyChart(): void;
+}
+
+const drawInPage = (page: Page, config: PageChartConfig) =>
+  page.evaluate((c) => (window as unknown as ChartWindow).__renderChart(c), config);
+
+const destroyInPage = (page: Page) => page.evaluate(() => (window as unknown as ChartWindow).__destroyChart());
+
+/**
+ * Charts render on the chart pool's warm pages, where chart.js, d3 and Highcharts are already loaded
+ * (chart-host.ts), so a job only passes its JSON config to `__renderChart`, captures the result and
+ * clears the chart. PNG/JPEG are screenshots of the container; SVG is the chart's own markup (D3,
+ * Highcharts); PDF prints the page, which holds only the vector chart, at exactly the chart's size.
+ */
+export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) => {
+  let config: PageChartConfig;
+  try {
+    config = buildPageConfig(payload);
+  } catch (err) {
+    if (err instanceof ChartConfigError) throw new RenderError(err.message, false);
+    throw err;
+  }
+  const { format, width, height } = payload;
+  const raster = format === 'png' || format === 'jpeg';
+
+  return (await ctx.pool('chart')).run(({ page, slot }) =>
+    withDeadline(slot, ctx.timeoutMs, async (): Promise<RenderedImage> => {
+      await applyPageSettings(page, slot, { scriptEnabled: true, width, height, scale: raster ? payload.scale : 1 });
+      // applyPageSettings taints any scripted page, but here only our own host script runs, on JSON data:
+      // nothing of the user's can linger, so the page stays warm (no reset navigation + library reload).
+      // A failed job still retires the page through withDeadline.
+      slot.tainted = false;
+
+      const result = await drawInPage(page, config);
+      if (!result.ok) throw new RenderError(`Failed to generate image: the chart could not be drawn (${result.message})`, false);
+      try {
+        if (format === 'svg') {
+          if (!result.svg) throw new RenderError('Failed to generate image: the chart produced no SVG', false);
+          return { bytes: Buffer.from(result.svg, 'utf8'), format, mimeType: MimeTypes.svg, width, height };
+        }
+        if (format === 'pdf') {
+          const pdf = await page.pdf({ width: `${width}px`, height: `${height}px`, printBackground: true, pageRanges: '1', timeout: 0 });
+          return { bytes: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), format, mimeType: MimeTypes.pdf, width, height };
+        }
+        const bytes = await screenshot(page, {
+          type: format,
+          quality: format === 'jpeg' ? payload.quality : undefined,
+          omitBackground: format === 'png' && !isOpaque(config.background),
+        });
+        return {
+          bytes,
+          format,
+          mimeType: MimeTypes[format],
+          width: Math.round(width * payload.scale),
+          height: Math.round(height * payload.scale),
+        };
+      } finally {
+        await destroyInPage(page);
+      }
+    }),
+  );
 };

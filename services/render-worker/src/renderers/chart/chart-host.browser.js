@@ -1,0 +1,485 @@
+/*
+ * Runs INSIDE the chart pool's warm Chromium page (not in Node), once per page, after chart.js, d3 and
+ * Highcharts have been inlined by chart-host.ts. It is plain JavaScript on purpose: it reaches the page as
+ * text, with no transpiler helpers that would be missing there.
+ *
+ * window.__renderChart(config) draws one chart synchronously into #chart (animations off) and answers
+ * { ok: true, svg? } or { ok: false, message }. window.__destroyChart() empties the container so the page
+ * stays warm and holds nothing of the previous job. `config` is plain JSON built by chart-config.ts; nothing
+ * in it is ever evaluated.
+ *
+ * D3 chart types and data shape (documented for users in packages/contracts/src/chart.ts):
+ *   bar | line | area | pie | donut : { labels: (string|number)[], datasets: [{ label?, data: (number|null)[], color? }] }
+ *   scatter                         : { datasets: [{ label?, data: [{ x, y, r? }], color? }] }
+ *   options: title, xAxisLabel, yAxisLabel, legend, stacked, horizontal, curve, innerRadius, showValues, grid,
+ *            fontSize, fontFamily, textColor
+ */
+(() => {
+  const container = document.getElementById('chart');
+  let current = null;
+
+  const destroy = () => {
+    if (current) {
+      try {
+        current.destroy();
+      } catch {
+        // A chart that failed half-way may not destroy cleanly; emptying the container below is enough.
+      }
+      current = null;
+    }
+    container.replaceChildren();
+    // Highcharts keeps a global slot per chart ever made (undefined once destroyed); trim it on a warm page.
+    const all = window.Highcharts?.charts;
+    if (all?.every((c) => !c)) all.length = 0;
+  };
+
+  const probe = document.createElement('canvas').getContext('2d');
+  /** Any CSS colour with the given alpha, via the canvas's own colour parser. */
+  const withAlpha = (color, alpha) => {
+    probe.fillStyle = '#000000';
+    probe.fillStyle = color;
+    const parsed = String(probe.fillStyle);
+    if (parsed.startsWith('#')) {
+      const n = Number.parseInt(parsed.slice(1), 16);
+      return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+    }
+    const m = /^rgba?\(([^)]+)\)$/.exec(parsed);
+    if (!m) return color;
+    const [r, g, b] = m[1].split(',').map((s) => s.trim());
+    return `rgba(${r}, ${g}, ${b}, ${alpha})`;
+  };
+
+  // ---------------------------------------------------------------- Chart.js
+
+  const ARC_TYPES = new Set(['pie', 'doughnut', 'polarArea']);
+  const FILL_TYPES = new Set(['line', 'radar']);
+
+  /** The palette fills in only what a dataset leaves unset, so explicit dataset colours still win. */
+  const applyChartJsPalette = (type, data, colors) => {
+    if (!colors.length || !Array.isArray(data.datasets)) return;
+    data.datasets.forEach((ds, i) => {
+      const dsType = ds.type || type;
+      const c = colors[i % colors.length];
+      if (ARC_TYPES.has(dsType)) {
+        if (ds.backgroundColor === undefined) {
+          const n = Array.isArray(ds.data) ? ds.data.length : 0;
+          ds.backgroundColor = Array.from({ length: n }, (_, j) => {
+            const slice = colors[j % colors.length];
+            return dsType === 'polarArea' ? withAlpha(slice, 0.7) : slice;
+          });
+        }
+      } else if (FILL_TYPES.has(dsType)) {
+        if (ds.borderColor === undefined) ds.borderColor = c;
+        if (ds.backgroundColor === undefined) ds.backgroundColor = withAlpha(c, 0.4);
+        if (ds.pointBackgroundColor === undefined) ds.pointBackgroundColor = c;
+      } else {
+        if (ds.backgroundColor === undefined) ds.backgroundColor = c;
+        if (ds.borderColor === undefined) ds.borderColor = c;
+      }
+    });
+  };
+
+  const renderChartJs = (config) => {
+    const canvas = document.createElement('canvas');
+    const options = config.options;
+    if (config.responsiveWidth) {
+      // Responsive mode sizes the canvas from its parent: give it one that is exactly the image.
+      const box = document.createElement('div');
+      box.style.cssText = `position:relative;width:100%;height:${config.height}px`;
+      box.append(canvas);
+      container.append(box);
+    } else {
+      canvas.width = config.width;
+      canvas.height = config.height;
+      canvas.style.cssText = `display:block;width:${config.width}px;height:${config.height}px`;
+      container.append(canvas);
+    }
+    applyChartJsPalette(config.chartType, config.data, config.colors);
+    current = new window.Chart(canvas, { type: config.chartType, data: config.data, options });
+    return {};
+  };
+
+  // ---------------------------------------------------------------- Highcharts
+
+  const renderHighcharts = (config) => {
+    current = window.Highcharts.chart(container, config.options);
+    if (config.format !== 'svg') return {};
+    const svg = container.querySelector('svg');
+    return { svg: new XMLSerializer().serializeToString(svg) };
+  };
+
+  // ---------------------------------------------------------------- D3
+
+  const CURVES = { linear: 'curveLinear', monotone: 'curveMonotoneX', step: 'curveStep', natural: 'curveNatural' };
+  const pad = (lo, hi) => [lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05];
+  const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+  const renderD3 = (config) => {
+    const d3 = window.d3;
+    const { width, height, chartType: type } = config;
+    const data = config.data;
+    const o = config.options;
+    const palette = config.colors.length ? config.colors : d3.schemeTableau10;
+    const datasets = data.datasets;
+    const labels = (data.labels || []).map(String);
+    const colorOf = (i) => datasets[i]?.color || palette[i % palette.length];
+    const fontSize = o.fontSize || 12;
+    const textColor = o.textColor || '#333';
+    const isPie = type === 'pie' || type === 'donut';
+
+    const svg = d3
+      .create('svg')
+      .attr('xmlns', 'http://www.w3.org/2000/svg')
+      .attr('width', width)
+      .attr('height', height)
+      .attr('viewBox', `0 0 ${width} ${height}`)
+      .attr('font-family', o.fontFamily || 'Helvetica, Arial, sans-serif')
+      .attr('font-size', fontSize)
+      .attr('fill', textColor);
+    // Attached before drawing: text can only be measured (legend, axis widths) inside the document.
+    container.append(svg.node());
+    svg.append('rect').attr('class', 'background').attr('width', width).attr('height', height).attr('fill', config.background);
+
+    let top = 12;
+    if (o.title) {
+      svg
+        .append('text')
+        .attr('class', 'title')
+        .attr('x', width / 2)
+        .attr('y', top + fontSize * 1.4)
+        .attr('text-anchor', 'middle')
+        .attr('font-size', fontSize * 1.4)
+        .attr('font-weight', 'bold')
+        .text(o.title);
+      top += fontSize * 1.4 + 10;
+    }
+
+    const legendItems = isPie
+      ? labels.map((label, i) => ({ label, color: palette[i % palette.length] }))
+      : datasets.map((ds, i) => ({ label: ds.label === undefined ? `Dataset ${i + 1}` : String(ds.label), color: colorOf(i) }));
+    const showLegend = o.legend ?? (isPie || datasets.length > 1);
+    if (showLegend && legendItems.length) {
+      const legend = svg.append('g').attr('class', 'legend');
+      let x = 0;
+      let row = 0;
+      const rowHeight = fontSize + 8;
+      const maxWidth = width - 20;
+      const rows = [[]];
+      for (const item of legendItems) {
+        const g = legend.append('g');
+        g.append('rect').attr('width', fontSize).attr('height', fontSize).attr('fill', item.color);
+        const text = g
+          .append('text')
+          .attr('x', fontSize + 4)
+          .attr('y', fontSize - 2)
+          .text(item.label);
+        const w = fontSize + 4 + text.node().getComputedTextLength() + 16;
+        if (x > 0 && x + w > maxWidth) {
+          row += 1;
+          x = 0;
+          rows.push([]);
+        }
+        rows[row].push({ g, x, w });
+        x += w;
+      }
+      rows.forEach((items, r) => {
+        const rowWidth = items.reduce((s, it) => s + it.w, 0) - 16;
+        const offset = (width - rowWidth) / 2;
+        for (const it of items) it.g.attr('transform', `translate(${offset + it.x},${top + r * rowHeight})`);
+      });
+      top += rows.length * rowHeight + 6;
+    }
+
+    if (isPie) {
+      drawPie(d3, svg, config, { top, labels, palette, fontSize });
+    } else {
+      drawCartesian(d3, svg, config, { top, labels, colorOf, fontSize, textColor });
+    }
+    return config.format === 'svg' ? { svg: new XMLSerializer().serializeToString(svg.node()) } : {};
+  };
+
+  const drawPie = (d3, svg, config, { top, labels, palette, fontSize }) => {
+    const { width, height, options: o } = config;
+    const values = config.data.datasets[0].data.map((v) => Math.max(0, num(v) ?? 0));
+    const r = Math.max(10, Math.min(width - 20, height - top - 10) / 2);
+    const inner = config.chartType === 'donut' ? r * (o.innerRadius ?? 0.5) : 0;
+    const arcs = d3.pie().sort(null)(values);
+    const arc = d3.arc().innerRadius(inner).outerRadius(r);
+    const g = svg
+      .append('g')
+      .attr('class', 'series')
+      .attr('transform', `translate(${width / 2},${top + (height - top) / 2})`);
+    g.selectAll('path')
+      .data(arcs)
+      .join('path')
+      .attr('d', arc)
+      .attr('fill', (_, i) => palette[i % palette.length])
+      .attr('stroke', config.background === 'transparent' ? 'none' : config.background)
+      .attr('stroke-width', 1)
+      .append('title')
+      .text((d, i) => `${labels[i] ?? ''}: ${d.value}`);
+    if (o.showValues) {
+      const total = d3.sum(values) || 1;
+      const mid = d3
+        .arc()
+        .innerRadius(inner + (r - inner) * 0.5)
+        .outerRadius(inner + (r - inner) * 0.5);
+      g.selectAll('text.value')
+        .data(arcs.filter((d) => d.value / total > 0.03))
+        .join('text')
+        .attr('class', 'value')
+        .attr('transform', (d) => `translate(${mid.centroid(d)})`)
+        .attr('text-anchor', 'middle')
+        .attr('dominant-baseline', 'middle')
+        .attr('font-size', fontSize)
+        .attr('fill', '#fff')
+        .text((d) => d.value);
+    }
+  };
+
+  const drawCartesian = (d3, svg, config, { top, labels, colorOf, fontSize, textColor }) => {
+    const { width, height, chartType: type, options: o } = config;
+    const datasets = config.data.datasets;
+    const margin = { top: top + 4, right: 20, bottom: fontSize + 24 + (o.xAxisLabel ? fontSize + 8 : 0), left: 0 };
+    const grid = o.grid ?? true;
+    const horizontal = type === 'bar' && o.horizontal === true;
+    const stacked = (type === 'bar' || type === 'area') && o.stacked === true;
+
+    // Value domain, including stacked sums and zero for bars/areas so their baseline is visible.
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    let stack = null;
+    if (type === 'scatter') {
+      for (const ds of datasets) for (const p of ds.data) if (p && num(p.y) !== null) [lo, hi] = [Math.min(lo, p.y), Math.max(hi, p.y)];
+    } else if (stacked) {
+      const rows = labels.map((_, j) => Object.fromEntries(datasets.map((ds, i) => [i, num(ds.data[j]) ?? 0])));
+      stack = d3
+        .stack()
+        .keys(datasets.map((_, i) => i))
+        .offset(d3.stackOffsetDiverging)(rows);
+      for (const layer of stack) for (const [a, b] of layer) [lo, hi] = [Math.min(lo, a, b), Math.max(hi, a, b)];
+    } else {
+      for (const ds of datasets) for (const v of ds.data) if (num(v) !== null) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
+    }
+    if (!Number.isFinite(lo)) [lo, hi] = [0, 1];
+    if (type !== 'scatter' && type !== 'line') [lo, hi] = [Math.min(0, lo), Math.max(0, hi)];
+    if (lo === hi) [lo, hi] = [lo - 1, hi + 1];
+    // Points and smoothed lines at the extremes would be cut in half by the plot edge.
+    if (type === 'scatter' || type === 'line') [lo, hi] = pad(lo, hi);
+
+    // The value axis width depends on its tick labels: measure them before laying out.
+    const valueScale = d3.scaleLinear().domain([lo, hi]).nice();
+    const tickFormat = valueScale.tickFormat(8);
+    const measure = svg.append('text').attr('font-size', fontSize);
+    const widest = Math.max(
+      ...valueScale.ticks(8).map((t) => {
+        measure.text(tickFormat(t));
+        return measure.node().getComputedTextLength();
+      }),
+    );
+    measure.remove();
+    margin.left = Math.ceil(
+      (horizontal ? Math.min(width / 3, 10 + fontSize * 0.6 * Math.max(0, ...labels.map((l) => l.length))) : widest) + 16,
+    );
+    if (o.yAxisLabel) margin.left += fontSize + 8;
+    const innerW = Math.max(10, width - margin.left - margin.right);
+    const innerH = Math.max(10, height - margin.top - margin.bottom);
+    const plot = svg.append('g').attr('class', 'plot').attr('transform', `translate(${margin.left},${margin.top})`);
+
+    let x;
+    let y;
+    if (type === 'scatter') {
+      let xlo = Number.POSITIVE_INFINITY;
+      let xhi = Number.NEGATIVE_INFINITY;
+      for (const ds of datasets) for (const p of ds.data) if (p && num(p.x) !== null) [xlo, xhi] = [Math.min(xlo, p.x), Math.max(xhi, p.x)];
+      if (!Number.isFinite(xlo)) [xlo, xhi] = [0, 1];
+      if (xlo === xhi) [xlo, xhi] = [xlo - 1, xhi + 1];
+      [xlo, xhi] = pad(xlo, xhi);
+      x = d3.scaleLinear().domain([xlo, xhi]).nice().range([0, innerW]);
+      y = valueScale.range([innerH, 0]);
+    } else if (type === 'bar') {
+      const band = d3.scaleBand().domain(labels).padding(0.2);
+      if (horizontal) {
+        y = band.range([0, innerH]);
+        x = valueScale.range([0, innerW]);
+      } else {
+        x = band.range([0, innerW]);
+        y = valueScale.range([innerH, 0]);
+      }
+    } else {
+      x = d3.scalePoint().domain(labels).range([0, innerW]).padding(0.5);
+      y = valueScale.range([innerH, 0]);
+    }
+    const valueAxis = horizontal ? x : y;
+
+    if (grid) {
+      const ticks = valueAxis.ticks(8);
+      plot
+        .append('g')
+        .attr('class', 'grid')
+        .attr('stroke', '#e0e0e0')
+        .selectAll('line')
+        .data(ticks)
+        .join('line')
+        .attr('x1', (t) => (horizontal ? x(t) : 0))
+        .attr('x2', (t) => (horizontal ? x(t) : innerW))
+        .attr('y1', (t) => (horizontal ? 0 : y(t)))
+        .attr('y2', (t) => (horizontal ? innerH : y(t)));
+    }
+
+    const series = plot.append('g').attr('class', 'series-group');
+    if (type === 'bar') {
+      const band = horizontal ? y : x;
+      const sub = d3
+        .scaleBand()
+        .domain(datasets.map((_, i) => i))
+        .range([0, band.bandwidth()])
+        .padding(0.05);
+      datasets.forEach((ds, i) => {
+        const g = series.append('g').attr('class', 'series').attr('fill', colorOf(i));
+        g.append('title').text(ds.label ?? `Dataset ${i + 1}`);
+        labels.forEach((label, j) => {
+          const v = num(ds.data[j]);
+          if (v === null && !stacked) return;
+          const [a, b] = stacked ? stack[i][j] : [0, v];
+          const pos = stacked ? band(label) : band(label) + sub(i);
+          const thickness = stacked ? band.bandwidth() : sub.bandwidth();
+          const v0 = valueAxis(Math.min(a, b));
+          const v1 = valueAxis(Math.max(a, b));
+          const rect = g.append('rect');
+          if (horizontal)
+            rect
+              .attr('x', v0)
+              .attr('width', Math.max(0, v1 - v0))
+              .attr('y', pos)
+              .attr('height', thickness);
+          else
+            rect
+              .attr('x', pos)
+              .attr('width', thickness)
+              .attr('y', v1)
+              .attr('height', Math.max(0, v0 - v1));
+          if (o.showValues && v !== null) {
+            const t = g
+              .append('text')
+              .attr('fill', textColor)
+              .attr('font-size', fontSize * 0.9)
+              .text(v);
+            if (horizontal)
+              t.attr('x', v1 + 4)
+                .attr('y', pos + thickness / 2)
+                .attr('dominant-baseline', 'middle');
+            else
+              t.attr('x', pos + thickness / 2)
+                .attr('y', v1 - 4)
+                .attr('text-anchor', 'middle');
+          }
+        });
+      });
+    } else if (type === 'line' || type === 'area') {
+      const curve = d3[CURVES[o.curve] || 'curveLinear'];
+      datasets.forEach((ds, i) => {
+        const color = colorOf(i);
+        const g = series.append('g').attr('class', 'series');
+        g.append('title').text(ds.label ?? `Dataset ${i + 1}`);
+        const points = labels.map((label, j) => ({ label, v: num(ds.data[j]), layer: stacked ? stack[i][j] : null }));
+        if (type === 'area') {
+          const area = d3
+            .area()
+            .defined((p) => p.v !== null || stacked)
+            .curve(curve)
+            .x((p) => x(p.label))
+            .y0((p) => (stacked ? y(p.layer[0]) : y(Math.max(lo, Math.min(0, hi)))))
+            .y1((p) => (stacked ? y(p.layer[1]) : y(p.v)));
+          g.append('path')
+            .attr('d', area(points))
+            .attr('fill', stacked ? color : withAlpha(color, 0.35));
+        }
+        const line = d3
+          .line()
+          .defined((p) => p.v !== null || stacked)
+          .curve(curve)
+          .x((p) => x(p.label))
+          .y((p) => (stacked ? y(p.layer[1]) : y(p.v)));
+        g.append('path').attr('d', line(points)).attr('fill', 'none').attr('stroke', color).attr('stroke-width', 2);
+        if (type === 'line') {
+          g.selectAll('circle')
+            .data(points.filter((p) => p.v !== null))
+            .join('circle')
+            .attr('cx', (p) => x(p.label))
+            .attr('cy', (p) => y(p.v))
+            .attr('r', 3)
+            .attr('fill', color);
+        }
+      });
+    } else {
+      datasets.forEach((ds, i) => {
+        const g = series
+          .append('g')
+          .attr('class', 'series')
+          .attr('fill', withAlpha(colorOf(i), 0.75))
+          .attr('stroke', colorOf(i));
+        g.append('title').text(ds.label ?? `Dataset ${i + 1}`);
+        g.selectAll('circle')
+          .data(ds.data.filter((p) => p && num(p.x) !== null && num(p.y) !== null))
+          .join('circle')
+          .attr('cx', (p) => x(p.x))
+          .attr('cy', (p) => y(p.y))
+          .attr('r', (p) => num(p.r) ?? 4);
+      });
+    }
+
+    const xAxis = plot
+      .append('g')
+      .attr('class', 'x-axis')
+      .attr('transform', `translate(0,${innerH})`)
+      .call(horizontal || type === 'scatter' ? d3.axisBottom(x).ticks(8) : d3.axisBottom(x));
+    const yAxis = plot
+      .append('g')
+      .attr('class', 'y-axis')
+      .call(horizontal ? d3.axisLeft(y) : d3.axisLeft(y).ticks(8));
+    for (const axis of [xAxis, yAxis]) {
+      axis.attr('font-size', fontSize).attr('font-family', null);
+      axis.selectAll('text').attr('fill', textColor);
+      axis.selectAll('line,path').attr('stroke', '#888');
+    }
+    if (o.xAxisLabel) {
+      svg
+        .append('text')
+        .attr('class', 'x-label')
+        .attr('x', margin.left + innerW / 2)
+        .attr('y', height - 8)
+        .attr('text-anchor', 'middle')
+        .text(o.xAxisLabel);
+    }
+    if (o.yAxisLabel) {
+      svg
+        .append('text')
+        .attr('class', 'y-label')
+        .attr('transform', `translate(${fontSize + 4},${margin.top + innerH / 2}) rotate(-90)`)
+        .attr('text-anchor', 'middle')
+        .text(o.yAxisLabel);
+    }
+  };
+
+  // ---------------------------------------------------------------- entry points
+
+  const renderers = { chartjs: renderChartJs, highcharts: renderHighcharts, d3: renderD3 };
+
+  const render = (config) => {
+    destroy();
+    try {
+      container.style.width = config.responsiveWidth ? '100%' : `${config.width}px`;
+      container.style.height = `${config.height}px`;
+      container.style.background = config.background;
+      return { ok: true, ...renderers[config.library](config) };
+    } catch (err) {
+      destroy();
+      return { ok: false, message: String(err?.message || err).slice(0, 300) };
+    }
+  };
+
+  // Non-writable so nothing a chart library does with user data can replace the entry points.
+  Object.defineProperty(window, '__renderChart', { value: render });
+  Object.defineProperty(window, '__destroyChart', { value: destroy });
+})();

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+
+const require = createRequire(import.meta.url);
+
+/** Highcharts modules inlined after the core, in dependency order (sankey before dependency-wheel). */
+const HIGHCHARTS_MODULES = [
+  'highcharts-more.js',
+  'modules/heatmap.js',
+  'modules/treemap.js',
+  'modules/sunburst.js',
+  'modules/funnel.js',
+  'modules/solid-gauge.js',
+  'modules/sankey.js',
+  'modules/dependency-wheel.js',
+  'modules/variable-pie.js',
+  'modules/wordcloud.js',
+  'modules/xrange.js',
+  'modules/streamgraph.js',
+  'modules/timeline.js',
+  'modules/item-series.js',
+];
+
+function librarySources(): string[] {
+  // chart.js and d3 do not export their UMD bundles; find them next to the entry points they do export.
+  const chartJsDir = dirname(require.resolve('chart.js'));
+  const d3Dir = dirname(require.resolve('d3'));
+  const highchartsDir = dirname(require.resolve('highcharts'));
+  const files = [
+    join(chartJsDir, 'chart.umd.min.js'),
+    join(d3Dir, 'd3.min.js'),
+    join(highchartsDir, 'highcharts.js'),
+    ...HIGHCHARTS_MODULES.map((m) => join(highchartsDir, m)),
+    new URL('./chart-host.browser.js', import.meta.url).pathname,
+  ];
+  return files.map((file) => readFileSync(file, 'utf8'));
+}
+
+/** `</script` inside a library string would end the inline script early; `<\/script` means the same in JS. */
+const inlineSafe = (source: string) => source.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+
+let cachedHost: string | undefined;
+
+/**
+ * The chart page: the libraries inlined (read once per process, never fetched), a fixed container, and
+ * a Content-Security-Policy that allows only these nonce'd scripts. So even if a chart library ever turned
+ * user text into markup, an inline handler, `javascript:` URL, eval or network request could not run, and
+ * the page loads nothing (the egress proxy would refuse it anyway).
+ */
+export function chartHostHtml(): string {
+  if (cachedHost) return cachedHost;
+  const nonce = randomBytes(16).toString('base64');
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    'font-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const scripts = librarySources()
+    .map((source) => `<script nonce="${nonce}">${inlineSafe(source)}</script>`)
+    .join('\n');
+  cachedHost =
+    '<!doctype html><html><head><meta charset="utf-8">' +
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">` +
+    '<style>@page{margin:0}html,body{margin:0;padding:0;background:transparent;overflow:hidden}' +
+    '#chart{position:relative;overflow:hidden}</style>' +
+    `</head><body><div id="chart"></div>\n${scripts}</body></html>`;
+  return cachedHost;
+}
+
+/**
+ * The chart pool's `preparePage`: runs on every new page and after a reset, so jobs find the libraries
+ * parsed and `__renderChart` defined and pay only for drawing.
+ */
+export async function prepareChartPage(page: Page): Promise<void> {
+  await page.setContent(chartHostHtml(), { waitUntil: 'load', timeout: 0 });
+  const ready = await page.evaluate(
+    () =>
+      typeof (window as unknown as { __renderChart?: unknown }).__renderChart === 'function' &&
+      typeof (window as unknown as { Chart?: unknown }).Chart === 'function' &&
+      typeof (window as unknown as { Highcharts?: unknown }).Highcharts === 'object' &&
+      typeof (window as unknown as { d3?: unknown }).d3 === 'object',
+  );
+  if (!ready) throw new Error('chart host page did not initialise');
+}
