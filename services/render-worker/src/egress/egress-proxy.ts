@@ -2,6 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type EgressDecision, type LookupFn, parseHostPort, parsePort, resolveTarget } from './address-policy.ts';
+import { recordEgressRefusal } from './egress-refusals.ts';
 
 export type EgressProxyLogger = {
   warn(obj: object, msg?: string): void;
@@ -159,6 +160,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       counters.blocked += 1;
       // Only host/port/reason: full URLs can carry tokens in the query string.
       logger?.warn({ host, port, reason: decision.reason }, 'egress blocked');
+      recordEgressRefusal({ host, port, kind: 'blocked', reason: decision.reason });
     }
     return decision;
   }
@@ -181,23 +183,33 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     res.end(body);
   }
 
-  function sendPlain(res: http.ServerResponse, status: number, body: string): void {
+  function sendPlain(res: http.ServerResponse, status: number, body: string, extra: http.OutgoingHttpHeaders = {}): void {
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...extra });
     res.end(body);
   }
 
+  // Noted (and, for plain http, put in a header) so a renderer can tell "could not connect" from a site that
+  // itself answers 502.
+  function unreachable(host: string, port: number, err: Error): string {
+    const cause = (err as NodeJS.ErrnoException).code ?? err.message;
+    recordEgressRefusal({ host, port, kind: 'unreachable', reason: cause });
+    return cause;
+  }
+
   /** net.connect with a connect-phase timeout; resolves null on failure. */
-  function connectUpstream(address: string, port: number, family: 4 | 6): Promise<net.Socket | null> {
+  function connectUpstream(target: { host: string; port: number }, address: string, family: 4 | 6): Promise<net.Socket | null> {
+    const { port } = target;
     return new Promise((resolve) => {
       const upstream = track(net.connect({ host: address, port, family }));
       const timer = setTimeout(() => upstream.destroy(new Error('connect timeout')), connectTimeoutMs);
       const onError = (err: Error): void => {
         clearTimeout(timer);
         debug({ address, port, err: err.message }, 'egress upstream connect failed');
+        unreachable(target.host, port, err);
         upstream.destroy();
         resolve(null);
       };
@@ -269,7 +281,10 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       req.resume();
       if (res.destroyed) return;
       if (res.headersSent) res.destroy();
-      else sendPlain(res, 502, 'Bad gateway: upstream unavailable\n');
+      else {
+        const cause = unreachable(target.host, target.port, err);
+        sendPlain(res, 502, `Bad gateway: upstream unavailable (${cause})\n`, { 'X-Egress-Error': 'unreachable' });
+      }
     });
     upstreamReq.on('response', (upstreamRes) => {
       upstreamRes.on('error', () => res.destroy());
@@ -303,7 +318,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       endSocket(client, rawResponse('403 Forbidden', blockedBody(decision.reason), ['X-Egress-Blocked: 1']));
       return;
     }
-    const upstream = await connectUpstream(decision.address, target.port, decision.family);
+    const upstream = await connectUpstream(target, decision.address, decision.family);
     if (!upstream) {
       endSocket(client, rawResponse('502 Bad Gateway', 'Bad gateway: upstream unavailable\n'));
       return;
@@ -332,7 +347,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       endSocket(client, rawResponse('403 Forbidden', blockedBody(decision.reason), ['X-Egress-Blocked: 1']));
       return;
     }
-    const upstream = await connectUpstream(decision.address, target.port, decision.family);
+    const upstream = await connectUpstream(target, decision.address, decision.family);
     if (!upstream) {
       endSocket(client, rawResponse('502 Bad Gateway', 'Bad gateway: upstream unavailable\n'));
       return;
