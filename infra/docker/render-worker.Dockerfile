@@ -25,7 +25,7 @@ RUN apt-get update \
 ENV NODE_ENV=production \
     PATH=/app/node_modules/.bin:$PATH \
     CHROMIUM_PATH=/usr/bin/chromium-headless-shell \
-    RENDER_QUEUES=html,svg
+    RENDER_QUEUES=html,svg,chart,code,screenshot
 COPY --from=deps --chown=node:node /app /app
 USER node
 WORKDIR /app/services/render-worker

@@ -54,7 +54,7 @@ describe('hostile page content', () => {
     const body = (await res.json()) as { success: boolean; code: string; message: string };
     expect(res.status, body.message).toBe(422);
     expect(body.code).toBe('RENDER_FAILED');
-    expect(body.message).toMatch(/^(Rendering timed out after \d+ ms|Failed to generate image: the renderer stopped unexpectedly)/);
+    expect(body.message).toMatch(/^(Rendering timed out after \d+ ms|Failed to generate image: the page crashed)/);
     expect(elapsed).toBeLessThan(DEADLINE_MS);
     await expectRedBox();
   });

@@ -5,8 +5,8 @@ export const WorkerConfigSchema = Type.Object({
   LOG_LEVEL: LogLevel,
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
   QUEUE_PREFIX: Type.String({ default: 'render' }),
-  /** Which format queues this process serves, e.g. "html,svg"; run more processes to scale out. */
-  RENDER_QUEUES: Type.String({ default: 'html,svg' }),
+  /** Which format queues this process serves, e.g. "html,svg" (default: every format); run more processes to scale out. */
+  RENDER_QUEUES: Type.String({ default: 'html,svg,chart,code,screenshot' }),
   /** Warm pages kept open in this process = jobs rendered in parallel. */
   RENDER_PAGES: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
   /**

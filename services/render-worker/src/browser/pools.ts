@@ -1,4 +1,5 @@
 import { prepareChartPage } from '../renderers/chart/chart-host.ts';
+import { prepareCodePage } from '../renderers/code/code-host.ts';
 import type { PoolName } from '../renderers/renderer.ts';
 import type { PagePoolSettings } from './page-pool-concurrency.ts';
 
@@ -8,5 +9,6 @@ export type PoolDefinition = Pick<PagePoolSettings, 'mode' | 'preparePage'>;
 export const poolDefinitions: Record<PoolName, PoolDefinition> = {
   generic: { mode: 'warm' },
   chart: { mode: 'warm', preparePage: prepareChartPage },
+  code: { mode: 'warm', preparePage: prepareCodePage },
   screenshot: { mode: 'fresh-context' },
 };

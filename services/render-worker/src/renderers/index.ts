@@ -20,6 +20,6 @@ export const rendererPools: Record<RenderKind, PoolName[]> = {
   html: ['generic'],
   svg: ['generic'],
   chart: ['chart'],
-  code: ['generic'],
+  code: ['code'],
   screenshot: ['screenshot'],
 };

@@ -51,8 +51,15 @@ export async function withDeadline<T>(slot: PageSlot, timeoutMs: number, fn: () 
       timeoutMs,
     );
   });
+  // puppeteer's setContent/goto never settle when the tab crashes, so listen for the crash itself.
+  const page = slot.page;
+  let onCrash: (() => void) | undefined;
+  const crashed = new Promise<never>((_, reject) => {
+    onCrash = () => reject(new RenderError('Failed to generate image: the page crashed (it may have used too much memory)', false));
+    page?.once('error', onCrash);
+  });
   try {
-    return await Promise.race([fn(), deadline]);
+    return await Promise.race([fn(), deadline, crashed]);
   } catch (err) {
     slot.broken = true;
     if (err instanceof RenderError) throw err;
@@ -66,5 +73,6 @@ export async function withDeadline<T>(slot: PageSlot, timeoutMs: number, fn: () 
     throw new RenderError('Failed to generate image: the renderer stopped unexpectedly', true);
   } finally {
     clearTimeout(timer);
+    if (onCrash) page?.off('error', onCrash);
   }
 }

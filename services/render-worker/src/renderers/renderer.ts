@@ -10,11 +10,12 @@ export interface RenderedImage {
 
 /**
  * Page pools a renderer can ask for; each is created on first use, over the worker's one browser.
- * - generic: warm blank pages (HTML, SVG, code)
+ * - generic: warm blank pages (HTML, SVG)
+ * - code: warm pages with the code font loaded
  * - chart: warm pages with the chart libraries already loaded
  * - screenshot: a fresh incognito context per job (live web pages)
  */
-export type PoolName = 'generic' | 'chart' | 'screenshot';
+export type PoolName = 'generic' | 'chart' | 'code' | 'screenshot';
 
 export interface RendererContext {
   pool(name: PoolName): Promise<RenderCluster>;

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { ChartRenderPayload } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
+import { buildPageConfig } from './chart-config.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -88,4 +90,57 @@ export async function prepareChartPage(page: Page): Promise<void> {
       typeof (window as unknown as { d3?: unknown }).d3 === 'object',
   );
   if (!ready) throw new Error('chart host page did not initialise');
+  await warmUp(page);
+}
+
+const WARM_UP_LABELS = ['a', 'b', 'c', 'd', 'e', 'f'];
+const WARM_UP_VALUES = [3, 7, 2, 9, 4, 6];
+const warmUpConfigs = () =>
+  (
+    [
+      {
+        library: 'chartjs',
+        chartType: 'bar',
+        chartData: { labels: WARM_UP_LABELS, datasets: [{ label: 'x', data: WARM_UP_VALUES }] },
+        chartOptions: {},
+      },
+      {
+        library: 'chartjs',
+        chartType: 'line',
+        chartData: { labels: WARM_UP_LABELS, datasets: [{ label: 'x', data: WARM_UP_VALUES }] },
+        chartOptions: {},
+      },
+      {
+        library: 'd3',
+        chartType: 'line',
+        chartData: { labels: WARM_UP_LABELS, datasets: [{ label: 'x', data: WARM_UP_VALUES }] },
+        chartOptions: {},
+      },
+      {
+        library: 'd3',
+        chartType: 'bar',
+        chartData: { labels: WARM_UP_LABELS, datasets: [{ label: 'x', data: WARM_UP_VALUES }] },
+        chartOptions: {},
+      },
+      {
+        library: 'highcharts',
+        chartData: {},
+        chartOptions: { chart: { type: 'column' }, xAxis: { categories: WARM_UP_LABELS }, series: [{ name: 'x', data: WARM_UP_VALUES }] },
+      },
+    ] as const
+  ).map((c) =>
+    buildPageConfig({ ...c, format: 'png', width: 400, height: 200, quality: 90, scale: 1, theme: 'light' } as ChartRenderPayload),
+  );
+
+/**
+ * A few throwaway charts per library, so V8 has compiled the libraries' hot paths before the first real
+ * job: on a cold page the first renders of a library take 2–4× longer, and a pool has several pages.
+ */
+async function warmUp(page: Page): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    for (const config of warmUpConfigs()) {
+      await page.evaluate((c) => (window as unknown as { __renderChart(c: unknown): unknown }).__renderChart(c), config as never);
+      await page.evaluate(() => (window as unknown as { __destroyChart(): void }).__destroyChart());
+    }
+  }
 }

@@ -67,7 +67,9 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
           height: Math.round(height * payload.scale),
         };
       } finally {
-        await destroyInPage(page);
+        // Not awaited: the capture is done, so clearing the chart need not delay the answer. CDP keeps the
+        // order, so the next job's render still runs after it; a failure here only means a stale chart.
+        destroyInPage(page).catch(() => undefined);
       }
     }),
   );

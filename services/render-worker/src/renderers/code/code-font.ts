@@ -97,3 +97,10 @@ export function fontFaceCss(subsets: Set<string>, needs: FontNeeds): string {
   }
   return css;
 }
+
+/** Every face of every subset, for a page that serves all jobs (the browser loads a face only when used). */
+export function allFontFaceCss(): string {
+  return loadFaces()
+    .map((f) => f.css)
+    .join('');
+}

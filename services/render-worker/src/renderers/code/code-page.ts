@@ -1,6 +1,6 @@
 import { CodeLayout, type CodeRenderPayload, codeLineHeight } from '@render/contracts';
 import type { ThemedToken } from 'shiki';
-import { CODE_FONT_FAMILY, fontFaceCss, subsetsFor } from './code-font.ts';
+import { allFontFaceCss, CODE_FONT_FAMILY, fontFaceCss, subsetsFor } from './code-font.ts';
 import type { HighlightedCode } from './code-highlighter.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -30,7 +30,15 @@ export type CodePageOptions = Pick<
  * with the line number on the line's first row. With `height`, the window is exactly that tall: longer
  * code is cropped, shorter code padded.
  */
-export function buildCodePage(highlighted: HighlightedCode, opts: CodePageOptions): string {
+export interface CodeContent {
+  /** Layout and token styles, without fonts. */
+  css: string;
+  /** The window's rows (escaped text). */
+  rows: string;
+  fonts: { subsets: Set<string>; italic: boolean; bold: boolean };
+}
+
+export function buildCodeContent(highlighted: HighlightedCode, opts: CodePageOptions): CodeContent {
   const { lines, fg, bg, lineNumberColor } = highlighted;
   const lineHeight = codeLineHeight(opts.fontSize);
   const classes = new Map<string, number>();
@@ -90,7 +98,6 @@ export function buildCodePage(highlighted: HighlightedCode, opts: CodePageOption
   const transparentCorners = opts.format !== 'jpeg';
   const windowHeight = opts.height === undefined ? '' : `height:${opts.height}px;`;
   const css =
-    fontFaceCss(subsetsFor(text), { italic, bold }) +
     // overflow hidden on the root: no scrollbar may take width from the code while the height is measured.
     `html,body{margin:0;padding:0;overflow:hidden;background:${transparentCorners ? 'transparent' : bg}}` +
     `#${WINDOW_ID}{box-sizing:border-box;width:${opts.width}px;${windowHeight}overflow:hidden;padding:${opts.padding}px;` +
@@ -103,5 +110,22 @@ export function buildCodePage(highlighted: HighlightedCode, opts: CodePageOption
     '.c{flex:1 1 auto;min-width:0;white-space:pre-wrap;overflow-wrap:anywhere}' +
     rules.join('');
 
-  return `<!doctype html><html><head><meta charset="utf-8"><style>${css}</style></head><body><div id="${WINDOW_ID}">${rows.join('')}</div></body></html>`;
+  return { css, rows: rows.join(''), fonts: { subsets: subsetsFor(text), italic, bold } };
+}
+
+/** A self-contained document for one job (fonts limited to what the code uses). */
+export function buildCodePage(highlighted: HighlightedCode, opts: CodePageOptions): string {
+  const { css, rows, fonts } = buildCodeContent(highlighted, opts);
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${fontFaceCss(fonts.subsets, fonts)}${css}</style></head><body><div id="${WINDOW_ID}">${rows}</div></body></html>`;
+}
+
+/** Element ids of the code pool's host page, whose fonts stay loaded between jobs. */
+export const HOST_STYLE_ID = 's';
+
+/**
+ * The code pool's warm page: every embedded face declared once (the browser decodes a face only when text
+ * uses it, and then keeps it), and an empty style and window a job fills in with one DevTools call.
+ */
+export function codeHostHtml(): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${allFontFaceCss()}</style><style id="${HOST_STYLE_ID}"></style></head><body><div id="${WINDOW_ID}"></div></body></html>`;
 }

@@ -11,14 +11,20 @@ import { applyPageSettings, screenshot, withDeadline } from '../page-ops.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer } from '../renderer.ts';
 import { highlightCode } from './code-highlighter.ts';
-import { buildCodePage, WINDOW_ID } from './code-page.ts';
+import { buildCodeContent, HOST_STYLE_ID, WINDOW_ID } from './code-page.ts';
 
 /**
- * Loads every embedded face (only the ones this page needs are declared) and then measures the window:
- * layout must use the real font before the height is read. A face that fails to load leaves the monospace
- * fallback rather than failing the job. DevTools evaluation runs with page scripts off.
+ * Runs in the code pool's host page (DevTools evaluation works with page scripts off): swaps in this job's
+ * styles and rows, lets layout ask for the faces it uses and waits for them, then measures the window.
+ * Layout must use the real font before the height is read; a face that fails leaves the fallback.
  */
-const MEASURE = `Promise.allSettled([...document.fonts].map((f) => f.load())).then(() => Math.ceil(document.getElementById('${WINDOW_ID}').getBoundingClientRect().height))`;
+const fillAndMeasure = (css: string, rows: string, styleId: string, windowId: string) => {
+  (document.getElementById(styleId) as HTMLStyleElement).textContent = css;
+  const win = document.getElementById(windowId) as HTMLElement;
+  win.innerHTML = rows;
+  win.getBoundingClientRect(); // layout now, so the faces this text needs start loading
+  return document.fonts.ready.then(() => Math.ceil(win.getBoundingClientRect().height));
+};
 
 /** At most this share of the render budget (and at most 2 s) goes to tokenising; code past it is drawn unstyled. */
 const HIGHLIGHT_SHARE = 0.25;
@@ -47,29 +53,27 @@ export const renderCode: Renderer<CodeRenderPayload> = async (payload, ctx) => {
   }
 
   const highlighted = await highlightCode(lines.join('\n'), payload.language, payload.theme, ctx.timeoutMs * HIGHLIGHT_SHARE);
-  const html = buildCodePage(highlighted, payload);
+  const { css, rows } = buildCodeContent(highlighted, payload);
   const timeoutMs = Math.max(1_000, ctx.timeoutMs - (Date.now() - started));
-  const transparent = format !== 'jpeg' && payload.borderRadius > 0;
 
-  const result = await (await ctx.pool('generic')).run<PageResult>(({ page, slot }) =>
+  const result = await (await ctx.pool('code')).run<PageResult>(({ page, slot }) =>
     withDeadline(slot, timeoutMs, async () => {
-      const settings = { scriptEnabled: false, width, height: estimate, scale };
-      await applyPageSettings(page, slot, settings);
-      // timeout 0: withDeadline owns the deadline.
-      await page.setContent(html, { waitUntil: 'load', timeout: 0 });
-      const measured = (await page.evaluate(MEASURE)) as number;
+      // The window's height does not depend on the viewport's, so keep the current height while measuring:
+      // a run of similar jobs then resizes nothing.
+      const current = page.viewport();
+      const keep = current && current.width === width && current.deviceScaleFactor === scale;
+      await applyPageSettings(page, slot, { scriptEnabled: false, width, height: keep ? current.height : estimate, scale });
+      const measured = await page.evaluate(fillAndMeasure, css, rows, HOST_STYLE_ID, WINDOW_ID);
       const height = payload.height ?? measured;
       if (payload.height === undefined) {
         // Returned rather than thrown: throwing inside withDeadline would retire a page that is fine.
         const problem = sizeProblem(height, false);
         if (problem) return { problem };
-        await applyPageSettings(page, slot, { ...settings, height });
       }
-      const bytes = await screenshot(page, {
-        type: format,
-        quality: format === 'png' ? undefined : payload.quality,
-        omitBackground: transparent,
-      });
+      await applyPageSettings(page, slot, { scriptEnabled: false, width, height, scale });
+      // No omitBackground: the code pool's pages already have a transparent default background
+      // (prepareCodePage), which spares two DevTools calls per job; JPEG pages paint the theme colour.
+      const bytes = await screenshot(page, { type: format, quality: format === 'png' ? undefined : payload.quality });
       return {
         image: {
           bytes,
