@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { dimension, outputMode, quality, RasterFormats, RenderLimits, scaleField } from './render.ts';
-import { StringEnum, withMessages } from './schema-helpers.ts';
+import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 
 /** Spec §9: the API docs' defaults (the demo page starts on vs2015, which is accepted as a theme alias). */
 export const CodeDefaults = {
@@ -155,46 +155,28 @@ const heightField = () => {
 };
 
 const fontSizeField = () =>
-  withMessages(
-    Type.Integer({
-      minimum: CodeLimits.minFontSize,
-      maximum: CodeLimits.maxFontSize,
-      default: CodeDefaults.fontSize,
-      description: 'Font size in CSS pixels; lines are 1.5× as tall',
-    }),
-    {
-      range: `fontSize must be between ${CodeLimits.minFontSize} and ${CodeLimits.maxFontSize}`,
-      type: `fontSize must be a whole number between ${CodeLimits.minFontSize} and ${CodeLimits.maxFontSize}`,
-    },
-  );
+  boundedInteger('fontSize', {
+    min: CodeLimits.minFontSize,
+    max: CodeLimits.maxFontSize,
+    default: CodeDefaults.fontSize,
+    description: 'Font size in CSS pixels; lines are 1.5× as tall',
+  });
 
 const paddingField = () =>
-  withMessages(
-    Type.Integer({
-      minimum: 0,
-      maximum: CodeLimits.maxPadding,
-      default: CodeDefaults.padding,
-      description: 'Space between the window edge and the code',
-    }),
-    {
-      range: `padding must be between 0 and ${CodeLimits.maxPadding}`,
-      type: `padding must be a whole number between 0 and ${CodeLimits.maxPadding}`,
-    },
-  );
+  boundedInteger('padding', {
+    min: 0,
+    max: CodeLimits.maxPadding,
+    default: CodeDefaults.padding,
+    description: 'Space between the window edge and the code',
+  });
 
 const borderRadiusField = () =>
-  withMessages(
-    Type.Integer({
-      minimum: 0,
-      maximum: CodeLimits.maxBorderRadius,
-      default: CodeDefaults.borderRadius,
-      description: 'Corner radius of the window; the corners outside it are transparent in PNG and WebP',
-    }),
-    {
-      range: `borderRadius must be between 0 and ${CodeLimits.maxBorderRadius}`,
-      type: `borderRadius must be a whole number between 0 and ${CodeLimits.maxBorderRadius}`,
-    },
-  );
+  boundedInteger('borderRadius', {
+    min: 0,
+    max: CodeLimits.maxBorderRadius,
+    default: CodeDefaults.borderRadius,
+    description: 'Corner radius of the window; the corners outside it are transparent in PNG and WebP',
+  });
 
 const formatField = () =>
   withMessages(StringEnum(RasterFormats, { default: 'png' }), {

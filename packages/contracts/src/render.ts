@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { StringEnum, withMessages } from './schema-helpers.ts';
+import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 
 /** Bounds and defaults from spec §5 and §9; the gateway, the worker and the web forms all read these. */
 export const RenderLimits = {
@@ -35,32 +35,20 @@ export const MimeTypes = {
 } as const;
 
 export const dimension = (name: 'width' | 'height', def: number) =>
-  withMessages(
-    Type.Integer({
-      minimum: RenderLimits.minDimension,
-      maximum: RenderLimits.maxDimension,
-      default: def,
-      description: `${name} in CSS pixels`,
-    }),
-    {
-      type: `${name} must be a whole number between ${RenderLimits.minDimension} and ${RenderLimits.maxDimension}`,
-      range: `${name} must be between ${RenderLimits.minDimension} and ${RenderLimits.maxDimension}`,
-    },
-  );
+  boundedInteger(name, {
+    min: RenderLimits.minDimension,
+    max: RenderLimits.maxDimension,
+    default: def,
+    description: `${name} in CSS pixels`,
+  });
 
 export const quality = (def: number = RenderDefaults.quality) =>
-  withMessages(
-    Type.Integer({
-      minimum: RenderLimits.minQuality,
-      maximum: RenderLimits.maxQuality,
-      default: def,
-      description: 'JPEG/WebP quality; ignored for PNG and SVG',
-    }),
-    {
-      type: `quality must be a whole number between ${RenderLimits.minQuality} and ${RenderLimits.maxQuality}`,
-      range: `quality must be between ${RenderLimits.minQuality} and ${RenderLimits.maxQuality}`,
-    },
-  );
+  boundedInteger('quality', {
+    min: RenderLimits.minQuality,
+    max: RenderLimits.maxQuality,
+    default: def,
+    description: 'JPEG/WebP quality; ignored for PNG and SVG',
+  });
 
 export const outputMode = (field: 'output' | 'outputType' = 'output') =>
   withMessages(StringEnum(OutputModes, { default: 'binary', description: '`json` answers base64 in JSON; otherwise the image bytes' }), {

@@ -17,3 +17,13 @@ if (!TypeRegistry.Has('StringEnum')) {
 /** A string enum as a plain JSON-schema `enum`, which gives one clear Ajv error instead of an anyOf cascade. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> =>
   Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
+
+/**
+ * A whole number within [min, max] whose errors read "<field> must be between …" / "… a whole number …",
+ * the wording every bounded integer of the API uses.
+ */
+export const boundedInteger = (field: string, bounds: { min: number; max: number; default?: number; description?: string }) =>
+  withMessages(Type.Integer({ minimum: bounds.min, maximum: bounds.max, default: bounds.default, description: bounds.description }), {
+    type: `${field} must be a whole number between ${bounds.min} and ${bounds.max}`,
+    range: `${field} must be between ${bounds.min} and ${bounds.max}`,
+  });

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { outputMode, quality, RasterFormats, RenderLimits } from './render.ts';
-import { StringEnum, withMessages } from './schema-helpers.ts';
+import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 
 /** The 14 interface languages a screenshot can be taken in (Accept-Language and navigator.language). */
 export const ScreenshotLanguages = [
@@ -57,17 +57,11 @@ export function maxCaptureHeight(widthCss: number, scale: number): number {
 // No schema defaults here on purpose: an absent width, height or scale means "the device's own", which a
 // default filled in by Ajv would hide.
 const viewportDimension = (name: 'width' | 'height') =>
-  withMessages(
-    Type.Integer({
-      minimum: RenderLimits.minDimension,
-      maximum: RenderLimits.maxDimension,
-      description: `Viewport ${name} in CSS pixels; overrides the device's (desktop 1280×800, mobile 390×844, tablet 1024×1366)`,
-    }),
-    {
-      type: `${name} must be a whole number between ${RenderLimits.minDimension} and ${RenderLimits.maxDimension}`,
-      range: `${name} must be between ${RenderLimits.minDimension} and ${RenderLimits.maxDimension}`,
-    },
-  );
+  boundedInteger(name, {
+    min: RenderLimits.minDimension,
+    max: RenderLimits.maxDimension,
+    description: `Viewport ${name} in CSS pixels; overrides the device's (desktop 1280×800, mobile 390×844, tablet 1024×1366)`,
+  });
 
 const flag = (name: string, def: boolean, description: string) =>
   withMessages(Type.Boolean({ default: def, description }), { type: `${name} must be true or false` });
