@@ -8,6 +8,7 @@ import renderQueue from './plugins/render-queue.plugin.ts';
 import chartRoutes from './routes/chart.routes.ts';
 import codeRoutes from './routes/code.routes.ts';
 import convertRoutes from './routes/convert.routes.ts';
+import forwardRoutes from './routes/forward.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
 import screenshotRoutes from './routes/screenshot.routes.ts';
 
@@ -18,7 +19,7 @@ export function serverOptions(config: GatewayConfig): FastifyServerOptions {
     ajv: ajvOptions,
     // Render calls legitimately take seconds; the deadline is enforced by the queue wait, not the socket.
     requestTimeout: config.RENDER_DEADLINE_MS + 10_000,
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
   };
 }
 
@@ -39,4 +40,10 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   await fastify.register(chartRoutes);
   await fastify.register(codeRoutes);
   await fastify.register(screenshotRoutes);
+  await fastify.register(forwardRoutes, {
+    prefixes: ['/api/auth', '/api/admin'],
+    target: config.AUTH_SERVICE_URL,
+    timeoutMs: config.FORWARD_TIMEOUT_MS,
+    serviceName: 'account service',
+  });
 }

@@ -14,6 +14,15 @@ export const GatewayConfigSchema = Type.Object({
   MAX_QUEUE_DEPTH: Type.Integer({ minimum: 1, default: 500 }),
   /** How long boot waits for Redis before serving anyway (convert calls answer 503 until it is up). */
   REDIS_BOOT_WAIT_MS: Type.Integer({ minimum: 0, default: 5_000 }),
+  /**
+   * Which proxies may set X-Forwarded-For (Fastify's trustProxy: addresses/CIDRs, comma-separated).
+   * Trusting everyone would let any client pick the IP that per-IP rate limits see.
+   */
+  TRUST_PROXY: Type.String({ default: '127.0.0.1,::1' }),
+  /** The accounts/billing service; the gateway forwards /api/auth/* and /api/admin/* to it. */
+  AUTH_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:3001' }),
+  /** How long a forwarded call may take before the gateway answers 504. */
+  FORWARD_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
 });
 
