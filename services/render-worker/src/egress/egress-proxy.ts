@@ -302,60 +302,55 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     req.pipe(upstreamReq);
   }
 
-  async function handleConnect(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+  /**
+   * The shared part of CONNECT and Upgrade: judge the target, answer refusals on the raw socket, and
+   * connect to the checked address. Resolves to the upstream socket, or undefined once the client has
+   * been answered (or has gone).
+   */
+  async function openTunnel(
+    client: Duplex,
+    target: { host: string; port: number } | undefined,
+    badRequest: string,
+  ): Promise<net.Socket | undefined> {
     track(client);
     client.on('error', () => client.destroy());
     // Hold any early bytes until the tunnel exists; pipe() resumes.
     client.pause();
-    const target = req.url ? parseHostPort(req.url) : undefined;
     if (!target) {
-      endSocket(client, rawResponse('400 Bad Request', 'Bad request: CONNECT needs host:port\n'));
-      return;
+      endSocket(client, rawResponse('400 Bad Request', badRequest));
+      return undefined;
     }
     const decision = await decide(target.host, target.port);
-    if (client.destroyed) return;
+    if (client.destroyed) return undefined;
     if (!decision.allowed) {
       endSocket(client, rawResponse('403 Forbidden', blockedBody(decision.reason), ['X-Egress-Blocked: 1']));
-      return;
+      return undefined;
     }
     const upstream = await connectUpstream(target, decision.address, decision.family);
     if (!upstream) {
       endSocket(client, rawResponse('502 Bad Gateway', 'Bad gateway: upstream unavailable\n'));
-      return;
+      return undefined;
     }
     if (client.destroyed) {
       upstream.destroy();
-      return;
+      return undefined;
     }
+    return upstream;
+  }
+
+  async function handleConnect(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    const target = req.url ? parseHostPort(req.url) : undefined;
+    const upstream = await openTunnel(client, target, 'Bad request: CONNECT needs host:port\n');
+    if (!upstream) return;
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) upstream.write(head);
     splice(client, upstream);
   }
 
   async function handleUpgrade(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
-    track(client);
-    client.on('error', () => client.destroy());
-    client.pause();
     const target = parseAbsoluteHttpTarget(req.url);
-    if (!target) {
-      endSocket(client, rawResponse('400 Bad Request', 'Bad request: only absolute http:// URLs are proxied\n'));
-      return;
-    }
-    const decision = await decide(target.host, target.port);
-    if (client.destroyed) return;
-    if (!decision.allowed) {
-      endSocket(client, rawResponse('403 Forbidden', blockedBody(decision.reason), ['X-Egress-Blocked: 1']));
-      return;
-    }
-    const upstream = await connectUpstream(target, decision.address, decision.family);
-    if (!upstream) {
-      endSocket(client, rawResponse('502 Bad Gateway', 'Bad gateway: upstream unavailable\n'));
-      return;
-    }
-    if (client.destroyed) {
-      upstream.destroy();
-      return;
-    }
+    const upstream = await openTunnel(client, target, 'Bad request: only absolute http:// URLs are proxied\n');
+    if (!upstream || !target) return;
     // Connection/Upgrade are hop-by-hop but are exactly what asks the origin to switch.
     const headers = filterHeaders(req.rawHeaders, new Set(['upgrade']));
     headers.push('Connection', 'Upgrade');
