@@ -8,7 +8,22 @@ export {
   migrateDown,
   migrateToLatest,
 } from './migrator.ts';
-export type { DB, ServiceHeartbeatsTable } from './schema.ts';
+export { type ApiKeyOwner, type ApiKeyRow, ApiKeysRepository, type NewApiKey } from './repositories/api-keys.repository.ts';
+export { type EmailCodeRow, EmailCodesRepository } from './repositories/email-codes.repository.ts';
+export { type PasswordResetRow, PasswordResetsRepository } from './repositories/password-resets.repository.ts';
+export { type NewUser, type SignupCounts, type UserRow, UsersRepository } from './repositories/users.repository.ts';
+export type {
+  ApiKeysTable,
+  DB,
+  EmailCodePurpose,
+  EmailCodesTable,
+  PasswordResetsTable,
+  ServiceHeartbeatsTable,
+  UserPlan,
+  UserRole,
+  UserStatus,
+  UsersTable,
+} from './schema.ts';
 
 export interface CreateDbOptions {
   /** Max pooled connections per process. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DB, migrateDown, migrateToLatest } from '../src/index.ts';
+import { ApiKeysRepository, createDb, type DB, migrateDown, migrateToLatest, UsersRepository } from '../src/index.ts';
 import { migrations } from '../src/migrations/index.ts';
 
 // scripts/test always sets this (to the embedded or the given Postgres); fail
@@ -44,6 +44,7 @@ describe('migrations', () => {
       Object.keys(migrations).map((name) => [name, 'Up', 'Success']),
     );
     expect(await tableExists('service_heartbeats')).toBe(true);
+    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets']) expect(await tableExists(table)).toBe(true);
   });
 
   it('is a no-op when already at latest', async () => {
@@ -57,10 +58,36 @@ describe('migrations', () => {
     expect(row.started_at).toBeInstanceOf(Date);
   });
 
+  it('accounts: emails are stored lowercased and a user has at most one active API key', async () => {
+    const users = new UsersRepository(db);
+    const user = {
+      name: 'Ada',
+      password_hash: 'x',
+      company: null,
+      usage_source: 'other',
+      referral_source: 'other',
+      planned_services: ['html2img'],
+    };
+    await expect(users.create({ ...user, email: 'Ada@Example.com' })).rejects.toThrow(/check constraint/);
+    const created = await users.create({ ...user, email: 'ada@example.com' });
+    expect(created).toMatchObject({ role: 'user', status: 'pending', plan: 'free', planned_services: ['html2img'] });
+    expect(await users.create({ ...user, email: 'ada@example.com' })).toBeUndefined();
+
+    const keys = new ApiKeysRepository(db);
+    const key = (n: number) => ({ user_id: created!.id, key_hash: `hash-${n}`, key_ciphertext: 'c', prefix: 'rk_live_' });
+    await keys.replace(key(1));
+    await keys.replace(key(2));
+    expect((await keys.findActiveByUserId(created!.id))?.key_hash).toBe('hash-2');
+    expect(await keys.findOwnerByHash('hash-1')).toBeUndefined();
+    await expect(db.insertInto('api_keys').values(key(3)).execute()).rejects.toThrow(/api_keys_one_active_per_user/);
+    await db.deleteFrom('users').execute();
+  });
+
   it('migrates all the way down', async () => {
     const results = await migrateDown(db, { all: true });
     expect(results.every((r) => r.direction === 'Down' && r.status === 'Success')).toBe(true);
     expect(results).toHaveLength(Object.keys(migrations).length);
     expect(await tableExists('service_heartbeats')).toBe(false);
+    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets']) expect(await tableExists(table)).toBe(false);
   });
 });

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as init from './2026_11_21_000001_init.ts';
+import * as accounts from './2026_11_21_000100_accounts.ts';
 
 // Listed statically rather than read from disk so migrations still resolve
 // under tsx, bundlers and anything else that does not keep the src tree around.
 // Keys are the migration names recorded in kysely_migration: never rename one.
 export const migrations: Record<string, Migration> = {
   '2026_11_21_000001_init': init,
+  '2026_11_21_000100_accounts': accounts,
 };

@@ -1,0 +1,89 @@
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { DB, UsersTable } from '../schema.ts';
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Omit<Insertable<UsersTable>, 'id' | 'created_at' | 'updated_at'>;
+
+const columns = [
+  'id',
+  'name',
+  'email',
+  'password_hash',
+  'company',
+  'usage_source',
+  'referral_source',
+  'planned_services',
+  'role',
+  'status',
+  'plan',
+  'created_at',
+  'updated_at',
+] as const;
+
+export interface SignupCounts {
+  total: number;
+  last24h: number;
+  last7d: number;
+  last30d: number;
+}
+
+export class UsersRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async findById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').select(columns).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** `email` must already be normalised (lowercased). */
+  async findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').select(columns).where('email', '=', email).executeTakeFirst();
+  }
+
+  /** Undefined when the e-mail is taken (unique violation), so callers need no driver error codes. */
+  async create(user: NewUser): Promise<UserRow | undefined> {
+    return this.db
+      .insertInto('users')
+      .values(user)
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returning(columns)
+      .executeTakeFirst();
+  }
+
+  async markVerified(id: string): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({ status: 'verified', updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returning(columns)
+      .executeTakeFirst();
+  }
+
+  async updatePasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+  }
+
+  /** Creates a verified administrator, or promotes and verifies the existing account with that e-mail. */
+  async upsertAdmin(user: NewUser): Promise<UserRow> {
+    return this.db
+      .insertInto('users')
+      .values({ ...user, role: 'admin', status: 'verified' })
+      .onConflict((oc) => oc.column('email').doUpdateSet({ role: 'admin', status: 'verified', updated_at: sql<Date>`now()` }))
+      .returning(columns)
+      .executeTakeFirstOrThrow();
+  }
+
+  async signupCounts(now: Date = new Date()): Promise<SignupCounts> {
+    const day = 24 * 60 * 60 * 1000;
+    const since = (days: number) => new Date(now.getTime() - days * day);
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => [
+        eb.fn.countAll<string>().as('total'),
+        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(1)).as('last24h'),
+        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(7)).as('last7d'),
+        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(30)).as('last30d'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { total: Number(row.total), last24h: Number(row.last24h), last7d: Number(row.last7d), last30d: Number(row.last30d) };
+  }
+}

@@ -1,0 +1,47 @@
+import { ajvOptions, errorHandler } from '@render/fastify-kit';
+import { loggerOptions } from '@render/logger';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { AuthConfig } from './config.ts';
+import { bootstrapAdmin } from './lib/admin-bootstrap.ts';
+import db from './plugins/db.plugin.ts';
+import jwt from './plugins/jwt.plugin.ts';
+import mailer from './plugins/mailer.plugin.ts';
+import security from './plugins/security.plugin.ts';
+import adminRoutes from './routes/admin.routes.ts';
+import apiKeyRoutes from './routes/api-key.routes.ts';
+import passwordRoutes from './routes/password.routes.ts';
+import sessionRoutes from './routes/session.routes.ts';
+import signupRoutes from './routes/signup.routes.ts';
+
+export function serverOptions(config: AuthConfig): FastifyServerOptions {
+  return {
+    logger: loggerOptions('auth', config.LOG_LEVEL),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    ajv: ajvOptions,
+    // The gateway sets X-Forwarded-For; per-IP login limits need the client's address, so trust it (only).
+    trustProxy: config.TRUST_PROXY,
+  };
+}
+
+/** The auth service as one plugin: dependencies first, then routes. server.ts and the tests both register it. */
+export default async function app(fastify: FastifyInstance, opts: { config: AuthConfig }) {
+  const { config } = opts;
+  await fastify.register(errorHandler);
+  await fastify.register(db, { url: config.DATABASE_URL });
+  await fastify.register(security, {
+    apiKeyEncryptionKey: config.API_KEY_ENCRYPTION_KEY,
+    internalToken: config.INTERNAL_TOKEN,
+    loginMaxPerAccount: config.LOGIN_MAX_PER_ACCOUNT,
+    loginMaxPerIp: config.LOGIN_MAX_PER_IP,
+    loginWindowSeconds: config.LOGIN_WINDOW_SECONDS,
+  });
+  await fastify.register(jwt, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
+  await fastify.register(mailer, { smtpUrl: config.SMTP_URL, mailDir: config.MAIL_DIR, from: config.MAIL_FROM });
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await bootstrapAdmin(fastify, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+
+  await fastify.register(signupRoutes);
+  await fastify.register(sessionRoutes);
+  await fastify.register(passwordRoutes, { appUrl: config.APP_URL });
+  await fastify.register(apiKeyRoutes);
+  await fastify.register(adminRoutes);
+}

@@ -1,0 +1,40 @@
+import { LogLevel, loadConfig } from '@render/config';
+import { type Static, Type } from '@sinclair/typebox';
+
+const Optional = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
+
+export const AuthConfigSchema = Type.Object({
+  PORT: Type.Integer({ default: 3001 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  LOG_LEVEL: LogLevel,
+  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  /** HS256 key; 32+ characters so it cannot be brute-forced from one token. */
+  JWT_SECRET: Type.String({ minLength: 32 }),
+  JWT_EXPIRES_IN: Type.String({ default: '7d' }),
+  /** 32 bytes as 64 hex characters: AES-256-GCM key for stored API keys (the dashboard shows the key again). */
+  API_KEY_ENCRYPTION_KEY: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+  /**
+   * Which peers may set X-Forwarded-For (Fastify's trustProxy: addresses/CIDRs, comma-separated): the
+   * gateway's address. Anyone else could otherwise pick the IP the per-IP login limit sees.
+   */
+  TRUST_PROXY: Type.String({ default: '127.0.0.1,::1' }),
+  /** Shared secret the gateway sends as X-Internal-Token on /internal/* calls. */
+  INTERNAL_TOKEN: Type.String({ minLength: 16 }),
+  /** Without it, mail is written as .eml files under MAIL_DIR (local development). */
+  SMTP_URL: Optional('smtp://user:pass@host:587'),
+  MAIL_DIR: Type.String({ default: '.data/mail' }),
+  MAIL_FROM: Type.String({ default: 'Render API <no-reply@localhost>' }),
+  /** Web app origin, used in links sent by e-mail. */
+  APP_URL: Type.String({ default: 'http://localhost:5173' }),
+  ADMIN_EMAIL: Optional('bootstrap administrator e-mail'),
+  ADMIN_PASSWORD: Optional('bootstrap administrator password'),
+  /** Login attempts allowed per account / per client IP in LOGIN_WINDOW_SECONDS. */
+  LOGIN_MAX_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 10 }),
+  LOGIN_MAX_PER_IP: Type.Integer({ minimum: 1, default: 100 }),
+  LOGIN_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 15 * 60 }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 64 * 1024 }),
+});
+
+export type AuthConfig = Static<typeof AuthConfigSchema>;
+
+export const loadAuthConfig = (env: Record<string, string | undefined> = process.env): AuthConfig => loadConfig(AuthConfigSchema, env);

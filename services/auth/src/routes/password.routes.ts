@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '@render/contracts';
+import { PasswordResetsRepository, UsersRepository } from '@render/db';
+import { EmailBody, MessageResponse, Messages, ResetPasswordBody } from '../contracts/auth.contracts.ts';
+import { RESET_TTL_MS } from '../lib/accounts.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { takeAll } from '../lib/rate-limiter.ts';
+import { newResetToken, sha256 } from '../lib/secrets.ts';
+import { checkNewPassword, normaliseEmail } from '../lib/signup-rules.ts';
+
+const passwordRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app, opts) => {
+  const users = new UsersRepository(app.db);
+  const resets = new PasswordResetsRepository(app.db);
+  const { mailPerMinute, mailPerHour } = app.rateLimits;
+
+  app.post(
+    '/api/auth/forgot-password',
+    { schema: { tags: ['auth'], summary: 'E-mail a password reset link', body: EmailBody, response: { 200: MessageResponse } } },
+    async (request) => {
+      const email = normaliseEmail(request.body.email);
+      const user = await users.findByEmail(email);
+      // Over the limit the mail is silently skipped: a 429 here would differ from the generic answer
+      // and the point of the limit is only to stop someone flooding a mailbox.
+      if (user && takeAll(`reset:${email}`, mailPerMinute, mailPerHour)) {
+        const token = newResetToken();
+        await resets.create({ userId: user.id, tokenHash: sha256(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+        const link = `${opts.appUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+        await app.mailer
+          .send({
+            to: user.email,
+            subject: 'Reset your password',
+            text: [
+              `Hello ${user.name},`,
+              '',
+              'Open this link to choose a new password (valid for one hour, usable once):',
+              link,
+              '',
+              'If you did not ask for this, you can ignore this e-mail.',
+            ].join('\n'),
+          })
+          .catch((err: Error) => app.log.error({ err: err.message }, 'could not send the password reset e-mail'));
+      }
+      return { success: true as const, message: Messages.resetRequested };
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with a reset link token',
+        body: ResetPasswordBody,
+        response: { 200: MessageResponse },
+      },
+    },
+    async (request) => {
+      const { token, password, confirmPassword } = request.body;
+      // Checked before the token is spent, so a weak password does not burn the link.
+      checkNewPassword(password, confirmPassword);
+      const passwordHash = await hashPassword(password);
+      const reset = await resets.consumeValid(sha256(token));
+      if (!reset) throw new AppError('VALIDATION_ERROR', Messages.resetInvalid);
+      await users.updatePasswordHash(reset.user_id, passwordHash);
+      return { success: true as const, message: Messages.resetDone };
+    },
+  );
+};
+
+export default passwordRoutes;

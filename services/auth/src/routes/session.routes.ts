@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '@render/contracts';
+import { UsersRepository } from '@render/db';
+import { Type } from '@sinclair/typebox';
+import { LoginBody, MeResponse, Messages, SessionResponse } from '../contracts/auth.contracts.ts';
+import { sendError, userView } from '../lib/accounts.ts';
+import { hashPassword, verifyPassword } from '../lib/passwords.ts';
+import { normaliseEmail } from '../lib/signup-rules.ts';
+
+const TokenResponse = Type.Object({ success: Type.Literal(true), token: Type.String() });
+
+const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const users = new UsersRepository(app.db);
+  const { loginPerAccount, loginPerIp } = app.rateLimits;
+  // Compared against when the e-mail is unknown, so both failures take one scrypt's time.
+  const dummyHash = await hashPassword('not-a-real-password-0');
+
+  app.post(
+    '/api/auth/login',
+    { schema: { tags: ['auth'], summary: 'Sign in with e-mail and password', body: LoginBody, response: { 200: SessionResponse } } },
+    async (request, reply) => {
+      const email = normaliseEmail(request.body.email);
+      // Both buckets are charged on every attempt: the IP one slows spraying many accounts, the account
+      // one slows guessing one password from many addresses.
+      const ipAllowed = loginPerIp.take(request.ip);
+      const accountAllowed = loginPerAccount.take(email);
+      if (!ipAllowed || !accountAllowed) throw new AppError('RATE_LIMITED', 'Too many login attempts. Please try again later.');
+
+      const user = await users.findByEmail(email);
+      const passwordOk = await verifyPassword(request.body.password, user?.password_hash ?? dummyHash);
+      if (!user || !passwordOk) throw new AppError('UNAUTHORIZED', Messages.invalidCredentials);
+      // Only after the password matched, so this cannot be used to probe which e-mails are registered.
+      if (user.status !== 'verified') return sendError(reply, 403, 'FORBIDDEN', Messages.unverified, { userId: user.id });
+      return { success: true as const, message: Messages.loginSuccess, token: app.issueToken(user), user: await userView(app, user) };
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: MeResponse } } },
+    async (request) => ({ success: true as const, user: await userView(app, request.account) }),
+  );
+
+  app.post(
+    '/api/auth/refresh',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['auth'], summary: 'A fresh token for a valid one', response: { 200: TokenResponse } },
+    },
+    async (request) => {
+      // The stored role, not the old claim, so a demotion takes effect on the next refresh.
+      return { success: true as const, token: app.issueToken(request.account) };
+    },
+  );
+};
+
+export default sessionRoutes;

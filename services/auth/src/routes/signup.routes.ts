@@ -1,0 +1,119 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '@render/contracts';
+import { EmailCodesRepository, UsersRepository } from '@render/db';
+import {
+  EmailBody,
+  MessageResponse,
+  Messages,
+  SessionResponse,
+  SignupBody,
+  SignupResponse,
+  VerifyBody,
+} from '../contracts/auth.contracts.ts';
+import {
+  CODE_MAX_ATTEMPTS,
+  issueVerificationCode,
+  mailVerificationCode,
+  rotateApiKey,
+  sendError,
+  userView,
+  verificationCodeHash,
+} from '../lib/accounts.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { takeAll } from '../lib/rate-limiter.ts';
+import { safeEqual } from '../lib/secrets.ts';
+import { checkName, checkNewPassword, checkPlannedServices, normaliseEmail } from '../lib/signup-rules.ts';
+
+const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const users = new UsersRepository(app.db);
+  const codes = new EmailCodesRepository(app.db);
+  const { mailPerMinute, mailPerHour } = app.rateLimits;
+
+  app.post(
+    '/api/auth/signup',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and e-mail a verification code',
+        body: SignupBody,
+        response: { 201: SignupResponse },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const name = checkName(body.name);
+      const email = normaliseEmail(body.email);
+      checkNewPassword(body.password, body.confirmPassword);
+      const plannedServices = checkPlannedServices(body.plannedServices);
+
+      // Cheap pre-check so a duplicate does not cost a password hash; the unique index still decides races.
+      if (await users.findByEmail(email)) return sendError(reply, 409, 'CONFLICT', Messages.emailTaken);
+      const passwordHash = await hashPassword(body.password);
+
+      const created = await app.db.transaction().execute(async (trx) => {
+        const user = await new UsersRepository(trx).create({
+          name,
+          email,
+          password_hash: passwordHash,
+          company: body.company?.trim() || null,
+          usage_source: body.usageSource,
+          referral_source: body.referralSource,
+          planned_services: plannedServices,
+        });
+        if (!user) return undefined;
+        await rotateApiKey(trx, app.apiKeyCipher, user.id);
+        return { user, code: await issueVerificationCode(trx, user.id) };
+      });
+      if (!created) return sendError(reply, 409, 'CONFLICT', Messages.emailTaken);
+
+      // The sign-up mail counts against the resend limit, so "resend" right after sign-up waits a minute.
+      takeAll(email, mailPerMinute, mailPerHour);
+      await mailVerificationCode(app, created.user, created.code);
+      return reply.status(201).send({ success: true as const, message: Messages.registered, userId: created.user.id });
+    },
+  );
+
+  app.post(
+    '/api/auth/verify',
+    { schema: { tags: ['auth'], summary: 'Verify the e-mailed code and sign in', body: VerifyBody, response: { 200: SessionResponse } } },
+    async (request) => {
+      const { userId, verificationCode } = request.body;
+      const user = await users.findById(userId);
+      if (!user) throw new AppError('VALIDATION_ERROR', Messages.codeExpired);
+      if (user.status === 'verified') throw new AppError('VALIDATION_ERROR', Messages.alreadyVerified);
+
+      const code = await codes.findCurrent(user.id, 'verify');
+      if (!code || code.expires_at.getTime() <= Date.now()) throw new AppError('VALIDATION_ERROR', Messages.codeExpired);
+      if (code.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('VALIDATION_ERROR', Messages.codeLocked);
+
+      if (!safeEqual(verificationCodeHash(user.id, verificationCode.trim()), code.code_hash)) {
+        const attempts = await codes.recordFailedAttempt(code.id);
+        const left = CODE_MAX_ATTEMPTS - attempts;
+        if (left <= 0) throw new AppError('VALIDATION_ERROR', Messages.codeLocked);
+        throw new AppError('VALIDATION_ERROR', `Invalid verification code. ${left} attempt${left === 1 ? '' : 's'} left.`);
+      }
+      // A concurrent request with the same code may have won; only one of them signs in.
+      if (!(await codes.consume(code.id))) throw new AppError('VALIDATION_ERROR', Messages.codeExpired);
+      const verified = (await users.markVerified(user.id)) ?? user;
+      return { success: true as const, message: Messages.verified, token: app.issueToken(verified), user: await userView(app, verified) };
+    },
+  );
+
+  app.post(
+    '/api/auth/resend-verification',
+    { schema: { tags: ['auth'], summary: 'E-mail a new verification code', body: EmailBody, response: { 200: MessageResponse } } },
+    async (request) => {
+      const email = normaliseEmail(request.body.email);
+      // Limited per address whether or not an account exists, so the 429 reveals nothing either.
+      if (!takeAll(email, mailPerMinute, mailPerHour)) throw new AppError('RATE_LIMITED', Messages.tooManyRequests);
+      const user = await users.findByEmail(email);
+      if (user && user.status === 'pending') {
+        const code = await issueVerificationCode(app.db, user.id);
+        await mailVerificationCode(app, user, code);
+      }
+      return { success: true as const, message: Messages.resendSent };
+    },
+  );
+};
+
+export default signupRoutes;
