@@ -48,14 +48,7 @@ async function capture(page: Page, p: ScreenshotRenderPayload, timeoutMs: number
   // alert()/confirm() would stop the page's script (and its load event) until someone answers.
   const dismiss = (dialog: Dialog) => void dialog.dismiss().catch(() => undefined);
   page.on('dialog', dismiss);
-  // Puppeteer's pending calls do not fail when the page's renderer dies (e.g. a memory bomb hitting the
-  // heap limit); without this the job would sit until the deadline. Not retried: the same page would
-  // crash again.
-  let onCrash: (() => void) | undefined;
-  const crashed = new Promise<never>((_, reject) => {
-    onCrash = () => reject(failure('the page crashed (it may have used too much memory)'));
-    page.once('error', onCrash);
-  });
+  // A crashed tab is caught by withDeadline (shared by every renderer) and reported as a screenshot failure.
   let consent: ConsentBlocker | undefined;
   const steps = async () => {
     await emulate(page, session, p, device);
@@ -68,9 +61,8 @@ async function capture(page: Page, p: ScreenshotRenderPayload, timeoutMs: number
     return shoot(page, session, p, device);
   };
   try {
-    return await Promise.race([steps(), crashed]);
+    return await steps();
   } finally {
-    if (onCrash) page.off('error', onCrash);
     consent?.dispose();
     document.dispose();
     page.off('dialog', dismiss);
