@@ -166,7 +166,8 @@ export async function runStack(
     gateway = startService(
       'gateway',
       [...tsx, path.join(repoRoot, 'services/gateway/src/server.ts')],
-      { ...common, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      // The bench converts anonymously, far above the demo pages' per-IP limit.
+      { ...common, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ANON_RATE_LIMIT_PER_MINUTE: '1000000' },
       repoRoot,
     );
     await Promise.all([worker.waitForLine((line) => line.includes('"render worker ready"'), 60_000), waitForPing(port, gateway, 60_000)]);

@@ -9,16 +9,29 @@ export {
   migrateToLatest,
 } from './migrator.ts';
 export { type ApiKeyOwner, type ApiKeyRow, ApiKeysRepository, type NewApiKey } from './repositories/api-keys.repository.ts';
+export {
+  CreditLedgerRepository,
+  type CreditLedgerRow,
+  type ReserveResult,
+} from './repositories/credit-ledger.repository.ts';
 export { type EmailCodeRow, EmailCodesRepository } from './repositories/email-codes.repository.ts';
 export { type PasswordResetRow, PasswordResetsRepository } from './repositories/password-resets.repository.ts';
+export { StripeEventsRepository } from './repositories/stripe-events.repository.ts';
+export { type SubscriptionRow, type SubscriptionState, SubscriptionsRepository } from './repositories/subscriptions.repository.ts';
 export { type NewUser, type SignupCounts, type UserRow, UsersRepository } from './repositories/users.repository.ts';
 export type {
   ApiKeysTable,
+  BillingInterval,
+  CreditLedgerTable,
+  CreditStatus,
   DB,
   EmailCodePurpose,
   EmailCodesTable,
   PasswordResetsTable,
   ServiceHeartbeatsTable,
+  StripeEventsTable,
+  SubscriptionStatus,
+  SubscriptionsTable,
   UserPlan,
   UserRole,
   UserStatus,

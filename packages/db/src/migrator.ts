@@ -22,6 +22,9 @@ function migratorFor(db: AnyKysely): Migrator {
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Work developed in parallel lands migrations whose timestamps interleave with ones a database has
+    // already run; each migration stands alone, so apply whatever is missing instead of refusing.
+    allowUnorderedMigrations: true,
   });
 }
 

@@ -65,10 +65,48 @@ export interface PasswordResetsTable {
   created_at: Timestamp;
 }
 
+export type CreditStatus = 'reserved' | 'charged' | 'released';
+
+export interface CreditLedgerTable {
+  id: Generated<string>;
+  user_id: string;
+  /** The gateway's job id; unique, so one job is never charged twice. */
+  request_id: string;
+  status: ColumnType<CreditStatus, CreditStatus | undefined, CreditStatus>;
+  created_at: Timestamp;
+  settled_at: NullableTimestamp;
+}
+
+/** Ours, mapped from Stripe's statuses: 'cancelling' is active with cancel_at_period_end. */
+export type SubscriptionStatus = 'active' | 'cancelling' | 'canceled' | 'past_due';
+export type BillingInterval = 'month' | 'year';
+
+export interface SubscriptionsTable {
+  user_id: string;
+  stripe_customer_id: string;
+  /** Null while the user has a Stripe customer but no subscription yet (checkout not completed). */
+  stripe_subscription_id: string | null;
+  status: ColumnType<SubscriptionStatus | null, SubscriptionStatus | null | undefined, SubscriptionStatus | null>;
+  price_id: string | null;
+  interval: ColumnType<BillingInterval | null, BillingInterval | null | undefined, BillingInterval | null>;
+  current_period_end: NullableTimestamp;
+  cancel_at_period_end: ColumnType<boolean, boolean | undefined, boolean>;
+  updated_at: Timestamp;
+}
+
+export interface StripeEventsTable {
+  event_id: string;
+  type: string;
+  received_at: Timestamp;
+}
+
 export interface DB {
   service_heartbeats: ServiceHeartbeatsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   email_codes: EmailCodesTable;
   password_resets: PasswordResetsTable;
+  subscriptions: SubscriptionsTable;
+  stripe_events: StripeEventsTable;
+  credit_ledger: CreditLedgerTable;
 }

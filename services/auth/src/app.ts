@@ -7,11 +7,16 @@ import db from './plugins/db.plugin.ts';
 import jwt from './plugins/jwt.plugin.ts';
 import mailer from './plugins/mailer.plugin.ts';
 import security from './plugins/security.plugin.ts';
+import stripe from './plugins/stripe.plugin.ts';
 import adminRoutes from './routes/admin.routes.ts';
 import apiKeyRoutes from './routes/api-key.routes.ts';
+import billingRoutes from './routes/billing.routes.ts';
+import internalCreditsRoutes from './routes/internal-credits.routes.ts';
 import passwordRoutes from './routes/password.routes.ts';
 import sessionRoutes from './routes/session.routes.ts';
 import signupRoutes from './routes/signup.routes.ts';
+import stripeWebhookRoutes from './routes/stripe-webhook.routes.ts';
+import usageRoutes from './routes/usage.routes.ts';
 
 export function serverOptions(config: AuthConfig): FastifyServerOptions {
   return {
@@ -37,6 +42,17 @@ export default async function app(fastify: FastifyInstance, opts: { config: Auth
   });
   await fastify.register(jwt, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
   await fastify.register(mailer, { smtpUrl: config.SMTP_URL, mailDir: config.MAIL_DIR, from: config.MAIL_FROM });
+  await fastify.register(stripe, {
+    secretKey: config.STRIPE_SECRET_KEY,
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+    prices: {
+      month: { usd: config.STRIPE_PRICE_MONTHLY_USD, eur: config.STRIPE_PRICE_MONTHLY_EUR },
+      year: { usd: config.STRIPE_PRICE_YEARLY_USD, eur: config.STRIPE_PRICE_YEARLY_EUR },
+    },
+    host: config.STRIPE_API_HOST,
+    port: config.STRIPE_API_PORT,
+    protocol: config.STRIPE_API_PROTOCOL,
+  });
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await bootstrapAdmin(fastify, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
 
   await fastify.register(signupRoutes);
@@ -44,4 +60,8 @@ export default async function app(fastify: FastifyInstance, opts: { config: Auth
   await fastify.register(passwordRoutes, { appUrl: config.APP_URL });
   await fastify.register(apiKeyRoutes);
   await fastify.register(adminRoutes);
+  await fastify.register(billingRoutes, { appUrl: config.APP_URL });
+  await fastify.register(stripeWebhookRoutes);
+  await fastify.register(usageRoutes, { launchUnlimited: config.LAUNCH_UNLIMITED });
+  await fastify.register(internalCreditsRoutes, { launchUnlimited: config.LAUNCH_UNLIMITED });
 }

@@ -33,6 +33,21 @@ export const AuthConfigSchema = Type.Object({
   LOGIN_MAX_PER_IP: Type.Integer({ minimum: 1, default: 100 }),
   LOGIN_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 15 * 60 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 64 * 1024 }),
+  /** Without it billing answers 503 "Billing is not configured" and everything else works. */
+  STRIPE_SECRET_KEY: Optional('sk_live_… / sk_test_…'),
+  /** The webhook endpoint's signing secret (whsec_…); webhooks answer 503 without it. */
+  STRIPE_WEBHOOK_SECRET: Optional('whsec_…'),
+  /** Stripe Price ids of the Pro plan: 49 a month in dollars (English) or euros (French); yearly as configured. */
+  STRIPE_PRICE_MONTHLY_USD: Optional('price_…'),
+  STRIPE_PRICE_YEARLY_USD: Optional('price_…'),
+  STRIPE_PRICE_MONTHLY_EUR: Optional('price_…'),
+  STRIPE_PRICE_YEARLY_EUR: Optional('price_…'),
+  /** Point the Stripe SDK elsewhere (the tests' local fake Stripe); Stripe's own API when unset. */
+  STRIPE_API_HOST: Optional('api.stripe.com'),
+  STRIPE_API_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  STRIPE_API_PROTOCOL: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
+  /** Launch period: every account converts without a credit limit (usage is still recorded). */
+  LAUNCH_UNLIMITED: Type.Boolean({ default: false }),
 });
 
 export type AuthConfig = Static<typeof AuthConfigSchema>;

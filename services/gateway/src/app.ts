@@ -2,6 +2,7 @@ import { ajvOptions, errorHandler } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
+import account from './plugins/account.plugin.ts';
 import openapi from './plugins/openapi.plugin.ts';
 import redis from './plugins/redis.plugin.ts';
 import renderQueue from './plugins/render-queue.plugin.ts';
@@ -34,6 +35,12 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     prefix: config.QUEUE_PREFIX,
     deadlineMs: config.RENDER_DEADLINE_MS,
     maxQueueDepth: config.MAX_QUEUE_DEPTH,
+  });
+  await fastify.register(account, {
+    authServiceUrl: config.AUTH_SERVICE_URL,
+    internalToken: config.INTERNAL_TOKEN,
+    timeoutMs: config.ACCOUNT_TIMEOUT_MS,
+    anonRateLimitPerMinute: config.ANON_RATE_LIMIT_PER_MINUTE,
   });
   await fastify.register(pingRoutes);
   await fastify.register(convertRoutes);

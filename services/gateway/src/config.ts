@@ -24,6 +24,15 @@ export const GatewayConfigSchema = Type.Object({
   /** How long a forwarded call may take before the gateway answers 504. */
   FORWARD_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
+  /**
+   * Shared secret sent as X-Internal-Token to the account service (API key checks, credits). Without it,
+   * convert calls that carry credentials answer 503; anonymous ones still work.
+   */
+  INTERNAL_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /** How long a credential check or credit call to the account service may take before a 503. */
+  ACCOUNT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5_000 }),
+  /** Convert calls per minute per client IP without credentials (the demo pages). */
+  ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
 });
 
 export type GatewayConfig = Static<typeof GatewayConfigSchema>;

@@ -13,9 +13,12 @@ export const imageResponses = (formats: Array<keyof typeof MimeTypes>) => ({
     },
   },
   400: ErrorResponse,
+  401: ErrorResponse,
+  402: ErrorResponse,
   413: ErrorResponse,
   415: ErrorResponse,
   422: ErrorResponse,
+  429: ErrorResponse,
   503: ErrorResponse,
   504: ErrorResponse,
 });

@@ -24,8 +24,15 @@ export interface RenderOutcome {
 }
 
 export interface RenderQueueClient {
-  /** Enqueues a job on its format's queue and waits (sync REST) for the image or a clear failure. */
-  render<K extends RenderKind>(kind: K, payload: RenderPayload<K>): Promise<RenderOutcome>;
+  /**
+   * Enqueues a job on its format's queue and waits (sync REST) for the image or a clear failure.
+   * `jobId` lets the caller key other records (the credit reservation) by the same id; fresh by default.
+   */
+  render<K extends RenderKind>(kind: K, payload: RenderPayload<K>, options?: RenderOptions): Promise<RenderOutcome>;
+}
+
+export interface RenderOptions {
+  jobId?: string;
 }
 
 declare module 'fastify' {
@@ -97,7 +104,7 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     return value;
   }
 
-  async function render<K extends RenderKind>(kind: K, payload: RenderPayload<K>): Promise<RenderOutcome> {
+  async function render<K extends RenderKind>(kind: K, payload: RenderPayload<K>, options: RenderOptions = {}): Promise<RenderOutcome> {
     const queue = queues.get(kind);
     if (!queue) throw new AppError('INTERNAL_ERROR', `No queue for ${kind}`);
     // BullMQ waits for a connection indefinitely; a request must not, so check first and bound the call.
@@ -110,7 +117,7 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     }
     if (waiting >= opts.maxQueueDepth) throw new AppError('QUEUE_FULL', 'The render queue is full right now; please retry shortly');
 
-    const jobId = randomUUID();
+    const jobId = options.jobId ?? randomUUID();
     let timer: NodeJS.Timeout | undefined;
     const answered = new Promise<RenderReply>((resolve, reject) => {
       pending.set(jobId, resolve);

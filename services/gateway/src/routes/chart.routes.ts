@@ -7,6 +7,8 @@ const chartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/chart-to-img/convert',
     {
+      // Credentials (or the anonymous per-IP limit) are checked before the body is even parsed.
+      onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
         summary: 'Render a Chart.js, D3 or Highcharts chart to PNG, JPEG, SVG (D3, Highcharts) or PDF (Highcharts)',
@@ -18,7 +20,7 @@ const chartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const payload = toChartRenderPayload(body);
       assertPixelBudget(payload.width, payload.height, payload.format === 'png' || payload.format === 'jpeg' ? payload.scale : 1);
-      const outcome = await app.renderQueue.render('chart', payload);
+      const outcome = await app.accountClient.renderBilled(request, 'chart', payload);
       return sendImage(reply, outcome, body.outputType);
     },
   );

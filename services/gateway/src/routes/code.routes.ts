@@ -8,6 +8,8 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/code-to-img/convert',
     {
+      // Credentials (or the anonymous per-IP limit) are checked before the body is even parsed.
+      onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
         summary: 'Render highlighted source code to PNG, JPEG or WebP',
@@ -22,7 +24,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const payload = prepareCodePayload(request.body);
-      const outcome = await app.renderQueue.render('code', payload);
+      const outcome = await app.accountClient.renderBilled(request, 'code', payload);
       return sendImage(reply, outcome, request.body.outputType);
     },
   );

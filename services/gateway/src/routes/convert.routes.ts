@@ -7,6 +7,8 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/html-to-img/convert',
     {
+      // Credentials (or the anonymous per-IP limit) are checked before the body is even parsed.
+      onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
         summary: 'Render HTML to PNG, JPEG or WebP',
@@ -18,7 +20,7 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { output, html, format, width, height, quality, scale } = request.body;
       if (!html.trim()) throw new AppError('VALIDATION_ERROR', 'Please enter some HTML content');
       assertPixelBudget(width, height, scale);
-      const outcome = await app.renderQueue.render('html', { html, format, width, height, quality, scale });
+      const outcome = await app.accountClient.renderBilled(request, 'html', { html, format, width, height, quality, scale });
       return sendImage(reply, outcome, output);
     },
   );
@@ -26,6 +28,8 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/svg-to-img/convert',
     {
+      // Credentials (or the anonymous per-IP limit) are checked before the body is even parsed.
+      onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
         summary: 'Render SVG to PNG, JPEG, WebP or a resized SVG',
@@ -37,7 +41,7 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { output, svg, format, width, height, quality, transparent } = request.body;
       if (!svg.trim()) throw new AppError('VALIDATION_ERROR', 'Please enter some SVG content');
       assertSvgDocument(svg);
-      const outcome = await app.renderQueue.render('svg', { svg, format, width, height, quality, transparent });
+      const outcome = await app.accountClient.renderBilled(request, 'svg', { svg, format, width, height, quality, transparent });
       return sendImage(reply, outcome, output);
     },
   );

@@ -7,6 +7,8 @@ const screenshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/screenshot/convert',
     {
+      // Credentials (or the anonymous per-IP limit) are checked before the body is even parsed.
+      onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
         summary: 'Screenshot a web page as PNG, JPEG or WebP',
@@ -21,7 +23,7 @@ const screenshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const payload = screenshotPayload(request.body);
-      const outcome = await app.renderQueue.render('screenshot', payload);
+      const outcome = await app.accountClient.renderBilled(request, 'screenshot', payload);
       return sendImage(reply, outcome, request.body.outputType);
     },
   );

@@ -34,6 +34,8 @@ export async function startGateway(env: Record<string, string>): Promise<TestGat
     REDIS_URL: await testRedisUrl(),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     RENDER_DEADLINE_MS: '20000',
+    // Existing tests convert anonymously and in bursts; the anonymous limit has its own test.
+    ANON_RATE_LIMIT_PER_MINUTE: '1000000',
     ...env,
   });
   const server = Fastify(serverOptions(config));

@@ -1,0 +1,75 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { CreditLedgerTable, CreditStatus, DB } from '../schema.ts';
+import { inTransaction } from './transaction.ts';
+
+export type CreditLedgerRow = Selectable<CreditLedgerTable>;
+
+export type ReserveResult =
+  | { ok: true; reservationId: string; replayed: boolean }
+  | { ok: false; reason: 'limit_reached' | 'unknown_user'; used: number };
+
+const columns = ['id', 'user_id', 'request_id', 'status', 'created_at', 'settled_at'] as const;
+
+export class CreditLedgerRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Credits that count against a limit: charged, plus reserved ones still in flight. Released ones cost nothing. */
+  async countUsed(userId: string, since: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('credit_ledger')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', userId)
+      .where('created_at', '>=', since)
+      .where('status', 'in', ['charged', 'reserved'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Reserves one credit for `requestId`. The user's row is locked FOR UPDATE first, so concurrent reserves
+   * for one user run one after another and the count-then-insert cannot overshoot the limit. `limit` null
+   * means unlimited (the row is still written, for usage figures). A requestId seen before returns its
+   * existing reservation instead of charging again.
+   */
+  async reserve(userId: string, requestId: string, limit: number | null, since: Date): Promise<ReserveResult> {
+    return inTransaction(this.db, async (trx) => {
+      const user = await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+      if (!user) return { ok: false, reason: 'unknown_user', used: 0 };
+      const existing = await trx
+        .selectFrom('credit_ledger')
+        .select(['id', 'user_id'])
+        .where('request_id', '=', requestId)
+        .executeTakeFirst();
+      if (existing) {
+        if (existing.user_id !== userId) throw new Error('requestId already belongs to another user');
+        return { ok: true, reservationId: existing.id, replayed: true };
+      }
+      const repo = new CreditLedgerRepository(trx);
+      if (limit !== null) {
+        const used = await repo.countUsed(userId, since);
+        if (used >= limit) return { ok: false, reason: 'limit_reached', used };
+      }
+      const row = await trx
+        .insertInto('credit_ledger')
+        .values({ user_id: userId, request_id: requestId })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { ok: true, reservationId: row.id, replayed: false };
+    });
+  }
+
+  /**
+   * Settles a reservation once: only a 'reserved' row changes, so repeating the call (or settling an
+   * unknown requestId) is a harmless no-op. Returns the row as it is now, if any.
+   */
+  async settle(requestId: string, outcome: Exclude<CreditStatus, 'reserved'>): Promise<CreditLedgerRow | undefined> {
+    const updated = await this.db
+      .updateTable('credit_ledger')
+      .set({ status: outcome, settled_at: new Date() })
+      .where('request_id', '=', requestId)
+      .where('status', '=', 'reserved')
+      .returning(columns)
+      .executeTakeFirst();
+    return updated ?? this.db.selectFrom('credit_ledger').select(columns).where('request_id', '=', requestId).executeTakeFirst();
+  }
+}

@@ -1,0 +1,60 @@
+// Billing request/response contracts (spec §3 Subscription, §7). Like auth.contracts.ts, they move to
+// packages/contracts once that package's rework lands.
+import { StringEnum, withMessages } from '@render/contracts';
+import { type TSchema, Type } from '@sinclair/typebox';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const UpgradeBody = Type.Object(
+  {
+    interval: Type.Optional(
+      withMessages(StringEnum(['month', 'year'] as const), {
+        type: 'interval must be month or year',
+        enum: 'interval must be month or year',
+      }),
+    ),
+    /** Defaults from Accept-Language: French pays in euros, everyone else in dollars. */
+    currency: Type.Optional(
+      withMessages(StringEnum(['usd', 'eur'] as const), { type: 'currency must be usd or eur', enum: 'currency must be usd or eur' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const UpgradeResponse = Type.Object({ success: Type.Literal(true), url: Type.String(), sessionId: Type.String() });
+
+export const PortalResponse = Type.Object({ success: Type.Literal(true), url: Type.String() });
+
+export const CancelResponse = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  /** Pro access is kept until this date (the end of the paid period). */
+  accessUntil: Nullable(Type.String({ format: 'date-time' })),
+});
+
+export const MessageResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
+
+export const PaymentMethodView = Type.Object({
+  brand: Type.String(),
+  last4: Type.String(),
+  expMonth: Type.Integer(),
+  expYear: Type.Integer(),
+  isDefault: Type.Boolean(),
+});
+
+export const PaymentInfoResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    plan: StringEnum(['free', 'pro'] as const),
+    status: Nullable(StringEnum(['active', 'cancelling', 'canceled', 'past_due'] as const)),
+    /** In the currency's major unit (49 = 49 $ or 49 €). */
+    price: Nullable(Type.Number()),
+    currency: Nullable(Type.String()),
+    interval: Nullable(StringEnum(['month', 'year'] as const)),
+    nextBillingDate: Nullable(Type.String({ format: 'date-time' })),
+    cancelAtPeriodEnd: Type.Boolean(),
+    paymentMethods: Type.Array(PaymentMethodView),
+  }),
+});
+
+export const WebhookResponse = Type.Object({ received: Type.Literal(true), duplicate: Type.Optional(Type.Boolean()) });

@@ -1,0 +1,137 @@
+import { AppError } from '@render/contracts';
+import {
+  type BillingInterval,
+  type DB,
+  type SubscriptionRow,
+  type SubscriptionState,
+  type SubscriptionStatus,
+  SubscriptionsRepository,
+  type UserPlan,
+  UsersRepository,
+} from '@render/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import Stripe from 'stripe';
+
+export type Currency = 'usd' | 'eur';
+
+/** Stripe Price ids per interval and currency; a missing one means that combination cannot be bought. */
+export type BillingPrices = Record<BillingInterval, Record<Currency, string | undefined>>;
+
+export const BillingMessages = {
+  notConfigured: 'Billing is not configured',
+  providerUnavailable: 'The billing provider is unavailable. Please try again later.',
+  priceUnavailable: 'This plan is not available in the selected currency',
+  alreadySubscribed: 'You already have an active subscription. Use Manage billing to change it.',
+  noBillingAccount: 'No billing account found. Upgrade to Pro first.',
+  noSubscription: 'No active subscription found',
+  alreadyCancelling: 'Subscription is already cancelled and ends at the end of the billing period',
+  notCancelling: 'Only a cancelled subscription can be reactivated',
+  periodEnded: 'The billing period has ended. Please upgrade again.',
+  cancelled: 'Subscription cancelled successfully',
+  reactivated: 'Subscription reactivated successfully',
+} as const;
+
+/** French speakers pay in euros, everyone else in dollars (spec §9); the browser's top language decides. */
+export function currencyFromAcceptLanguage(header: string | undefined): Currency {
+  if (!header) return 'usd';
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((l) => l.tag && l.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked[0]?.tag.split('-')[0] === 'fr' ? 'eur' : 'usd';
+}
+
+/** Turns Stripe failures (network, outage, rejected request) into a 503 the user can retry; the cause is logged. */
+export async function stripeCall<T>(log: FastifyBaseLogger, action: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    log.warn({ err: error.message, type: error.type, code: error.code, action }, 'stripe call failed');
+    throw new AppError('SERVICE_UNAVAILABLE', BillingMessages.providerUnavailable);
+  }
+}
+
+export const idOf = (value: string | { id: string } | null | undefined): string | undefined =>
+  typeof value === 'string' ? value : (value?.id ?? undefined);
+
+/** Our status and the plan it grants, from Stripe's subscription status. */
+export function mapStatus(sub: Stripe.Subscription): { status: SubscriptionStatus; plan: UserPlan } {
+  // The billing portal may schedule the end with `cancel_at` rather than `cancel_at_period_end`.
+  const ending = sub.cancel_at_period_end || sub.cancel_at !== null;
+  switch (sub.status) {
+    case 'active':
+    case 'trialing':
+      return { status: ending ? 'cancelling' : 'active', plan: 'pro' };
+    case 'past_due':
+      // Stripe is retrying the payment; access is kept until it gives up and deletes the subscription.
+      return { status: 'past_due', plan: 'pro' };
+    case 'canceled':
+    case 'incomplete_expired':
+      return { status: 'canceled', plan: 'free' };
+    default:
+      // incomplete, unpaid, paused: nothing was paid for the current period.
+      return { status: 'past_due', plan: 'free' };
+  }
+}
+
+export function subscriptionState(sub: Stripe.Subscription, userId: string): SubscriptionState {
+  // Since API version 2025-03-31 the billing period lives on the subscription items, not the subscription.
+  // Optional chaining: an event rendered for an older API version can lack fields the types promise.
+  const item = sub.items?.data?.[0];
+  const interval: string | undefined = item?.price.recurring?.interval;
+  const periodEnd = item?.current_period_end;
+  return {
+    userId,
+    stripeCustomerId: idOf(sub.customer) ?? '',
+    stripeSubscriptionId: sub.id,
+    ...mapStatus(sub),
+    priceId: item?.price.id ?? null,
+    interval: interval === 'month' || interval === 'year' ? interval : null,
+    currentPeriodEnd: periodEnd ? new Date(periodEnd * 1000) : null,
+    cancelAtPeriodEnd: sub.cancel_at_period_end || sub.cancel_at !== null,
+  };
+}
+
+/**
+ * Stores a subscription as Stripe reports it and sets the user's plan. The user is found by the subscription,
+ * then by the customer we created for them, then by `userIdHint` (checkout's client_reference_id or the
+ * subscription's metadata). Returns undefined when the event is for nobody we know or is stale.
+ */
+export async function applySubscription(
+  db: Kysely<DB>,
+  log: FastifyBaseLogger,
+  sub: Stripe.Subscription,
+  userIdHint?: string | null,
+): Promise<SubscriptionRow | undefined> {
+  const subscriptions = new SubscriptionsRepository(db);
+  const customerId = idOf(sub.customer);
+  const existing =
+    (await subscriptions.findBySubscriptionId(sub.id)) ?? (customerId ? await subscriptions.findByCustomerId(customerId) : undefined);
+  const userId = existing?.user_id ?? userIdHint ?? sub.metadata?.userId;
+  if (!userId || !customerId || !(await new UsersRepository(db).findById(userId).catch(() => undefined))) {
+    log.warn({ subscription: sub.id, customer: customerId }, 'stripe subscription for an unknown user ignored');
+    return undefined;
+  }
+  const state = subscriptionState(sub, userId);
+  if (existing?.stripe_subscription_id === sub.id && existing.status === 'canceled' && state.status !== 'canceled') {
+    // A late or replayed update must not bring an ended subscription back to life.
+    return existing;
+  }
+  if (
+    existing?.stripe_subscription_id &&
+    existing.stripe_subscription_id !== sub.id &&
+    existing.status !== 'canceled' &&
+    state.status === 'canceled'
+  ) {
+    // An older subscription ending must not take away a newer one that is still running.
+    return existing;
+  }
+  return subscriptions.apply(state);
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditLimitMessage } from '../src/lib/credits.ts';
+import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/stack.ts';
+
+let stack: Stack;
+let unlimited: Stack;
+
+beforeAll(async () => {
+  [stack, unlimited] = await Promise.all([startStack(), startStack({ LAUNCH_UNLIMITED: 'true' })]);
+});
+
+afterAll(async () => {
+  await Promise.all([stack?.close(), unlimited?.close()]);
+});
+
+const internal = (s: Stack, path: string, body: unknown, token = INTERNAL_TOKEN) =>
+  s.call('POST', path, { body, headers: { 'x-internal-token': token } });
+const reserve = (s: Stack, userId: string, requestId = randomUUID()) => internal(s, '/internal/credits/reserve', { userId, requestId });
+const settle = (s: Stack, requestId: string, outcome: 'charged' | 'released') =>
+  internal(s, '/internal/credits/settle', { requestId, outcome });
+const usage = async (s: Stack, token: string) => (await json(await s.call('GET', '/api/auth/usage', { token }))).data;
+
+/** Fills a user's window with `n` charged credits, `daysAgo` old, straight in the ledger. */
+async function seedCharged(s: Stack, userId: string, n: number, daysAgo = 0) {
+  const created = new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000);
+  await s.db
+    .insertInto('credit_ledger')
+    .values(
+      Array.from({ length: n }, () => ({ user_id: userId, request_id: randomUUID(), status: 'charged' as const, created_at: created })),
+    )
+    .execute();
+}
+
+describe('credits: reserve, settle and usage', () => {
+  it('needs the internal token', async () => {
+    const user = await verifiedUser(stack);
+    expect((await internal(stack, '/internal/credits/reserve', { userId: user.userId, requestId: 'x' }, 'wrong-token-123456')).status).toBe(
+      401,
+    );
+    expect((await stack.call('POST', '/internal/credits/settle', { body: { requestId: 'x', outcome: 'charged' } })).status).toBe(401);
+    expect((await stack.call('GET', '/api/auth/usage')).status).toBe(401);
+  });
+
+  it('starts a free user at 0 of 50 and counts reserved and charged, not released', async () => {
+    const user = await verifiedUser(stack);
+    const fresh = await usage(stack, user.token);
+    expect(fresh).toMatchObject({ totalCredits: 50, used: 0, limit: 50, remaining: 50, plan: 'free', window: { days: 30 } });
+    expect(Date.now() - Date.parse(fresh.window.since)).toBeGreaterThan(29.9 * 24 * 3600 * 1000);
+
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    for (const id of [a, b, c]) {
+      const res = await reserve(stack, user.userId, id);
+      expect(res.status).toBe(200);
+      expect((await json(res)).reservationId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect((await usage(stack, user.token)).used).toBe(3); // reserved ones count while in flight
+    expect((await settle(stack, a, 'charged')).status).toBe(200);
+    expect((await json(await settle(stack, b, 'released'))).status).toBe('released');
+    const after = await usage(stack, user.token);
+    expect(after).toMatchObject({ used: 2, remaining: 48 });
+  });
+
+  it('is idempotent per requestId: a retried reserve or settle never charges twice', async () => {
+    const user = await verifiedUser(stack);
+    const id = randomUUID();
+    const first = await json(await reserve(stack, user.userId, id));
+    const again = await json(await reserve(stack, user.userId, id));
+    expect(again.reservationId).toBe(first.reservationId);
+    expect((await json(await settle(stack, id, 'charged'))).status).toBe('charged');
+    // A late 'released' after the charge changes nothing.
+    expect((await json(await settle(stack, id, 'released'))).status).toBe('charged');
+    expect((await json(await settle(stack, 'never-reserved', 'released'))).status).toBeNull();
+    expect((await usage(stack, user.token)).used).toBe(1);
+  });
+
+  it('refuses the 51st credit with 402, and forgets credits older than 30 days', async () => {
+    const user = await verifiedUser(stack);
+    await seedCharged(stack, user.userId, 30, 31); // outside the window
+    await seedCharged(stack, user.userId, 49, 29);
+    expect(await usage(stack, user.token)).toMatchObject({ used: 49, remaining: 1 });
+    expect((await reserve(stack, user.userId)).status).toBe(200);
+    const refused = await reserve(stack, user.userId);
+    expect(refused.status).toBe(402);
+    expect((await json(refused)).message).toBe(creditLimitMessage);
+    expect(creditLimitMessage).toBe(
+      'You have used all 50 credits of your plan for this 30-day window. Upgrade to Pro for unlimited conversions.',
+    );
+    expect(await usage(stack, user.token)).toMatchObject({ used: 50, remaining: 0 });
+  });
+
+  it('lets exactly one of 50 concurrent reserves take the last credit', async () => {
+    const user = await verifiedUser(stack);
+    await seedCharged(stack, user.userId, 49);
+    const results = await Promise.all(Array.from({ length: 50 }, () => reserve(stack, user.userId)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
+    expect((await usage(stack, user.token)).used).toBe(50);
+  });
+
+  it('gives Pro users and administrators unlimited credits', async () => {
+    const pro = await verifiedUser(stack);
+    await stack.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', pro.userId).execute();
+    await seedCharged(stack, pro.userId, 60);
+    expect((await reserve(stack, pro.userId)).status).toBe(200);
+    expect(await usage(stack, pro.token)).toMatchObject({ plan: 'pro', used: 61, limit: null, remaining: null, totalCredits: null });
+
+    const admin = await verifiedUser(stack);
+    await stack.db.updateTable('users').set({ role: 'admin' }).where('id', '=', admin.userId).execute();
+    await seedCharged(stack, admin.userId, 60);
+    expect((await reserve(stack, admin.userId)).status).toBe(200);
+    expect((await usage(stack, admin.token)).limit).toBeNull();
+  });
+
+  it('lifts every limit with LAUNCH_UNLIMITED', async () => {
+    const user = await verifiedUser(unlimited);
+    await seedCharged(unlimited, user.userId, 60);
+    expect((await reserve(unlimited, user.userId)).status).toBe(200);
+    expect(await usage(unlimited, user.token)).toMatchObject({ plan: 'free', used: 61, limit: null });
+  });
+
+  it('answers 404 for an unknown account and 400 for a malformed one', async () => {
+    expect((await reserve(stack, randomUUID())).status).toBe(404);
+    expect((await reserve(stack, 'not-a-uuid')).status).toBe(400);
+  });
+});

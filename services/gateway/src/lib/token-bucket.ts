@@ -1,0 +1,36 @@
+/**
+ * In-memory token buckets keyed by client IP. Per process: with N gateway replicas an IP gets N times the
+ * limit, which is acceptable for the anonymous demo limit; it moves to Redis if that ever matters.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, { tokens: number; updatedAt: number }>();
+  private readonly refillPerMs: number;
+
+  constructor(
+    private readonly capacity: number,
+    windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.refillPerMs = capacity / windowMs;
+  }
+
+  /** Takes one token for `key`; false when the bucket is empty. */
+  take(key: string): boolean {
+    const now = this.now();
+    const bucket = this.buckets.get(key) ?? { tokens: this.capacity, updatedAt: now };
+    bucket.tokens = Math.min(this.capacity, bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs);
+    bucket.updatedAt = now;
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > 50_000) this.prune(now);
+    return allowed;
+  }
+
+  /** Full buckets behave exactly like absent ones, so they can go (bounds memory under many IPs). */
+  private prune(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs >= this.capacity) this.buckets.delete(key);
+    }
+  }
+}

@@ -1,0 +1,186 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { AppError } from '@render/contracts';
+import type { RenderKind, RenderPayload } from '@render/queue';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { TokenBuckets } from '../lib/token-bucket.ts';
+import type { RenderOutcome } from './render-queue.plugin.ts';
+
+export type Caller = { kind: 'anonymous' } | { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
+
+export interface AccountClient {
+  /**
+   * onRequest hook of billable routes: resolves the credentials (API key or Bearer token) into
+   * `request.caller`, 401 when they are wrong, 503 when the account service cannot tell; no credentials
+   * means anonymous, which is rate limited per IP.
+   */
+  identify(request: FastifyRequest): Promise<void>;
+  /** Renders for `request.caller`: an account reserves one credit first and is charged only for an image. */
+  renderBilled<K extends RenderKind>(request: FastifyRequest, kind: K, payload: RenderPayload<K>): Promise<RenderOutcome>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accountClient: AccountClient;
+  }
+  interface FastifyRequest {
+    /** Set by `identify`; null on routes that do not use it. */
+    caller: Caller | null;
+  }
+}
+
+export interface AccountPluginOptions {
+  authServiceUrl: string;
+  internalToken?: string;
+  timeoutMs: number;
+  anonRateLimitPerMinute: number;
+  /** How long a verified credential is trusted without asking again. */
+  cacheTtlMs?: number;
+}
+
+const API_KEY_PREFIX = 'rk_';
+const DEFAULT_CACHE_TTL_MS = 30_000;
+const MAX_CACHE_ENTRIES = 10_000;
+
+const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'The account service is unavailable right now; please retry shortly');
+const invalid = (what: string) => new AppError('UNAUTHORIZED', `Invalid ${what}`);
+
+type Credential = { type: 'apiKey'; value: string } | { type: 'jwt'; value: string };
+
+function credentialOf(request: FastifyRequest): Credential | null {
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey.trim()) return { type: 'apiKey', value: apiKey.trim() };
+  const authorization = request.headers.authorization;
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match?.[1]) throw new AppError('UNAUTHORIZED', 'Authorization must be "Bearer <API key or token>"');
+  const value = match[1];
+  return value.startsWith(API_KEY_PREFIX) ? { type: 'apiKey', value } : { type: 'jwt', value };
+}
+
+/**
+ * The gateway's view of accounts, always over HTTP to the account service (which owns users, keys and
+ * the credit ledger). Bearer JWTs are checked by calling the service's /api/auth/me rather than verifying
+ * locally: the gateway then needs neither JWT_SECRET nor a new dependency, and a deleted account or a
+ * plan change is seen within the cache TTL.
+ */
+async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
+  const ttlMs = opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+  // Keyed by a hash so the process never keeps raw keys or tokens as map keys (heap dumps, debug output).
+  const cache = new Map<string, { caller: Caller; expiresAt: number }>();
+  const anonymous = new TokenBuckets(opts.anonRateLimitPerMinute, 60_000);
+
+  async function call(path: string, init: { body?: unknown; headers?: Record<string, string>; method?: string }): Promise<Response> {
+    try {
+      return await fetch(new URL(path, opts.authServiceUrl), {
+        method: init.method ?? 'POST',
+        headers: {
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(opts.internalToken ? { 'x-internal-token': opts.internalToken } : {}),
+          ...init.headers,
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      });
+    } catch {
+      throw unavailable();
+    }
+  }
+
+  async function resolve(credential: Credential): Promise<Caller> {
+    if (credential.type === 'apiKey') {
+      const res = await call('/internal/api-keys/verify', { body: { apiKey: credential.value } });
+      // 400 is the verify schema refusing the key's shape (e.g. too long): still just a wrong key.
+      if (res.status === 401 || res.status === 400) throw invalid('API key');
+      if (!res.ok) throw unavailable();
+      const owner = (await res.json()) as { userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
+      return { kind: 'account', userId: owner.userId, role: owner.role, plan: owner.plan };
+    }
+    const res = await call('/api/auth/me', { method: 'GET', headers: { authorization: `Bearer ${credential.value}` } });
+    if (res.status === 401) throw invalid('or expired token');
+    if (!res.ok) throw unavailable();
+    const { user } = (await res.json()) as { user: { id: string; accountType: string; plan: 'free' | 'pro' } };
+    return { kind: 'account', userId: user.id, role: user.accountType === 'administrator' ? 'admin' : 'user', plan: user.plan };
+  }
+
+  async function identify(request: FastifyRequest): Promise<void> {
+    const credential = credentialOf(request);
+    if (!credential) {
+      if (!anonymous.take(request.ip)) {
+        throw new AppError(
+          'RATE_LIMITED',
+          `Too many conversions without an API key: anonymous use is limited to ${opts.anonRateLimitPerMinute} per minute. Sign up for a free API key or retry in a minute.`,
+        );
+      }
+      request.caller = { kind: 'anonymous' };
+      return;
+    }
+    // Without the token no credit can be reserved, so an authenticated call cannot be served correctly.
+    if (!opts.internalToken) throw unavailable();
+    const key = createHash('sha256').update(`${credential.type}:${credential.value}`).digest('hex');
+    const now = Date.now();
+    const hit = cache.get(key);
+    if (hit && hit.expiresAt > now) {
+      request.caller = hit.caller;
+      return;
+    }
+    const caller = await resolve(credential);
+    if (cache.size >= MAX_CACHE_ENTRIES) {
+      for (const [k, entry] of cache) if (entry.expiresAt <= now) cache.delete(k);
+      if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
+    }
+    // Only successes are cached: a wrong key is re-checked each time, so a key created a moment ago works at once.
+    cache.set(key, { caller, expiresAt: now + ttlMs });
+    request.caller = caller;
+  }
+
+  async function reserve(userId: string, requestId: string): Promise<void> {
+    const res = await call('/internal/credits/reserve', { body: { userId, requestId } });
+    if (res.ok) return;
+    if (res.status === 402) {
+      const body = (await res.json().catch(() => ({}))) as { message?: string };
+      throw new AppError('PAYMENT_REQUIRED', body.message ?? 'You have no credits left for this window');
+    }
+    // 404: the account was deleted after its key was cached.
+    if (res.status === 404) throw invalid('API key');
+    throw unavailable();
+  }
+
+  async function settle(requestId: string, outcome: 'charged' | 'released'): Promise<void> {
+    try {
+      const res = await call('/internal/credits/settle', { body: { requestId, outcome } });
+      if (!res.ok) throw new Error(`status ${res.status}`);
+    } catch (err) {
+      // The answer to the client does not depend on this. The row stays 'reserved', which counts like a
+      // charge; settle is idempotent, so a later reconciliation can finish it.
+      app.log.warn({ requestId, outcome, err: (err as Error).message }, 'credit settle failed; reservation left as reserved');
+    }
+  }
+
+  async function renderBilled<K extends RenderKind>(request: FastifyRequest, kind: K, payload: RenderPayload<K>): Promise<RenderOutcome> {
+    const caller = request.caller;
+    // A billable route without the identify hook would render for free and unlimited: fail loudly instead.
+    if (!caller) throw new AppError('INTERNAL_ERROR', 'Caller was not identified');
+    if (caller.kind === 'anonymous') return app.renderQueue.render(kind, payload);
+    // The job id doubles as the ledger's requestId, so a job retried by BullMQ is still one credit.
+    const jobId = randomUUID();
+    await reserve(caller.userId, jobId);
+    let outcome: 'charged' | 'released' = 'released';
+    try {
+      const result = await app.renderQueue.render(kind, payload, { jobId });
+      outcome = 'charged';
+      return result;
+    } finally {
+      // Awaited so that usage read right after the answer is already settled; a failure costs nothing.
+      await settle(jobId, outcome);
+    }
+  }
+
+  app.decorateRequest('caller', null);
+  app.decorate('accountClient', { identify, renderBilled });
+  app.addHook('onClose', async () => {
+    cache.clear();
+  });
+}
+
+export default fp(accountPlugin, { name: 'account', dependencies: ['render-queue'], fastify: '5.x' });

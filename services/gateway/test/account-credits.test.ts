@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { RenderWorkerHandle } from '@render/render-worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The real account service, in-process on a throwaway database, exactly as its own tests start it.
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+
+const HTML = '<html><body style="margin:0;background:#00f"></body></html>';
+// Never finishes: the worker's render deadline fails it, so the call ends in an error.
+const ENDLESS = '<html><body><script>for(;;){}</script></body></html>';
+const LIMIT_MESSAGE = 'You have used all 50 credits of your plan for this 30-day window. Upgrade to Pro for unlimited conversions.';
+
+let auth: Stack;
+let worker: RenderWorkerHandle;
+let gateway: TestGateway;
+let strictGateway: TestGateway;
+let authDownGateway: TestGateway;
+
+beforeAll(async () => {
+  const prefix = uniquePrefix('credits');
+  auth = await startStack();
+  worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_QUEUES: 'html', RENDER_TIMEOUT_MS: '1000' });
+  gateway = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN });
+  strictGateway = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN, ANON_RATE_LIMIT_PER_MINUTE: '3' });
+  authDownGateway = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: 'http://127.0.0.1:1', INTERNAL_TOKEN });
+});
+
+afterAll(async () => {
+  await Promise.all([gateway?.close(), strictGateway?.close(), authDownGateway?.close()]);
+  await worker?.close();
+  await auth?.close();
+});
+
+const used = async (token: string): Promise<number> => {
+  const res = await auth.call('GET', '/api/auth/usage', { token });
+  return ((await res.json()) as { data: { used: number } }).data.used;
+};
+
+async function seedCharged(userId: string, n: number) {
+  await auth.db
+    .insertInto('credit_ledger')
+    .values(Array.from({ length: n }, () => ({ user_id: userId, request_id: randomUUID(), status: 'charged' as const })))
+    .execute();
+}
+
+describe('authenticated convert calls and credits', () => {
+  it('charges one credit for an image, with the key in X-API-Key or as a Bearer', async () => {
+    const user = await verifiedUser(auth);
+    expect(user.apiKey).toMatch(/^rk_/);
+    const res = await gateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(await used(user.token)).toBe(1);
+
+    const bearer = await gateway.post(
+      '/api/html-to-img/convert',
+      { html: HTML, width: 50, height: 50 },
+      { authorization: `Bearer ${user.apiKey}` },
+    );
+    expect(bearer.status).toBe(200);
+    expect(await used(user.token)).toBe(2);
+  });
+
+  it('accepts the session token (JWT) as a Bearer and charges that account', async () => {
+    const user = await verifiedUser(auth);
+    const res = await gateway.post(
+      '/api/html-to-img/convert',
+      { html: HTML, width: 50, height: 50 },
+      { authorization: `Bearer ${user.token}` },
+    );
+    expect(res.status).toBe(200);
+    expect(await used(user.token)).toBe(1);
+  });
+
+  it('does not charge a failed render', async () => {
+    const user = await verifiedUser(auth);
+    const res = await gateway.post('/api/html-to-img/convert', { html: ENDLESS, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(await used(user.token)).toBe(0);
+    const rows = await auth.db.selectFrom('credit_ledger').select('status').where('user_id', '=', user.userId).execute();
+    expect(rows).toEqual([{ status: 'released' }]);
+  });
+
+  it('lets exactly one of 10 concurrent converts use the last credit; the rest get 402', async () => {
+    const user = await verifiedUser(auth);
+    await seedCharged(user.userId, 49);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        gateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(9);
+    const refused = results.find((r) => r.status === 402)!;
+    expect(await refused.json()).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED', message: LIMIT_MESSAGE });
+    await Promise.all(results.map((r) => r.arrayBuffer().catch(() => undefined)));
+    expect(await used(user.token)).toBe(50);
+  });
+
+  it('answers 401 for a wrong key or token, before looking at the body', async () => {
+    const attempts: Record<string, string>[] = [
+      { 'x-api-key': 'rk_not-a-real-key' },
+      { authorization: 'Bearer rk_nope' },
+      { authorization: 'Bearer not.a.jwt' },
+      { authorization: 'Basic abc' },
+    ];
+    for (const headers of attempts) {
+      const res = await gateway.post('/api/html-to-img/convert', { html: '' }, headers);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    }
+  });
+
+  it('answers 503 to authenticated calls when the account service is down, and still serves anonymous ones', async () => {
+    const res = await authDownGateway.post(
+      '/api/html-to-img/convert',
+      { html: HTML, width: 50, height: 50 },
+      { 'x-api-key': 'rk_whatever' },
+    );
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    const anonymous = await authDownGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 });
+    expect(anonymous.status).toBe(200);
+  });
+});
+
+describe('anonymous convert calls', () => {
+  it('are allowed up to the per-IP limit, then 429 with a clear message; credentials are not limited', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      // An invalid body still counts: the limit is checked before the body is parsed, so it is cheap.
+      const res = await strictGateway.post('/api/svg-to-img/convert', { svg: '' });
+      statuses.push(res.status);
+      if (res.status === 429) expect((await res.json()).message).toMatch(/anonymous use is limited to 3 per minute/);
+      else await res.arrayBuffer();
+    }
+    expect(statuses).toEqual([400, 400, 400, 429]);
+    const user = await verifiedUser(auth);
+    const res = await strictGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+    expect(res.status).toBe(200);
+  });
+});
