@@ -125,3 +125,23 @@ describe('credits: reserve, settle and usage', () => {
     expect((await reserve(stack, 'not-a-uuid')).status).toBe(400);
   });
 });
+
+describe('admin overview counts generations from the ledger', () => {
+  it('counts charged conversions per window, not released or reserved ones', async () => {
+    const { CreditLedgerRepository } = await import('@render/db');
+    const ledger = new CreditLedgerRepository(stack.db);
+    const before = await ledger.generationCounts();
+    const user = await verifiedUser(stack);
+    await seedCharged(stack, user.userId, 2);
+    await seedCharged(stack, user.userId, 1, 10);
+    const released = randomUUID();
+    await reserve(stack, user.userId, released);
+    await settle(stack, released, 'released');
+    await reserve(stack, user.userId); // still in flight
+    const after = await ledger.generationCounts();
+    expect(after.total - before.total).toBe(3);
+    expect(after.last24h - before.last24h).toBe(2);
+    expect(after.last7d - before.last7d).toBe(2);
+    expect(after.last30d - before.last30d).toBe(3);
+  });
+});

@@ -81,17 +81,17 @@ describe('authenticated convert calls and credits', () => {
     expect(rows).toEqual([{ status: 'released' }]);
   });
 
-  it('lets exactly one of 10 concurrent converts use the last credit; the rest get 402', async () => {
+  it('lets exactly one of 50 concurrent converts use the last credit; the rest get 402', async () => {
     const user = await verifiedUser(auth);
     await seedCharged(user.userId, 49);
     const results = await Promise.all(
-      Array.from({ length: 10 }, () =>
+      Array.from({ length: 50 }, () =>
         gateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey }),
       ),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 402)).toHaveLength(9);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
     const refused = results.find((r) => r.status === 402)!;
     expect(await refused.json()).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED', message: LIMIT_MESSAGE });
     await Promise.all(results.map((r) => r.arrayBuffer().catch(() => undefined)));

@@ -72,4 +72,21 @@ export class CreditLedgerRepository {
       .executeTakeFirst();
     return updated ?? this.db.selectFrom('credit_ledger').select(columns).where('request_id', '=', requestId).executeTakeFirst();
   }
+
+  /** Successful generations (charged rows) in total and per window, for the admin overview. */
+  async generationCounts(now: Date = new Date()): Promise<{ total: number; last24h: number; last7d: number; last30d: number }> {
+    const day = 24 * 60 * 60 * 1000;
+    const since = (days: number) => new Date(now.getTime() - days * day);
+    const row = await this.db
+      .selectFrom('credit_ledger')
+      .where('status', '=', 'charged')
+      .select((eb) => [
+        eb.fn.countAll<string>().as('total'),
+        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(1)).as('last24h'),
+        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(7)).as('last7d'),
+        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(30)).as('last30d'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { total: Number(row.total), last24h: Number(row.last24h), last7d: Number(row.last7d), last30d: Number(row.last30d) };
+  }
 }

@@ -1,23 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { UsersRepository } from '@render/db';
+import { CreditLedgerRepository, UsersRepository } from '@render/db';
 import { AdminStatsResponse } from '../contracts/auth.contracts.ts';
 
 const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const users = new UsersRepository(app.db);
+  const ledger = new CreditLedgerRepository(app.db);
 
   app.get(
     '/api/admin/stats',
     { preHandler: app.requireAdmin, schema: { tags: ['admin'], summary: 'Platform overview', response: { 200: AdminStatsResponse } } },
     async () => {
-      const counts = await users.signupCounts();
+      const [counts, generations] = await Promise.all([users.signupCounts(), ledger.generationCounts()]);
       return {
         success: true as const,
         stats: {
           totalUsers: counts.total,
           newUsers: { last24h: counts.last24h, last7d: counts.last7d, last30d: counts.last30d },
-          // Generation counts come from the usage ledger, which arrives with the credits work; zero until then.
-          totalGenerations: 0,
-          generations: { last24h: 0, last7d: 0, last30d: 0 },
+          // A generation is a successful conversion by an account (a charged ledger row); demo calls without
+          // an API key are not counted here.
+          totalGenerations: generations.total,
+          generations: { last24h: generations.last24h, last7d: generations.last7d, last30d: generations.last30d },
         },
       };
     },

@@ -62,7 +62,7 @@ function credentialOf(request: FastifyRequest): Credential | null {
  * The gateway's view of accounts, always over HTTP to the account service (which owns users, keys and
  * the credit ledger). Bearer JWTs are checked by calling the service's /api/auth/me rather than verifying
  * locally: the gateway then needs neither JWT_SECRET nor a new dependency, and a deleted account or a
- * plan change is seen within the cache TTL.
+ * plan change is seen within the session cache's TTL.
  */
 async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
   const ttlMs = opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
@@ -117,6 +117,13 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
     }
     // Without the token no credit can be reserved, so an authenticated call cannot be served correctly.
     if (!opts.internalToken) throw unavailable();
+    // API keys are verified on every call: a regenerated key must stop working at once, and the call is
+    // one small request next to the credit reservation that follows anyway. Session tokens stay valid until
+    // they expire whatever we do, so their lookups are cached briefly.
+    if (credential.type === 'apiKey') {
+      request.caller = await resolve(credential);
+      return;
+    }
     const key = createHash('sha256').update(`${credential.type}:${credential.value}`).digest('hex');
     const now = Date.now();
     const hit = cache.get(key);
