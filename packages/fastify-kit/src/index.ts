@@ -1,2 +1,4 @@
 export { ajvOptions } from './ajv.ts';
 export { default as errorHandler, validationMessage } from './error-handler.plugin.ts';
+export { listenUntilSignalled } from './listen.ts';
+export { TokenBuckets, takeAll } from './token-buckets.ts';

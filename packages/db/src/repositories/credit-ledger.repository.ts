@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { CreditLedgerTable, CreditStatus, DB } from '../schema.ts';
 import { inTransaction } from './transaction.ts';
+import { toWindowCounts, type WindowCounts, windowCountSelections } from './window-counts.ts';
 
 export type CreditLedgerRow = Selectable<CreditLedgerTable>;
 
@@ -74,19 +75,12 @@ export class CreditLedgerRepository {
   }
 
   /** Successful generations (charged rows) in total and per window, for the admin overview. */
-  async generationCounts(now: Date = new Date()): Promise<{ total: number; last24h: number; last7d: number; last30d: number }> {
-    const day = 24 * 60 * 60 * 1000;
-    const since = (days: number) => new Date(now.getTime() - days * day);
+  async generationCounts(now: Date = new Date()): Promise<WindowCounts> {
     const row = await this.db
       .selectFrom('credit_ledger')
       .where('status', '=', 'charged')
-      .select((eb) => [
-        eb.fn.countAll<string>().as('total'),
-        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(1)).as('last24h'),
-        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(7)).as('last7d'),
-        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(30)).as('last30d'),
-      ])
+      .select((eb) => windowCountSelections(eb, now))
       .executeTakeFirstOrThrow();
-    return { total: Number(row.total), last24h: Number(row.last24h), last7d: Number(row.last7d), last30d: Number(row.last30d) };
+    return toWindowCounts(row);
   }
 }

@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { DB, UsersTable } from '../schema.ts';
+import { toWindowCounts, type WindowCounts, windowCountSelections } from './window-counts.ts';
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Omit<Insertable<UsersTable>, 'id' | 'created_at' | 'updated_at'>;
@@ -20,12 +21,7 @@ const columns = [
   'updated_at',
 ] as const;
 
-export interface SignupCounts {
-  total: number;
-  last24h: number;
-  last7d: number;
-  last30d: number;
-}
+export type SignupCounts = WindowCounts;
 
 export class UsersRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -73,17 +69,10 @@ export class UsersRepository {
   }
 
   async signupCounts(now: Date = new Date()): Promise<SignupCounts> {
-    const day = 24 * 60 * 60 * 1000;
-    const since = (days: number) => new Date(now.getTime() - days * day);
     const row = await this.db
       .selectFrom('users')
-      .select((eb) => [
-        eb.fn.countAll<string>().as('total'),
-        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(1)).as('last24h'),
-        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(7)).as('last7d'),
-        eb.fn.countAll<string>().filterWhere('created_at', '>=', since(30)).as('last30d'),
-      ])
+      .select((eb) => windowCountSelections(eb, now))
       .executeTakeFirstOrThrow();
-    return { total: Number(row.total), last24h: Number(row.last24h), last7d: Number(row.last7d), last30d: Number(row.last30d) };
+    return toWindowCounts(row);
   }
 }

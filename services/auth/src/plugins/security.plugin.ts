@@ -1,14 +1,14 @@
+import { TokenBuckets } from '@render/fastify-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { RateLimiter } from '../lib/rate-limiter.ts';
 import { ApiKeyCipher } from '../lib/secrets.ts';
 
 export interface RateLimits {
-  loginPerAccount: RateLimiter;
-  loginPerIp: RateLimiter;
+  loginPerAccount: TokenBuckets;
+  loginPerIp: TokenBuckets;
   /** Verification and reset mails per address: 1 a minute and 5 an hour. */
-  mailPerMinute: RateLimiter;
-  mailPerHour: RateLimiter;
+  mailPerMinute: TokenBuckets;
+  mailPerHour: TokenBuckets;
 }
 
 declare module 'fastify' {
@@ -33,10 +33,10 @@ async function securityPlugin(app: FastifyInstance, opts: SecurityOptions) {
   app.decorate('apiKeyCipher', new ApiKeyCipher(opts.apiKeyEncryptionKey));
   app.decorate('internalToken', opts.internalToken);
   app.decorate('rateLimits', {
-    loginPerAccount: new RateLimiter(opts.loginMaxPerAccount, window),
-    loginPerIp: new RateLimiter(opts.loginMaxPerIp, window),
-    mailPerMinute: new RateLimiter(1, 60_000),
-    mailPerHour: new RateLimiter(5, 3_600_000),
+    loginPerAccount: new TokenBuckets(opts.loginMaxPerAccount, window),
+    loginPerIp: new TokenBuckets(opts.loginMaxPerIp, window),
+    mailPerMinute: new TokenBuckets(1, 60_000),
+    mailPerHour: new TokenBuckets(5, 3_600_000),
   });
 }
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '@render/contracts';
 import { PasswordResetsRepository, UsersRepository } from '@render/db';
+import { takeAll } from '@render/fastify-kit';
 import { EmailBody, MessageResponse, Messages, ResetPasswordBody } from '../contracts/auth.contracts.ts';
 import { RESET_TTL_MS } from '../lib/accounts.ts';
 import { hashPassword } from '../lib/passwords.ts';
-import { takeAll } from '../lib/rate-limiter.ts';
 import { newResetToken, sha256 } from '../lib/secrets.ts';
 import { checkNewPassword, normaliseEmail } from '../lib/signup-rules.ts';
 

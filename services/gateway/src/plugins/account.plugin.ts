@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError } from '@render/contracts';
+import { TokenBuckets } from '@render/fastify-kit';
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { TokenBuckets } from '../lib/token-bucket.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 export type Caller = { kind: 'anonymous' } | { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };

@@ -1,8 +1,8 @@
 /**
- * In-memory token buckets. Good enough for one auth process; with several replicas each keeps its own
- * counts (limits multiply by the replica count), so this moves to Redis when the service is scaled out.
+ * In-memory token buckets (e.g. per client IP or per account). Per process: with N replicas a key gets N
+ * times the limit; limits that must hold across replicas belong in Redis.
  */
-export class RateLimiter {
+export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; updatedAt: number }>();
   private readonly refillPerMs: number;
 
@@ -27,7 +27,7 @@ export class RateLimiter {
     return allowed;
   }
 
-  /** Drops buckets that have refilled completely: they behave exactly like absent ones. */
+  /** Full buckets behave exactly like absent ones, so they can go (bounds memory under many keys). */
   private prune(now: number): void {
     for (const [key, bucket] of this.buckets) {
       if (bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs >= this.capacity) this.buckets.delete(key);
@@ -35,5 +35,5 @@ export class RateLimiter {
   }
 }
 
-/** All limiters must allow; every one is charged so a burst cannot slip through the stricter window. */
-export const takeAll = (key: string, ...limiters: RateLimiter[]): boolean => limiters.map((l) => l.take(key)).every(Boolean);
+/** All buckets must allow; every one is charged so a burst cannot slip through the stricter window. */
+export const takeAll = (key: string, ...buckets: TokenBuckets[]): boolean => buckets.map((b) => b.take(key)).every(Boolean);
