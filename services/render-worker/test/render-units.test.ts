@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseQueues } from '../src/render.worker.ts';
-import { needsScript } from '../src/renderers/page-ops.ts';
+import { isSelfContained, needsScript } from '../src/renderers/page-ops.ts';
 import { normalizeSvg } from '../src/renderers/svg.renderer.ts';
 
 describe('needsScript', () => {
@@ -50,5 +50,22 @@ describe('parseQueues', () => {
   });
   it('refuses an empty list', () => {
     expect(() => parseQueues(' , ')).toThrow(/empty/);
+  });
+});
+
+describe('isSelfContained (the fast path needs nothing fetched and nothing run)', () => {
+  it.each([
+    ['<h1 style="color:red">Hi</h1><div style="width:10px;height:10px;background:#f00"></div>', true],
+    ['<style>body{font-family:sans-serif}</style><p>text</p>', true],
+    ['<img src="https://example.com/a.png">', false],
+    ['<link rel="stylesheet" href="a.css">', false],
+    ['<div style="background:url(a.png)"></div>', false],
+    ['<style>@import "x.css";</style>', false],
+    ['<img srcset="a.png 1x">', false],
+    ['<meta http-equiv="refresh" content="1">', false],
+    ['<script>1</script>', false],
+    ['<div onclick="x()">', false],
+  ])('%s → %s', (html, expected) => {
+    expect(isSelfContained(html)).toBe(expected);
   });
 });

@@ -1,5 +1,5 @@
 import type { Logger } from '@render/logger';
-import type { BrowserContext, Page } from 'puppeteer-core';
+import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { BrowserManager } from './browser-manager.ts';
 
 /**
@@ -28,6 +28,8 @@ export interface PageSlot {
   ready: Promise<void>;
   /** Last values applied to the page, so unchanged settings cost no CDP round trip. */
   applied: { scriptEnabled?: boolean; viewport?: string; [key: string]: unknown };
+  /** A DevTools session of our own on this page, opened on first use (see page-ops `directSession`). */
+  session?: { cdp: CDPSession; frameId: string };
   browserGeneration: number;
 }
 
@@ -88,7 +90,14 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
       const browser = await manager.get();
       slot.context = settings.mode === 'fresh-context' ? await browser.createBrowserContext() : null;
       const page = await (slot.context ?? browser).newPage();
-      Object.assign(slot, { applied: {}, jobs: 0, tainted: false, broken: false, browserGeneration: manager.generation });
+      Object.assign(slot, {
+        applied: {},
+        session: undefined,
+        jobs: 0,
+        tainted: false,
+        broken: false,
+        browserGeneration: manager.generation,
+      });
       slotOfPage.set(page, slot);
       await settings.preparePage?.(page);
       return page;

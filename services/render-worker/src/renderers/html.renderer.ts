@@ -1,6 +1,6 @@
 import { MimeTypes } from '@render/contracts';
 import type { HtmlRenderPayload } from '@render/queue';
-import { applyPageSettings, needsScript, screenshot, withDeadline } from './page-ops.ts';
+import { applyPageSettings, isSelfContained, needsScript, renderStatic, screenshot, withDeadline } from './page-ops.ts';
 import type { Renderer } from './renderer.ts';
 
 const WEB_FONTS = /@font-face|@import|fonts\.googleapis|<link\b/i;
@@ -11,16 +11,19 @@ export const renderHtml: Renderer<HtmlRenderPayload> = async (payload, ctx) => {
     withDeadline(slot, timeoutMs, async () => {
       const scriptEnabled = needsScript(payload.html);
       await applyPageSettings(page, slot, { scriptEnabled, width: payload.width, height: payload.height, scale: payload.scale });
-      // timeout 0: withDeadline owns the deadline, and puppeteer would build a TimeoutError per call.
-      await page.setContent(payload.html, { waitUntil: 'load', timeout: 0 });
-      if (WEB_FONTS.test(payload.html)) {
-        // The load event does not wait for web fonts that layout asked for; text would render in a fallback.
-        await page.evaluate('document.fonts.ready.then(() => true)');
+      const quality = payload.format === 'png' ? undefined : payload.quality;
+      let bytes: Buffer;
+      if (isSelfContained(payload.html)) {
+        bytes = await renderStatic(page, slot, payload.html, { type: payload.format, quality });
+      } else {
+        // timeout 0: withDeadline owns the deadline, and puppeteer would build a TimeoutError per call.
+        await page.setContent(payload.html, { waitUntil: 'load', timeout: 0 });
+        if (WEB_FONTS.test(payload.html)) {
+          // The load event does not wait for web fonts that layout asked for; text would render in a fallback.
+          await page.evaluate('document.fonts.ready.then(() => true)');
+        }
+        bytes = await screenshot(page, { type: payload.format, quality });
       }
-      const bytes = await screenshot(page, {
-        type: payload.format,
-        quality: payload.format === 'png' ? undefined : payload.quality,
-      });
       return {
         bytes,
         format: payload.format,

@@ -1,4 +1,4 @@
-import type { Page, ScreenshotOptions } from 'puppeteer-core';
+import type { CDPSession, Page, ScreenshotOptions } from 'puppeteer-core';
 import type { PageSlot } from '../browser/page-pool-concurrency.ts';
 import { RenderError } from './render-error.ts';
 
@@ -26,6 +26,36 @@ export async function applyPageSettings(
     await page.setViewport({ width: settings.width, height: settings.height, deviceScaleFactor: settings.scale });
     slot.applied.viewport = viewport;
   }
+}
+
+/**
+ * Self-contained markup: nothing to fetch (no src/href/url()/@import/srcset…) and nothing to run. Such a
+ * page is complete as soon as it is parsed, so it can skip load tracking entirely (see `renderStatic`).
+ */
+const SUBRESOURCE_HINT = /\b(src|href|srcset|poster|data|background|action|formaction)\s*=|url\s*\(|@import|<link\b|<meta\b|<base\b/i;
+
+export const isSelfContained = (markup: string) => !needsScript(markup) && !SUBRESOURCE_HINT.test(markup);
+
+/** Our own DevTools session on the page and its main frame id, opened once per page. */
+async function directSession(page: Page, slot: PageSlot): Promise<{ cdp: CDPSession; frameId: string }> {
+  if (slot.session) return slot.session;
+  const cdp = await page.createCDPSession();
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  slot.session = { cdp, frameId: frameTree.frame.id };
+  return slot.session;
+}
+
+/**
+ * The fast path for self-contained, script-free markup: the browser replaces the document in one DevTools
+ * call. puppeteer's setContent (document.write from an isolated world, then a lifecycle watcher for
+ * "load") costs as much again in browser and Node CPU, and waits for nothing such a page has. The page's
+ * scripts are off, so, as with setContent, nothing survives into the next job. The capture itself stays
+ * with puppeteer: device-metric overrides belong to its session, so only its captures see the scale.
+ */
+export async function renderStatic(page: Page, slot: PageSlot, markup: string, options: ScreenshotOptions): Promise<Buffer> {
+  const { cdp, frameId } = await directSession(page, slot);
+  await cdp.send('Page.setDocumentContent', { frameId, html: markup });
+  return screenshot(page, options);
 }
 
 export async function screenshot(page: Page, options: ScreenshotOptions): Promise<Buffer> {
