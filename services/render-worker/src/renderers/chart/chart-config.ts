@@ -11,6 +11,8 @@ export interface PageChartConfig {
   background: string;
   colors: string[];
   responsiveWidth: boolean;
+  /** JPEG quality 1–100, for charts the page exports itself. */
+  quality: number;
   data?: unknown;
   options: unknown;
 }
@@ -124,6 +126,7 @@ export function buildPageConfig(payload: ChartRenderPayload): PageChartConfig {
     height: payload.height,
     colors,
     responsiveWidth: payload.responsiveWidth === true,
+    quality: payload.quality,
   };
 
   if (library === 'highcharts') {

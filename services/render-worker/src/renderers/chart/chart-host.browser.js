@@ -95,8 +95,28 @@
       container.append(canvas);
     }
     applyChartJsPalette(config.chartType, config.data, config.colors);
-    current = new window.Chart(canvas, { type: config.chartType, data: config.data, options });
-    return {};
+    // The background is painted into the canvas itself, so the canvas alone is the finished image.
+    const background = {
+      id: '__renderBackground',
+      beforeDraw(chart) {
+        if (config.background === 'transparent') return;
+        const { ctx, width, height } = chart;
+        ctx.save();
+        ctx.globalCompositeOperation = 'destination-over';
+        ctx.fillStyle = config.background;
+        ctx.fillRect(0, 0, width, height);
+        ctx.restore();
+      },
+    };
+    current = new window.Chart(canvas, { type: config.chartType, data: config.data, options, plugins: [background] });
+    // A fixed-size canvas is exported here: encoding the drawn canvas is cheaper than a page screenshot,
+    // which must first get the canvas through the compositor. Chart.js sizes the backing store by the
+    // device pixel ratio, i.e. the requested scale.
+    const exportable =
+      !config.responsiveWidth && (config.format === 'png' || (config.format === 'jpeg' && config.background !== 'transparent'));
+    if (!exportable) return {};
+    const mime = config.format === 'jpeg' ? 'image/jpeg' : 'image/png';
+    return { image: canvas.toDataURL(mime, config.quality / 100), imageWidth: canvas.width, imageHeight: canvas.height };
   };
 
   // ---------------------------------------------------------------- Highcharts

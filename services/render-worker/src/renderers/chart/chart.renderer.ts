@@ -6,7 +6,7 @@ import type { RenderedImage, Renderer } from '../renderer.ts';
 import { buildPageConfig, isOpaque, type PageChartConfig } from './chart-config.ts';
 import { ChartConfigError } from './chart-sanitize.ts';
 
-type PageResult = { ok: true; svg?: string } | { ok: false; message: string };
+type PageResult = { ok: true; svg?: string; image?: string; imageWidth?: number; imageHeight?: number } | { ok: false; message: string };
 
 interface ChartWindow {
   __renderChart(config: PageChartConfig): PageResult;
@@ -49,6 +49,11 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
         if (format === 'svg') {
           if (!result.svg) throw new RenderError('Failed to generate image: the chart produced no SVG', false);
           return { bytes: Buffer.from(result.svg, 'utf8'), format, mimeType: MimeTypes.svg, width, height };
+        }
+        if (result.image) {
+          // The page exported the finished canvas (Chart.js raster output); no screenshot needed.
+          const bytes = Buffer.from(result.image.slice(result.image.indexOf(',') + 1), 'base64');
+          return { bytes, format, mimeType: MimeTypes[format], width: result.imageWidth ?? width, height: result.imageHeight ?? height };
         }
         if (format === 'pdf') {
           const pdf = await page.pdf({ width: `${width}px`, height: `${height}px`, printBackground: true, pageRanges: '1', timeout: 0 });
