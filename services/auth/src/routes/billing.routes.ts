@@ -83,6 +83,15 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
     },
   );
 
+  /** The account's subscription that Stripe still runs (active, cancelling or past due), or 404. */
+  async function liveSubscription(userId: string) {
+    const row = await subscriptions.findByUserId(userId);
+    const subscriptionId = row?.stripe_subscription_id;
+    if (!row || !subscriptionId || !row.status || row.status === 'canceled')
+      throw new AppError('NOT_FOUND', BillingMessages.noSubscription);
+    return { row, subscriptionId };
+  }
+
   app.post(
     '/api/auth/cancel-subscription',
     {
@@ -90,9 +99,7 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
     },
     async (request) => {
       const stripe = app.billing.client();
-      const row = await subscriptions.findByUserId(request.account.id);
-      const subscriptionId = row?.stripe_subscription_id;
-      if (!subscriptionId || !row.status || row.status === 'canceled') throw new AppError('NOT_FOUND', BillingMessages.noSubscription);
+      const { row, subscriptionId } = await liveSubscription(request.account.id);
       if (row.status === 'cancelling') throw new AppError('CONFLICT', BillingMessages.alreadyCancelling);
       // Access is kept until the end of the period already paid for (spec §4); Stripe ends it then.
       const sub = await stripeCall(request.log, 'subscriptions.update', () =>
@@ -111,9 +118,7 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
     },
     async (request) => {
       const stripe = app.billing.client();
-      const row = await subscriptions.findByUserId(request.account.id);
-      const subscriptionId = row?.stripe_subscription_id;
-      if (!subscriptionId || !row.status || row.status === 'canceled') throw new AppError('NOT_FOUND', BillingMessages.noSubscription);
+      const { row, subscriptionId } = await liveSubscription(request.account.id);
       if (row.status !== 'cancelling') throw new AppError('VALIDATION_ERROR', BillingMessages.notCancelling);
       if (row.current_period_end && row.current_period_end.getTime() <= Date.now())
         throw new AppError('VALIDATION_ERROR', BillingMessages.periodEnded);
