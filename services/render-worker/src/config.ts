@@ -29,6 +29,10 @@ export const WorkerConfigSchema = Type.Object({
   CHROMIUM_SANDBOX: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')], { default: 'auto' }),
   /** host:port pairs pages may reach even though they are not public (tests, self-hosted assets). */
   RENDER_EGRESS_ALLOWLIST: Type.String({ default: '' }),
+  /** Largest image an SVG image variable may point at (bytes); it is inlined into the SVG, so this bounds the job. */
+  RENDER_IMAGE_MAX_BYTES: Type.Integer({ minimum: 1_024, maximum: 50 * 1024 * 1024, default: 5 * 1024 * 1024 }),
+  /** Per image variable, redirects and body included; the render's own budget can shorten it. */
+  RENDER_IMAGE_TIMEOUT_MS: Type.Integer({ minimum: 500, default: 10_000 }),
 });
 
 export type WorkerConfig = Static<typeof WorkerConfigSchema>;

@@ -67,7 +67,11 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
     }
     return cluster;
   };
-  const rendererContext: RendererContext = { pool, timeoutMs: config.RENDER_TIMEOUT_MS };
+  const rendererContext: RendererContext = {
+    pool,
+    timeoutMs: config.RENDER_TIMEOUT_MS,
+    imageFetch: { proxyUrl: proxy.url, maxBytes: config.RENDER_IMAGE_MAX_BYTES, timeoutMs: config.RENDER_IMAGE_TIMEOUT_MS },
+  };
   // Warm the pools this process will need before taking jobs.
   await Promise.all([...new Set(queues.flatMap((kind) => rendererPools[kind]))].map(pool));
 

@@ -104,7 +104,12 @@ afterAll(async () => {
   canary?.server.close();
 });
 
-const ctx: RendererContext = { pool: async () => cluster, timeoutMs: 10_000 };
+const ctx: RendererContext = {
+  pool: async () => cluster,
+  timeoutMs: 10_000,
+  // Screenshots fetch no image variables.
+  imageFetch: { proxyUrl: 'http://127.0.0.1:9', maxBytes: 1024, timeoutMs: 1_000 },
+};
 
 const payload = (url: string, extra: Partial<ScreenshotRenderPayload> = {}): ScreenshotRenderPayload => ({
   url,

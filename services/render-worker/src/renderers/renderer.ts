@@ -17,10 +17,19 @@ export interface RenderedImage {
  */
 export type PoolName = 'generic' | 'chart' | 'code' | 'screenshot';
 
+/** How the worker fetches content itself (SVG image variables): only through its egress proxy, within these limits. */
+export interface ImageFetchSettings {
+  proxyUrl: string;
+  maxBytes: number;
+  /** Per image; a job's remaining budget can shorten it. */
+  timeoutMs: number;
+}
+
 export interface RendererContext {
   pool(name: PoolName): Promise<RenderCluster>;
   /** Budget for the whole render, enforced with `withDeadline`. */
   timeoutMs: number;
+  imageFetch: ImageFetchSettings;
 }
 
 /** A format's renderer: payload already validated against its job schema. */

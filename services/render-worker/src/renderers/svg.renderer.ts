@@ -2,6 +2,7 @@ import { MimeTypes } from '@render/contracts';
 import type { SvgRenderPayload } from '@render/queue';
 import { applyPageSettings, screenshot, withDeadline } from './page-ops.ts';
 import type { RenderedImage, Renderer } from './renderer.ts';
+import { inlineSvgImages } from './svg-image-inliner.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
@@ -32,23 +33,27 @@ export function normalizeSvg(svg: string, size?: { width: number; height: number
 }
 
 /** SVG output needs no browser: the document is normalised and resized by its root attributes. */
-function svgToSvg(payload: SvgRenderPayload): RenderedImage {
-  const bytes = Buffer.from(normalizeSvg(payload.svg, { width: payload.width, height: payload.height }), 'utf8');
+function svgToSvg(svg: string, payload: SvgRenderPayload): RenderedImage {
+  const bytes = Buffer.from(normalizeSvg(svg, { width: payload.width, height: payload.height }), 'utf8');
   return { bytes, format: 'svg', mimeType: MimeTypes.svg, width: payload.width, height: payload.height };
 }
 
 /**
  * Raster output draws the SVG through an <img>: in image mode Chromium runs no SVG scripts and loads no
- * external resources, so a hostile SVG can neither execute nor reach the network.
+ * external resources, so a hostile SVG can neither execute nor reach the network. Image variables are
+ * therefore fetched by the worker and inlined first, before a page is taken from the pool.
  */
 export const renderSvg: Renderer<SvgRenderPayload> = async (payload, ctx) => {
-  if (payload.format === 'svg') return svgToSvg(payload);
+  // Fetching and drawing share the one render budget.
+  const deadline = Date.now() + ctx.timeoutMs;
+  const svg = payload.images?.length ? await inlineSvgImages(payload.svg, payload.images, ctx.imageFetch, deadline) : payload.svg;
+  if (payload.format === 'svg') return svgToSvg(svg, payload);
   const format = payload.format;
-  const { timeoutMs } = ctx;
+  const timeoutMs = Math.max(1, deadline - Date.now());
   return (await ctx.pool('generic')).run(({ page, slot }) =>
     withDeadline(slot, timeoutMs, async () => {
       const transparent = payload.transparent && format !== 'jpeg';
-      const src = `data:image/svg+xml;base64,${Buffer.from(normalizeSvg(payload.svg), 'utf8').toString('base64')}`;
+      const src = `data:image/svg+xml;base64,${Buffer.from(normalizeSvg(svg), 'utf8').toString('base64')}`;
       const html =
         '<!doctype html><html><head><style>html,body{margin:0;padding:0;overflow:hidden;' +
         `background:${transparent ? 'transparent' : '#fff'}}` +
