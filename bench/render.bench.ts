@@ -226,8 +226,8 @@ if (opts.jsonPath) {
   const result = {
     at: new Date().toISOString(),
     machine,
-    // The Redis URL may carry a password; the JSON is meant to be shared.
-    options: { ...opts, phases: [...opts.phases], redisUrl: undefined },
+    // The Redis and Postgres URLs may carry passwords; the JSON is meant to be shared.
+    options: { ...opts, phases: [...opts.phases], redisUrl: undefined, databaseUrl: undefined },
     raw,
     stack,
     naive,

@@ -2,11 +2,21 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HTML } from './workload.ts';
 
+/** What a workload's request may depend on, known only once the stack runs. */
+export interface WorkloadContext {
+  pageOrigin: string;
+  /** The saved bench template and the API key it is generated with (when the template services run). */
+  template?: { templateId: string; apiKey: string };
+}
+
 /** One format's request through the full stack; `check` rejects anything but a plausible image. */
 export interface FormatWorkload {
   name: string;
   path: string;
-  body(pageOrigin: string): unknown;
+  body(ctx: WorkloadContext): unknown;
+  headers?(ctx: WorkloadContext): Record<string, string>;
+  /** Needs the account and template services, hence Postgres (DATABASE_URL); skipped without them. */
+  needsTemplates?: boolean;
   /** The reference the other formats' p50 is compared with (the issue's "HTML p50 of the same run"). */
   reference?: boolean;
   /** Formats the issue holds to "p50 within 2× the HTML p50". */
@@ -107,7 +117,18 @@ export const FORMAT_WORKLOADS: FormatWorkload[] = [
   {
     name: 'screenshot local page',
     path: '/api/screenshot/convert',
-    body: (origin) => ({ url: `${origin}/page.html`, width: 1280, height: 800 }),
+    body: ({ pageOrigin }) => ({ url: `${pageOrigin}/page.html`, width: 1280, height: 800 }),
+  },
+  {
+    // Authenticated with an API key, so each one also reserves and settles a credit like a customer's call.
+    name: 'template 800×400, 3 variables',
+    path: '/api/template/generate',
+    needsTemplates: true,
+    body: ({ template }) => ({
+      templateId: template?.templateId,
+      variables: { title: 'Quarterly revenue', value: 1284, accent: '.accent{fill:#f97316}' },
+    }),
+    headers: ({ template }) => ({ 'x-api-key': template?.apiKey ?? '' }),
   },
 ];
 

@@ -17,6 +17,7 @@ export interface BenchOptions {
   strict: boolean;
   chromiumPath: string;
   redisUrl: string;
+  databaseUrl: string | null;
 }
 
 const HELP = `Usage: pnpm bench [-- options]   (every option also has an env variable)
@@ -34,7 +35,8 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
   --strict              exit 1 when a target is missed, not only on errors  BENCH_STRICT=1
   -h, --help
 
-Also read: CHROMIUM_PATH, REDIS_URL (loopback only).`;
+Also read: CHROMIUM_PATH, REDIS_URL (loopback only), DATABASE_URL (the template workload creates and drops
+its own database there; without it that workload is skipped).`;
 
 const PHASES: readonly Phase[] = ['raw', 'stack', 'formats', 'naive'];
 
@@ -96,6 +98,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
     strict: values.strict ?? env.BENCH_STRICT === '1',
     chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
     redisUrl: loopbackRedisUrl(env.REDIS_URL || 'redis://127.0.0.1:6379'),
+    databaseUrl: env.DATABASE_URL || null,
   };
 }
 

@@ -1,10 +1,11 @@
 import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FORMAT_WORKLOADS, type FormatWorkload, startPageServer } from './formats.ts';
+import { FORMAT_WORKLOADS, type FormatWorkload, startPageServer, type WorkloadContext } from './formats.ts';
 import { type LoadResult, runForDuration, runSequential, type Sample } from './load.ts';
 import { freePort, onCleanup, runCleanup, type Service, startService } from './processes.ts';
 import { deleteKeysWithPrefix } from './redis-cleanup.ts';
+import { startTemplateServices, type TemplateServices } from './template-stack.ts';
 import { assertPng, REQUEST_BODY } from './workload.ts';
 
 const CONVERT_PATH = '/api/html-to-img/convert';
@@ -12,6 +13,7 @@ const CONVERT_PATH = '/api/html-to-img/convert';
 interface BenchRequest {
   path: string;
   body: Buffer;
+  headers?: Record<string, string>;
   check(body: Buffer, contentType: string): void;
 }
 
@@ -62,7 +64,7 @@ function convertClient(port: number, maxSockets: number, request: BenchRequest =
           method: 'POST',
           path: request.path,
           agent,
-          headers: { 'content-type': 'application/json', 'content-length': request.body.length },
+          headers: { ...request.headers, 'content-type': 'application/json', 'content-length': request.body.length },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -115,6 +117,8 @@ export async function runStack(
   repoRoot: string,
   opts: {
     redisUrl: string;
+    /** Postgres for the template workload (a throwaway database is created on it); skipped when null. */
+    databaseUrl: string | null;
     chromiumPath: string;
     pages: number;
     requests: number;
@@ -162,12 +166,21 @@ export async function runStack(
   );
   let gateway: Service | undefined;
   let client: ReturnType<typeof convertClient> | undefined;
+  let templateServices: TemplateServices | undefined;
   try {
+    if (opts.formats && opts.databaseUrl) templateServices = await startTemplateServices(repoRoot, opts.databaseUrl, common);
     gateway = startService(
       'gateway',
       [...tsx, path.join(repoRoot, 'services/gateway/src/server.ts')],
       // The bench converts anonymously, far above the demo pages' per-IP limit.
-      { ...common, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ANON_RATE_LIMIT_PER_MINUTE: '1000000' },
+      {
+        ...common,
+        ...templateServices?.gatewayEnv,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        ANON_RATE_LIMIT_PER_MINUTE: '1000000',
+      },
       repoRoot,
     );
     await Promise.all([worker.waitForLine((line) => line.includes('"render worker ready"'), 60_000), waitForPing(port, gateway, 60_000)]);
@@ -182,7 +195,14 @@ export async function runStack(
     // Each format alone, one request at a time, on the same running stack: p50 comparable with HTML's.
     const formats: FormatResult[] = [];
     if (opts.formats) {
-      for (const workload of FORMAT_WORKLOADS) formats.push(await runFormat(port, workload, pageServer.origin, opts.formatRequests));
+      const context: WorkloadContext = {
+        pageOrigin: pageServer.origin,
+        template: await templateServices?.prepare(`http://127.0.0.1:${port}`),
+      };
+      for (const workload of FORMAT_WORKLOADS) {
+        if (workload.needsTemplates && !context.template) continue;
+        formats.push(await runFormat(port, workload, context, opts.formatRequests));
+      }
     }
     return {
       queuePrefix,
@@ -191,21 +211,23 @@ export async function runStack(
       concurrency: opts.concurrency,
       formats,
       connections: client.connections(),
-      serviceWarnings: [...worker.warnings, ...gateway.warnings],
+      serviceWarnings: [...worker.warnings, ...gateway.warnings, ...(templateServices?.warnings() ?? [])],
     };
   } finally {
     client?.close();
     await gateway?.stop();
+    await templateServices?.stop();
     await worker.stop();
     await pageServer.close();
     await runCleanup(dropKeys);
   }
 }
 
-async function runFormat(port: number, workload: FormatWorkload, pageOrigin: string, count: number): Promise<FormatResult> {
+async function runFormat(port: number, workload: FormatWorkload, context: WorkloadContext, count: number): Promise<FormatResult> {
   const client = convertClient(port, 1, {
     path: workload.path,
-    body: Buffer.from(JSON.stringify(workload.body(pageOrigin))),
+    body: Buffer.from(JSON.stringify(workload.body(context))),
+    headers: workload.headers?.(context),
     check: assertImage,
   });
   try {

@@ -100,6 +100,38 @@ export interface StripeEventsTable {
   received_at: Timestamp;
 }
 
+export type TemplateVariableKind = 'text' | 'number' | 'image';
+
+/** Stored as given at save time, after validation; defaults are always strings. */
+export interface StoredTemplateVariable {
+  name: string;
+  type: TemplateVariableKind;
+  defaultValue: string;
+}
+
+export interface TemplatesTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  width: number;
+  height: number;
+  /** Sanitised at save time: no scripts, event handlers or javascript: links. */
+  svg: string;
+  variables: ColumnType<StoredTemplateVariable[], string, string>;
+  is_public: ColumnType<boolean, boolean | undefined, boolean>;
+  star_count: ColumnType<number, number | undefined, number>;
+  source_template_id: string | null;
+  published_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TemplateStarsTable {
+  template_id: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   service_heartbeats: ServiceHeartbeatsTable;
   users: UsersTable;
@@ -109,4 +141,6 @@ export interface DB {
   subscriptions: SubscriptionsTable;
   stripe_events: StripeEventsTable;
   credit_ledger: CreditLedgerTable;
+  templates: TemplatesTable;
+  template_stars: TemplateStarsTable;
 }

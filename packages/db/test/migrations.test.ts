@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeysRepository, createDb, type DB, migrateDown, migrateToLatest, UsersRepository } from '../src/index.ts';
+import { ApiKeysRepository, createDb, type DB, migrateDown, migrateToLatest, TemplatesRepository, UsersRepository } from '../src/index.ts';
 import { migrations } from '../src/migrations/index.ts';
 
 // scripts/test always sets this (to the embedded or the given Postgres); fail
@@ -21,6 +21,14 @@ async function tableExists(name: string): Promise<boolean> {
     exists: boolean;
   }>`select to_regclass(${`public.${name}`}) is not null as exists`.execute(db);
   return rows[0]?.exists ?? false;
+}
+
+async function tableRowCount(name: 'templates'): Promise<number> {
+  const row = await db
+    .selectFrom(name)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 beforeAll(async () => {
@@ -44,7 +52,9 @@ describe('migrations', () => {
       Object.keys(migrations).map((name) => [name, 'Up', 'Success']),
     );
     expect(await tableExists('service_heartbeats')).toBe(true);
-    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets']) expect(await tableExists(table)).toBe(true);
+    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets', 'templates', 'template_stars']) {
+      expect(await tableExists(table)).toBe(true);
+    }
   });
 
   it('is a no-op when already at latest', async () => {
@@ -83,11 +93,38 @@ describe('migrations', () => {
     await db.deleteFrom('users').execute();
   });
 
+  it('templates: public is irreversible in the schema and stars cannot go negative', async () => {
+    const owner = await new UsersRepository(db).create({
+      name: 'Tess',
+      email: 'tess@example.com',
+      password_hash: 'x',
+      company: null,
+      usage_source: 'other',
+      referral_source: 'other',
+      planned_services: ['svg2img'],
+    });
+    const templates = new TemplatesRepository(db);
+    const id = await templates.create(owner!.id, { name: 'T', width: 100, height: 100, svg: '<svg/>', variables: [] });
+    await expect(db.updateTable('templates').set({ is_public: true }).where('id', '=', id).execute()).rejects.toThrow(
+      /templates_published_check/,
+    );
+    expect(await templates.publish(id, owner!.id)).toBe(true);
+    expect(
+      await templates.updatePrivate(id, owner!.id, { name: 'U', width: 100, height: 100, svg: '<svg/>', variables: [] }),
+    ).toBeUndefined();
+    expect(await templates.setStar(id, owner!.id, false)).toBe(0);
+    await expect(db.updateTable('templates').set({ star_count: -1 }).where('id', '=', id).execute()).rejects.toThrow(/check constraint/);
+    await db.deleteFrom('users').execute();
+    expect(await tableRowCount('templates')).toBe(0);
+  });
+
   it('migrates all the way down', async () => {
     const results = await migrateDown(db, { all: true });
     expect(results.every((r) => r.direction === 'Down' && r.status === 'Success')).toBe(true);
     expect(results).toHaveLength(Object.keys(migrations).length);
     expect(await tableExists('service_heartbeats')).toBe(false);
-    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets']) expect(await tableExists(table)).toBe(false);
+    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets', 'templates', 'template_stars']) {
+      expect(await tableExists(table)).toBe(false);
+    }
   });
 });

@@ -51,7 +51,11 @@ export function validationMessage(errors: AjvError[], context: string): string {
     case 'enum':
       return messages.enum ?? `${field} must be one of: ${((err.params.allowedValues as unknown[]) ?? []).join(', ')}`;
     case 'format':
+    case 'pattern':
       return messages.format ?? `${field} has an invalid format`;
+    case 'maxItems':
+    case 'maxProperties':
+      return messages.maxLength ?? `${field} has too many entries (at most ${String(err.params.limit)})`;
     default:
       return `${field} ${err.message ?? 'is invalid'} (${context})`;
   }

@@ -1,9 +1,9 @@
+import { dbPlugin as db } from '@render/db';
 import { ajvOptions, errorHandler } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { AuthConfig } from './config.ts';
 import { bootstrapAdmin } from './lib/admin-bootstrap.ts';
-import db from './plugins/db.plugin.ts';
 import jwt from './plugins/jwt.plugin.ts';
 import mailer from './plugins/mailer.plugin.ts';
 import security from './plugins/security.plugin.ts';

@@ -6,12 +6,14 @@ import account from './plugins/account.plugin.ts';
 import openapi from './plugins/openapi.plugin.ts';
 import redis from './plugins/redis.plugin.ts';
 import renderQueue from './plugins/render-queue.plugin.ts';
+import templatesClient from './plugins/templates-client.plugin.ts';
 import chartRoutes from './routes/chart.routes.ts';
 import codeRoutes from './routes/code.routes.ts';
 import convertRoutes from './routes/convert.routes.ts';
 import forwardRoutes from './routes/forward.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
 import screenshotRoutes from './routes/screenshot.routes.ts';
+import templateRoutes from './routes/template.routes.ts';
 
 export function serverOptions(config: GatewayConfig): FastifyServerOptions {
   return {
@@ -42,11 +44,25 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     timeoutMs: config.ACCOUNT_TIMEOUT_MS,
     anonRateLimitPerMinute: config.ANON_RATE_LIMIT_PER_MINUTE,
   });
+  await fastify.register(templatesClient, {
+    baseUrl: config.TEMPLATES_SERVICE_URL,
+    internalToken: config.INTERNAL_TOKEN,
+    timeoutMs: config.FORWARD_TIMEOUT_MS,
+  });
   await fastify.register(pingRoutes);
   await fastify.register(convertRoutes);
   await fastify.register(chartRoutes);
   await fastify.register(codeRoutes);
   await fastify.register(screenshotRoutes);
+  await fastify.register(templateRoutes, {
+    cache: {
+      prefix: config.QUEUE_PREFIX,
+      ttlSeconds: config.TEMPLATE_IMAGE_CACHE_TTL_SECONDS,
+      maxEntries: config.TEMPLATE_IMAGE_CACHE_MAX_ENTRIES,
+      maxEntryBytes: config.TEMPLATE_IMAGE_CACHE_MAX_ENTRY_BYTES,
+    },
+    browserMaxAgeSeconds: config.TEMPLATE_IMAGE_MAX_AGE_SECONDS,
+  });
   await fastify.register(forwardRoutes, {
     prefixes: ['/api/auth', '/api/admin'],
     target: config.AUTH_SERVICE_URL,

@@ -21,6 +21,16 @@ export const GatewayConfigSchema = Type.Object({
   TRUST_PROXY: Type.String({ default: '127.0.0.1,::1' }),
   /** The accounts/billing service; the gateway forwards /api/auth/* and /api/admin/* to it. */
   AUTH_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:3001' }),
+  /** The templates service; the gateway forwards template calls to it and renders what it answers. */
+  TEMPLATES_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:3002' }),
+  /** How long the rendered image of a signed template URL stays in the Redis cache. */
+  TEMPLATE_IMAGE_CACHE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 24 * 3600 }),
+  /** Cached signed-URL images kept at most; the oldest go first. */
+  TEMPLATE_IMAGE_CACHE_MAX_ENTRIES: Type.Integer({ minimum: 1, default: 2_000 }),
+  /** Larger images are served but not cached. */
+  TEMPLATE_IMAGE_CACHE_MAX_ENTRY_BYTES: Type.Integer({ minimum: 1024, default: 2 * 1024 * 1024 }),
+  /** Cache-Control max-age of signed-URL images: short, because an edited template keeps its URLs. */
+  TEMPLATE_IMAGE_MAX_AGE_SECONDS: Type.Integer({ minimum: 0, default: 3600 }),
   /** How long a forwarded call may take before the gateway answers 504. */
   FORWARD_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),

@@ -3,6 +3,7 @@ import * as init from './2026_11_21_000001_init.ts';
 import * as accounts from './2026_11_21_000100_accounts.ts';
 import * as billing from './2026_11_21_000200_billing.ts';
 import * as credits from './2026_11_21_000300_credits.ts';
+import * as templates from './2026_11_21_000400_templates.ts';
 
 // Listed statically rather than read from disk so migrations still resolve
 // under tsx, bundlers and anything else that does not keep the src tree around.
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_000100_accounts': accounts,
   '2026_11_21_000200_billing': billing,
   '2026_11_21_000300_credits': credits,
+  '2026_11_21_000400_templates': templates,
 };

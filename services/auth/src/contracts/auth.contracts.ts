@@ -130,6 +130,12 @@ export const ResetPasswordBody = Type.Object({
 
 export const ApiKeyVerifyBody = Type.Object({ apiKey: requiredString('apiKey is required', 200) });
 
+export const ApiKeySignatureBody = Type.Object({
+  userId: Type.String({ format: 'uuid' }),
+  message: Type.String({ minLength: 1, maxLength: 16_384 }),
+  signature: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+});
+
 /** Spec §3 user as the web app shows it. */
 export const UserView = Type.Object({
   id: Type.String(),

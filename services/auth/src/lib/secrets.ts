@@ -1,10 +1,6 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
 
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
-
-/** Equal-time comparison of two strings of any length (hashing first makes the lengths equal). */
-export const safeEqual = (a: string, b: string): boolean =>
-  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
 export const API_KEY_PREFIX = 'rk_live_';
 export const newApiKey = (): string => `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -34,5 +30,14 @@ export class ApiKeyCipher {
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /** Null instead of an error when the key does not decrypt (API_KEY_ENCRYPTION_KEY changed since). */
+  tryDecrypt(payload: string): string | null {
+    try {
+      return this.decrypt(payload);
+    } catch {
+      return null;
+    }
   }
 }

@@ -1,12 +1,15 @@
+import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '@render/contracts';
-import { ApiKeysRepository } from '@render/db';
-import { ApiKeyOwnerResponse, ApiKeyResponse, ApiKeyVerifyBody } from '../contracts/auth.contracts.ts';
+import { ApiKeysRepository, UsersRepository } from '@render/db';
+import { requireInternalToken, safeEqual } from '@render/fastify-kit';
+import { ApiKeyOwnerResponse, ApiKeyResponse, ApiKeySignatureBody, ApiKeyVerifyBody } from '../contracts/auth.contracts.ts';
 import { rotateApiKey } from '../lib/accounts.ts';
-import { safeEqual, sha256 } from '../lib/secrets.ts';
+import { sha256 } from '../lib/secrets.ts';
 
 const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const apiKeys = new ApiKeysRepository(app.db);
+  const users = new UsersRepository(app.db);
 
   app.post(
     '/api/auth/api-key/regenerate',
@@ -20,10 +23,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Service-to-service: the gateway resolves a caller's API key here. Not for browsers.
   await app.register(async (scope) => {
     const internal = scope.withTypeProvider<TypeBoxTypeProvider>();
-    internal.addHook('onRequest', async (request) => {
-      const token = request.headers['x-internal-token'];
-      if (typeof token !== 'string' || !safeEqual(token, app.internalToken)) throw new AppError('UNAUTHORIZED', 'Internal token required');
-    });
+    internal.addHook('onRequest', requireInternalToken(app.internalToken));
 
     internal.post(
       '/internal/api-keys/verify',
@@ -39,6 +39,26 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const owner = await apiKeys.findOwnerByHash(sha256(request.body.apiKey));
         if (!owner) throw new AppError('UNAUTHORIZED', 'Invalid API key');
         return owner;
+      },
+    );
+    internal.post(
+      '/internal/api-keys/verify-signature',
+      {
+        schema: {
+          tags: ['internal'],
+          summary: "Check an HMAC-SHA256 made with a user's API key (signed template image URLs)",
+          body: ApiKeySignatureBody,
+          response: { 200: ApiKeyOwnerResponse },
+        },
+      },
+      async (request) => {
+        const { userId, message, signature } = request.body;
+        // The key never leaves this service: the gateway asks whether the signature matches, not for the key.
+        const [key, user] = await Promise.all([apiKeys.findActiveByUserId(userId), users.findById(userId)]);
+        const secret = key ? app.apiKeyCipher.tryDecrypt(key.key_ciphertext) : null;
+        const expected = secret ? createHmac('sha256', secret).update(message).digest('hex') : '';
+        if (!user || !secret || !safeEqual(expected, signature.toLowerCase())) throw new AppError('FORBIDDEN', 'Invalid signature');
+        return { userId: user.id, role: user.role, plan: user.plan };
       },
     );
   });

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '@render/contracts';
 import { CreditLedgerRepository, UsersRepository } from '@render/db';
+import { requireInternalToken } from '@render/fastify-kit';
 import { Type } from '@sinclair/typebox';
 import { type CreditPolicy, creditLimit, creditLimitMessage, windowStart } from '../lib/credits.ts';
-import { safeEqual } from '../lib/secrets.ts';
 
 const RequestId = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -29,10 +29,7 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
   const ledger = new CreditLedgerRepository(app.db);
   const users = new UsersRepository(app.db);
 
-  app.addHook('onRequest', async (request) => {
-    const token = request.headers['x-internal-token'];
-    if (typeof token !== 'string' || !safeEqual(token, app.internalToken)) throw new AppError('UNAUTHORIZED', 'Internal token required');
-  });
+  app.addHook('onRequest', requireInternalToken(app.internalToken));
 
   app.post(
     '/internal/credits/reserve',

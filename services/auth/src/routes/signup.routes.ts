@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '@render/contracts';
 import { EmailCodesRepository, UsersRepository } from '@render/db';
-import { takeAll } from '@render/fastify-kit';
+import { safeEqual, takeAll } from '@render/fastify-kit';
 import {
   EmailBody,
   MessageResponse,
@@ -21,7 +21,6 @@ import {
   verificationCodeHash,
 } from '../lib/accounts.ts';
 import { hashPassword } from '../lib/passwords.ts';
-import { safeEqual } from '../lib/secrets.ts';
 import { checkName, checkNewPassword, checkPlannedServices, normaliseEmail } from '../lib/signup-rules.ts';
 
 const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -20,6 +20,8 @@ export const STRONG_PASSWORD = 'Sup3rSecret';
 
 export interface Stack {
   url: string;
+  /** The throwaway database, for services that share it (templates). */
+  databaseUrl: string;
   /** The auth app's own instance (its decorators: db, rateLimits, jwt …). */
   app: FastifyInstance;
   db: Kysely<DB>;
@@ -76,6 +78,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
 
   return {
     url,
+    databaseUrl: dbUrl.toString(),
     app: auth!,
     db,
     inbox: smtp.inbox,

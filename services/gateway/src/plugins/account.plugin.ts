@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
-export type Caller = { kind: 'anonymous' } | { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
+export type AccountCaller = { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
+export type Caller = { kind: 'anonymous' } | AccountCaller;
 
 export interface AccountClient {
   /**
@@ -15,6 +16,12 @@ export interface AccountClient {
    * means anonymous, which is rate limited per IP.
    */
   identify(request: FastifyRequest): Promise<void>;
+  /** onRequest hook of routes for signed-in users only: as `identify`, but no credentials is a 401. */
+  requireAccount(request: FastifyRequest): Promise<void>;
+  /** onRequest hook of reads open to visitors: credentials are used when sent, and their absence is not limited. */
+  identifyIfSignedIn(request: FastifyRequest): Promise<void>;
+  /** The owner behind a signature made with their API key (signed image URLs); 403 when it does not match. */
+  verifySignature(userId: string, message: string, signature: string): Promise<AccountCaller>;
   /** Renders for `request.caller`: an account reserves one credit first and is charged only for an image. */
   renderBilled<K extends RenderKind>(request: FastifyRequest, kind: K, payload: RenderPayload<K>): Promise<RenderOutcome>;
 }
@@ -103,34 +110,20 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
     return { kind: 'account', userId: user.id, role: user.accountType === 'administrator' ? 'admin' : 'user', plan: user.plan };
   }
 
-  async function identify(request: FastifyRequest): Promise<void> {
+  /** The caller behind the request's credentials, or null when it sends none. */
+  async function authenticated(request: FastifyRequest): Promise<Caller | null> {
     const credential = credentialOf(request);
-    if (!credential) {
-      if (!anonymous.take(request.ip)) {
-        throw new AppError(
-          'RATE_LIMITED',
-          `Too many conversions without an API key: anonymous use is limited to ${opts.anonRateLimitPerMinute} per minute. Sign up for a free API key or retry in a minute.`,
-        );
-      }
-      request.caller = { kind: 'anonymous' };
-      return;
-    }
+    if (!credential) return null;
     // Without the token no credit can be reserved, so an authenticated call cannot be served correctly.
     if (!opts.internalToken) throw unavailable();
     // API keys are verified on every call: a regenerated key must stop working at once, and the call is
     // one small request next to the credit reservation that follows anyway. Session tokens stay valid until
     // they expire whatever we do, so their lookups are cached briefly.
-    if (credential.type === 'apiKey') {
-      request.caller = await resolve(credential);
-      return;
-    }
+    if (credential.type === 'apiKey') return resolve(credential);
     const key = createHash('sha256').update(`${credential.type}:${credential.value}`).digest('hex');
     const now = Date.now();
     const hit = cache.get(key);
-    if (hit && hit.expiresAt > now) {
-      request.caller = hit.caller;
-      return;
-    }
+    if (hit && hit.expiresAt > now) return hit.caller;
     const caller = await resolve(credential);
     if (cache.size >= MAX_CACHE_ENTRIES) {
       for (const [k, entry] of cache) if (entry.expiresAt <= now) cache.delete(k);
@@ -138,7 +131,38 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
     }
     // Only successes are cached: a wrong key is re-checked each time, so a key created a moment ago works at once.
     cache.set(key, { caller, expiresAt: now + ttlMs });
+    return caller;
+  }
+
+  async function identify(request: FastifyRequest): Promise<void> {
+    const caller = await authenticated(request);
+    if (!caller && !anonymous.take(request.ip)) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many conversions without an API key: anonymous use is limited to ${opts.anonRateLimitPerMinute} per minute. Sign up for a free API key or retry in a minute.`,
+      );
+    }
+    request.caller = caller ?? { kind: 'anonymous' };
+  }
+
+  async function requireAccount(request: FastifyRequest): Promise<void> {
+    const caller = await authenticated(request);
+    if (!caller) throw new AppError('UNAUTHORIZED', 'Please sign in (Bearer token) or send your API key');
     request.caller = caller;
+  }
+
+  async function identifyIfSignedIn(request: FastifyRequest): Promise<void> {
+    request.caller = (await authenticated(request)) ?? { kind: 'anonymous' };
+  }
+
+  async function verifySignature(userId: string, message: string, signature: string): Promise<AccountCaller> {
+    if (!opts.internalToken) throw unavailable();
+    const res = await call('/internal/api-keys/verify-signature', { body: { userId, message, signature } });
+    // 400: not even shaped like a signature.
+    if (res.status === 403 || res.status === 400) throw new AppError('FORBIDDEN', 'Invalid or missing signature (sig)');
+    if (!res.ok) throw unavailable();
+    const owner = (await res.json()) as { userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
+    return { kind: 'account', userId: owner.userId, role: owner.role, plan: owner.plan };
   }
 
   async function reserve(userId: string, requestId: string): Promise<void> {
@@ -184,7 +208,7 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
   }
 
   app.decorateRequest('caller', null);
-  app.decorate('accountClient', { identify, renderBilled });
+  app.decorate('accountClient', { identify, requireAccount, identifyIfSignedIn, verifySignature, renderBilled });
   app.addHook('onClose', async () => {
     cache.clear();
   });

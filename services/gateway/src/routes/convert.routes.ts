@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, HtmlConvertBody, SvgConvertBody } from '@render/contracts';
+import { AppError, assertSvgDocument, HtmlConvertBody, SvgConvertBody } from '@render/contracts';
 import { assertPixelBudget, imageResponses, sendImage } from '../lib/image-reply.ts';
-import { assertSvgDocument } from '../lib/svg-check.ts';
 
 const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

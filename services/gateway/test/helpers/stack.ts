@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '@render/logger';
 import { loadWorkerConfig, type RenderWorkerHandle, startRenderWorker } from '@render/render-worker';
 import Fastify, { type FastifyInstance } from 'fastify';
+import templatesApp, { serverOptions as templatesServerOptions } from '../../../templates/src/app.ts';
+import { loadTemplatesConfig } from '../../../templates/src/config.ts';
 import app, { serverOptions } from '../../src/app.ts';
 import { loadGatewayConfig } from '../../src/config.ts';
 import { testRedisUrl } from './redis.ts';
@@ -53,4 +55,17 @@ export async function startGateway(env: Record<string, string>): Promise<TestGat
       }),
     close: () => server.close(),
   };
+}
+
+/** The real templates service on a real socket, on the database the auth stack created. */
+export async function startTemplates(databaseUrl: string, internalToken: string): Promise<{ url: string; close(): Promise<void> }> {
+  const config = loadTemplatesConfig({
+    DATABASE_URL: databaseUrl,
+    INTERNAL_TOKEN: internalToken,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  });
+  const server = Fastify(templatesServerOptions(config));
+  await server.register(templatesApp, { config });
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  return { url: `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`, close: () => server.close() };
 }

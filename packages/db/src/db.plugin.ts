@@ -1,7 +1,8 @@
-import { createDb, type DB } from '@render/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
+import { createDb } from './create-db.ts';
+import type { DB } from './schema.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

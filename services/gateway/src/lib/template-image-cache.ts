@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+export interface CachedImage {
+  bytes: Buffer;
+  format: string;
+  mimeType: string;
+  width: number;
+  height: number;
+}
+
+export interface TemplateImageCacheOptions {
+  prefix: string;
+  ttlSeconds: number;
+  maxEntries: number;
+  maxEntryBytes: number;
+}
+
+/**
+ * Rendered signed-URL images, so an `<img>` on a busy page renders (and charges) once. Bounded three ways:
+ * every entry expires after the TTL, entries above `maxEntryBytes` are not kept, and an index sorted by
+ * insertion time evicts the oldest once there are more than `maxEntries`.
+ */
+export class TemplateImageCache {
+  private readonly index: string;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly opts: TemplateImageCacheOptions,
+  ) {
+    this.index = `${opts.prefix}:tpl-img:index`;
+  }
+
+  /** The key of one rendition: a template version and the exact query, signature excluded. */
+  static keyOf(templateId: string, updatedAt: string, canonicalQuery: string): string {
+    return createHash('sha256').update(`${templateId}\n${updatedAt}\n${canonicalQuery}`).digest('hex');
+  }
+
+  private entryKey(key: string) {
+    return `${this.opts.prefix}:tpl-img:${key}`;
+  }
+
+  async get(key: string): Promise<CachedImage | undefined> {
+    const [meta, bytes] = await this.redis.hmgetBuffer(this.entryKey(key), 'meta', 'bytes');
+    if (!meta || !bytes) return undefined;
+    return { ...(JSON.parse(meta.toString('utf8')) as Omit<CachedImage, 'bytes'>), bytes };
+  }
+
+  async set(key: string, image: CachedImage): Promise<void> {
+    if (image.bytes.length > this.opts.maxEntryBytes) return;
+    const { bytes, ...meta } = image;
+    const now = Date.now();
+    const entry = this.entryKey(key);
+    await this.redis
+      .multi()
+      .hset(entry, 'meta', JSON.stringify(meta), 'bytes', bytes)
+      .expire(entry, this.opts.ttlSeconds)
+      .zadd(this.index, now, key)
+      // Members whose entries have expired by now carry no data; drop them so they do not count.
+      .zremrangebyscore(this.index, '-inf', now - this.opts.ttlSeconds * 1000)
+      .expire(this.index, this.opts.ttlSeconds)
+      .exec();
+    const excess = (await this.redis.zcard(this.index)) - this.opts.maxEntries;
+    if (excess > 0) {
+      const evicted = (await this.redis.zpopmin(this.index, excess)).filter((_, i) => i % 2 === 0);
+      if (evicted.length > 0) await this.redis.del(...evicted.map((k) => this.entryKey(k)));
+    }
+  }
+}

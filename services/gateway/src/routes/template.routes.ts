@@ -1,0 +1,281 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AppError,
+  ErrorResponse,
+  PublicTemplateListQuery,
+  RenderLimits,
+  StarResponse,
+  StringEnum,
+  SuccessResponse,
+  SvgOutputFormats,
+  TemplateDefaults,
+  TemplateGenerateBody,
+  TemplateIdParams,
+  TemplateInput,
+  TemplateLimits,
+  TemplateListQuery,
+  TemplateListResponse,
+  TemplateResponse,
+  templateErrorResponses,
+  templateImageSigningString,
+  withMessages,
+} from '@render/contracts';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { imageResponses, sendImage } from '../lib/image-reply.ts';
+import { TemplateImageCache } from '../lib/template-image-cache.ts';
+import type { AccountCaller } from '../plugins/account.plugin.ts';
+
+export interface TemplateRoutesOptions {
+  cache: { prefix: string; ttlSeconds: number; maxEntries: number; maxEntryBytes: number };
+  /** Cache-Control max-age of signed images: how long a browser or CDN may show one without asking. */
+  browserMaxAgeSeconds: number;
+}
+
+const ImageQuery = Type.Object(
+  {
+    format: Type.Optional(
+      withMessages(StringEnum(SvgOutputFormats), {
+        enum: 'format must be one of: png, jpeg, webp, svg',
+        type: 'format must be one of: png, jpeg, webp, svg',
+      }),
+    ),
+    quality: Type.Optional(
+      withMessages(Type.String({ pattern: '^[0-9]{1,3}$' }), { format: 'quality must be a whole number between 1 and 100' }),
+    ),
+    sig: Type.Optional(Type.String({ maxLength: 128 })),
+  },
+  {
+    // Every other parameter is a variable; a repeated one (an array) is refused rather than guessed at.
+    additionalProperties: withMessages(Type.String({ maxLength: TemplateLimits.variableValueMax }), {
+      type: 'Each template variable may appear once in the query',
+      maxLength: `Each variable value must be at most ${TemplateLimits.variableValueMax} characters`,
+    }),
+    maxProperties: TemplateLimits.maxVariables + 3,
+  },
+);
+
+const RESERVED = new Set(['format', 'quality', 'sig']);
+
+/**
+ * Template calls. CRUD, lists and stars are validated here against the shared contracts and passed to the
+ * templates service for the authenticated user; generation and signed images are rendered here, because
+ * the gateway owns the render queue and credits.
+ */
+const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, opts) => {
+  const { accountClient, templatesClient } = app;
+  const cache = new TemplateImageCache(app.redis, opts.cache);
+
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const userId = request.caller?.kind === 'account' ? request.caller.userId : undefined;
+    const { status, body } = await templatesClient.forward(request.method, request.url, {
+      userId,
+      body: request.body,
+      requestId: request.id,
+    });
+    return reply.status(status).send(body);
+  };
+  const signedIn = { onRequest: accountClient.requireAccount };
+  const tags = ['templates'];
+  const listResponse = { 200: TemplateListResponse, ...templateErrorResponses };
+  const oneResponse = { 200: TemplateResponse, ...templateErrorResponses };
+
+  app.get(
+    '/api/template',
+    { ...signedIn, schema: { tags, summary: 'Own and public templates', querystring: TemplateListQuery, response: listResponse } },
+    forward,
+  );
+  app.get(
+    '/api/template/user',
+    { ...signedIn, schema: { tags, summary: 'Own templates', querystring: TemplateListQuery, response: listResponse } },
+    forward,
+  );
+  app.get(
+    '/api/template/starred',
+    { ...signedIn, schema: { tags, summary: 'Starred templates', querystring: TemplateListQuery, response: listResponse } },
+    forward,
+  );
+  app.get(
+    '/api/template/public',
+    {
+      onRequest: accountClient.identifyIfSignedIn,
+      schema: {
+        tags,
+        summary: 'Public templates (sortBy=date newest first, or stars)',
+        querystring: PublicTemplateListQuery,
+        response: listResponse,
+      },
+    },
+    forward,
+  );
+  app.post(
+    '/api/template',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Create a private template',
+        body: TemplateInput,
+        response: { 201: TemplateResponse, ...templateErrorResponses },
+      },
+    },
+    forward,
+  );
+  app.get(
+    '/api/template/:id',
+    { ...signedIn, schema: { tags, summary: 'One template', params: TemplateIdParams, response: oneResponse } },
+    forward,
+  );
+  app.put(
+    '/api/template/:id',
+    {
+      ...signedIn,
+      schema: { tags, summary: 'Replace a private template you own', params: TemplateIdParams, body: TemplateInput, response: oneResponse },
+    },
+    forward,
+  );
+  app.delete(
+    '/api/template/:id',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Delete a template you own',
+        params: TemplateIdParams,
+        response: { 200: SuccessResponse, ...templateErrorResponses },
+      },
+    },
+    forward,
+  );
+  app.post(
+    '/api/template/:id/publish',
+    { ...signedIn, schema: { tags, summary: 'Make a template public (irreversible)', params: TemplateIdParams, response: oneResponse } },
+    forward,
+  );
+  app.post(
+    '/api/template/:id/duplicate',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Copy a template into a new private one',
+        params: TemplateIdParams,
+        response: { 201: TemplateResponse, ...templateErrorResponses },
+      },
+    },
+    forward,
+  );
+  for (const method of ['POST', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/api/template/:id/star',
+      ...signedIn,
+      schema: {
+        tags,
+        summary: method === 'POST' ? 'Star a template' : 'Remove your star',
+        params: TemplateIdParams,
+        response: { 200: StarResponse, ...templateErrorResponses },
+      },
+      handler: forward,
+    });
+  }
+
+  app.post(
+    '/api/template/generate',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Render a template with variables (one credit)',
+        body: TemplateGenerateBody,
+        response: { ...imageResponses(['png', 'jpeg', 'webp', 'svg']), 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const { templateId, variables, outputType, format, quality } = request.body;
+      const caller = request.caller as AccountCaller;
+      const input = await templatesClient.renderInput(templateId, caller.userId, variables ?? {});
+      const outcome = await accountClient.renderBilled(request, 'svg', {
+        svg: input.svg,
+        format,
+        width: input.width,
+        height: input.height,
+        quality,
+        transparent: false,
+        ...(input.images.length > 0 ? { images: input.images } : {}),
+      });
+      return sendImage(reply, outcome, outputType);
+    },
+  );
+
+  app.get(
+    '/api/template/:id/image',
+    {
+      schema: {
+        tags,
+        summary: 'A template rendered from a signed URL (for <img> tags); cached, charged to the owner once',
+        description:
+          'Query: the variables as name=value, optional format and quality, and sig = hex HMAC-SHA256 keyed with the owner\'s API key over "<template id>?<all other parameters sorted by name, percent-encoded, joined with &>".',
+        params: TemplateIdParams,
+        querystring: ImageQuery,
+        response: { ...imageResponses(['png', 'jpeg', 'webp', 'svg']), 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      // The raw query, not the parsed one: the signature covers exactly the pairs that were sent.
+      const params = [...new URLSearchParams(request.url.split('?')[1] ?? '')];
+      const signature = params.find(([name]) => name === 'sig')?.[1];
+      const { ownerId, updatedAt } = await templatesClient.owner(id);
+      if (!signature || !/^[0-9a-fA-F]{64}$/.test(signature)) throw new AppError('FORBIDDEN', 'Invalid or missing signature (sig)');
+      const signingString = templateImageSigningString(id, params);
+      const owner = await accountClient.verifySignature(ownerId, signingString, signature);
+
+      const format = request.query.format ?? TemplateDefaults.format;
+      const quality = Number(request.query.quality ?? TemplateDefaults.quality);
+      if (quality < RenderLimits.minQuality || quality > RenderLimits.maxQuality) {
+        throw new AppError('VALIDATION_ERROR', `quality must be between ${RenderLimits.minQuality} and ${RenderLimits.maxQuality}`);
+      }
+      const key = TemplateImageCache.keyOf(id, updatedAt, signingString);
+      const etag = `"${key}"`;
+      reply.header('Cache-Control', `public, max-age=${opts.browserMaxAgeSeconds}`).header('ETag', etag);
+      if (request.headers['if-none-match'] === etag) return (reply as FastifyReply).status(304).send();
+
+      const hit = await cache.get(key).catch(() => undefined);
+      if (hit) {
+        reply.header('X-Cache', 'HIT');
+        const meta = {
+          format: hit.format,
+          mimeType: hit.mimeType,
+          width: hit.width,
+          height: hit.height,
+          size: hit.bytes.length,
+          renderMs: 0,
+          queueMs: 0,
+        };
+        return sendImage(reply, { image: hit.bytes, meta }, 'binary');
+      }
+
+      const variables = Object.fromEntries(params.filter(([name]) => !RESERVED.has(name)));
+      const input = await templatesClient.renderInput(id, ownerId, variables);
+      request.caller = owner;
+      const outcome = await accountClient.renderBilled(request, 'svg', {
+        svg: input.svg,
+        format,
+        width: input.width,
+        height: input.height,
+        quality,
+        transparent: false,
+        ...(input.images.length > 0 ? { images: input.images } : {}),
+      });
+      const { image, meta } = outcome;
+      await cache
+        .set(key, { bytes: image, format: meta.format, mimeType: meta.mimeType, width: meta.width, height: meta.height })
+        .catch((err: Error) => request.log.warn({ err: err.message }, 'template image not cached'));
+      reply.header('X-Cache', 'MISS');
+      return sendImage(reply, outcome, 'binary');
+    },
+  );
+};
+
+export default templateRoutes;

@@ -1,0 +1,26 @@
+import { dbPlugin } from '@render/db';
+import { ajvOptions, errorHandler } from '@render/fastify-kit';
+import { loggerOptions } from '@render/logger';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { TemplatesConfig } from './config.ts';
+import viewer from './plugins/viewer.plugin.ts';
+import internalRoutes from './routes/internal.routes.ts';
+import templatesRoutes from './routes/templates.routes.ts';
+
+export function serverOptions(config: TemplatesConfig): FastifyServerOptions {
+  return {
+    logger: loggerOptions('templates', config.LOG_LEVEL),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    ajv: ajvOptions,
+  };
+}
+
+/** The templates service as one plugin: dependencies first, then routes. server.ts and the tests both register it. */
+export default async function app(fastify: FastifyInstance, opts: { config: TemplatesConfig }) {
+  const { config } = opts;
+  await fastify.register(errorHandler);
+  await fastify.register(dbPlugin, { url: config.DATABASE_URL });
+  await fastify.register(viewer, { internalToken: config.INTERNAL_TOKEN });
+  await fastify.register(templatesRoutes);
+  await fastify.register(internalRoutes);
+}

@@ -1,0 +1,21 @@
+import { LogLevel, loadConfig } from '@render/config';
+import { type Static, Type } from '@sinclair/typebox';
+
+export const TemplatesConfigSchema = Type.Object({
+  PORT: Type.Integer({ default: 3002 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  LOG_LEVEL: LogLevel,
+  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  /**
+   * Shared secret the gateway sends as X-Internal-Token. Only the gateway talks to this service: it
+   * authenticates the caller and passes who they are, which is trusted only with this token.
+   */
+  INTERNAL_TOKEN: Type.String({ minLength: 16 }),
+  /** A saved SVG may be up to 512 KB; JSON escaping can nearly double that. */
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 2 * 1024 * 1024 }),
+});
+
+export type TemplatesConfig = Static<typeof TemplatesConfigSchema>;
+
+export const loadTemplatesConfig = (env: Record<string, string | undefined> = process.env): TemplatesConfig =>
+  loadConfig(TemplatesConfigSchema, env);

@@ -1,0 +1,41 @@
+import { AppError } from '@render/contracts';
+import { requireInternalToken } from '@render/fastify-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+export interface Viewer {
+  userId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: the call must be made for a signed-in user. */
+    requireViewer(request: FastifyRequest): Promise<void>;
+  }
+  interface FastifyRequest {
+    /** The user the gateway authenticated, or null for a visitor. */
+    viewer: Viewer | null;
+  }
+}
+
+export const USER_ID_HEADER = 'x-user-id';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Who is calling. The gateway authenticates users (session tokens and API keys) and forwards the user id
+ * in X-User-Id next to the internal token; without the token nothing is served at all, so the header
+ * cannot be forged from outside.
+ */
+async function viewerPlugin(app: FastifyInstance, opts: { internalToken: string }) {
+  app.decorateRequest('viewer', null);
+  app.addHook('onRequest', requireInternalToken(opts.internalToken));
+  app.addHook('onRequest', async (request) => {
+    const userId = request.headers[USER_ID_HEADER];
+    if (typeof userId === 'string' && UUID.test(userId)) request.viewer = { userId };
+  });
+  app.decorate('requireViewer', async (request: FastifyRequest) => {
+    if (!request.viewer) throw new AppError('UNAUTHORIZED', 'Please sign in to use templates');
+  });
+}
+
+export default fp(viewerPlugin, { name: 'viewer', fastify: '5.x' });

@@ -1,0 +1,252 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AppError,
+  PublicTemplateListQuery,
+  StarResponse,
+  SuccessResponse,
+  TemplateIdParams,
+  TemplateInput,
+  TemplateLimits,
+  TemplateListQuery,
+  TemplateListResponse,
+  TemplateResponse,
+  templateErrorResponses,
+} from '@render/contracts';
+import { type TemplateContent, type TemplateListScope, TemplatesRepository } from '@render/db';
+import type { FastifyRequest } from 'fastify';
+import { checkVariables, sanitizeTemplateSvg } from '../lib/svg-template.ts';
+import { toTemplateView } from '../lib/template-view.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const templateNotFound = () => new AppError('NOT_FOUND', 'Template Not Found');
+const notPermitted = () => new AppError('FORBIDDEN', 'You do not have permission to modify this template');
+
+/** A malformed id names no template: the same 404 as a missing one, never a database error. */
+export function templateId(raw: string): string {
+  if (!UUID.test(raw)) throw templateNotFound();
+  return raw.toLowerCase();
+}
+
+/** What is stored for a create or update: sanitised SVG whose bindings match the declared variables. */
+function content(input: TemplateInput): TemplateContent {
+  const { svg, bindings } = sanitizeTemplateSvg(input.svg);
+  const variables = checkVariables(input.variables ?? [], bindings);
+  return { name: input.name.trim(), width: input.width, height: input.height, svg, variables };
+}
+
+const viewerIdOf = (request: FastifyRequest) => request.viewer?.userId ?? null;
+/** Routes behind `requireViewer` always have one. */
+const signedIn = (request: FastifyRequest) => (request.viewer as { userId: string }).userId;
+
+const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const templates = new TemplatesRepository(app.db);
+  const signedInOnly = { preHandler: app.requireViewer };
+
+  async function view(id: string, viewerId: string | null) {
+    const row = await templates.findVisible(id, viewerId);
+    if (!row) throw templateNotFound();
+    return { data: toTemplateView(row, viewerId) };
+  }
+
+  /** The template, if the viewer owns it: 404 when they cannot see it, 403 when they can but it is not theirs. */
+  async function owned(id: string, viewerId: string) {
+    const row = await templates.findVisible(id, viewerId);
+    if (!row) throw templateNotFound();
+    if (row.user_id !== viewerId) throw notPermitted();
+    return row;
+  }
+
+  async function list(scope: TemplateListScope, request: FastifyRequest, query: TemplateListQuery & { sortBy?: 'date' | 'stars' }) {
+    const viewerId = viewerIdOf(request);
+    const page = Number(query.page ?? 1);
+    const pageSize = Number(query.pageSize ?? TemplateLimits.pageSizeDefault);
+    const { rows, total } = await templates.list({
+      scope,
+      viewerId,
+      search: query.q,
+      sortBy: query.sortBy ?? 'date',
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
+    return { data: rows.map((row) => toTemplateView(row, viewerId)), pagination: { page, pageSize, total } };
+  }
+
+  const listSchema = (summary: string) => ({
+    tags: ['templates'],
+    summary,
+    querystring: TemplateListQuery,
+    response: { 200: TemplateListResponse, ...templateErrorResponses },
+  });
+
+  app.get('/api/template', { ...signedInOnly, schema: listSchema('Templates the caller can use: their own and public ones') }, (request) =>
+    list('visible', request, request.query),
+  );
+  app.get('/api/template/user', { ...signedInOnly, schema: listSchema("The caller's own templates") }, (request) =>
+    list('user', request, request.query),
+  );
+  app.get('/api/template/starred', { ...signedInOnly, schema: listSchema('Templates the caller starred') }, (request) =>
+    list('starred', request, request.query),
+  );
+  // Visitors may browse the public list (spec §6); everything else needs a signed-in user.
+  app.get(
+    '/api/template/public',
+    {
+      schema: {
+        ...listSchema('Public templates, newest first or most starred first'),
+        querystring: PublicTemplateListQuery,
+      },
+    },
+    (request) => list('public', request, request.query),
+  );
+
+  app.post(
+    '/api/template',
+    {
+      ...signedInOnly,
+      schema: {
+        tags: ['templates'],
+        summary: 'Create a private template',
+        body: TemplateInput,
+        response: { 201: TemplateResponse, ...templateErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const viewerId = signedIn(request);
+      const id = await templates.create(viewerId, content(request.body));
+      return reply.status(201).send(await view(id, viewerId));
+    },
+  );
+
+  const byId = { params: TemplateIdParams };
+
+  app.get(
+    '/api/template/:id',
+    {
+      ...signedInOnly,
+      schema: {
+        tags: ['templates'],
+        summary: 'One template (own or public)',
+        ...byId,
+        response: { 200: TemplateResponse, ...templateErrorResponses },
+      },
+    },
+    (request) => view(templateId(request.params.id), signedIn(request)),
+  );
+
+  app.put(
+    '/api/template/:id',
+    {
+      ...signedInOnly,
+      schema: {
+        tags: ['templates'],
+        summary: 'Replace a private template you own',
+        ...byId,
+        body: TemplateInput,
+        response: { 200: TemplateResponse, ...templateErrorResponses },
+      },
+    },
+    async (request) => {
+      const id = templateId(request.params.id);
+      const viewerId = signedIn(request);
+      const row = await owned(id, viewerId);
+      if (row.is_public) {
+        throw new AppError('FORBIDDEN', 'Public templates can no longer be edited; duplicate it to make changes');
+      }
+      const next = content(request.body);
+      // Published or deleted between the check and the write: answer as if it had happened first.
+      if (!(await templates.updatePrivate(id, viewerId, next))) {
+        await owned(id, viewerId);
+        throw new AppError('FORBIDDEN', 'Public templates can no longer be edited; duplicate it to make changes');
+      }
+      return view(id, viewerId);
+    },
+  );
+
+  app.delete(
+    '/api/template/:id',
+    {
+      ...signedInOnly,
+      schema: {
+        tags: ['templates'],
+        summary: 'Delete a template you own',
+        ...byId,
+        response: { 200: SuccessResponse, ...templateErrorResponses },
+      },
+    },
+    async (request) => {
+      const id = templateId(request.params.id);
+      const viewerId = signedIn(request);
+      await owned(id, viewerId);
+      if (!(await templates.delete(id, viewerId))) throw templateNotFound();
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/api/template/:id/publish',
+    {
+      ...signedInOnly,
+      schema: {
+        tags: ['templates'],
+        summary: 'Make a template you own public (irreversible)',
+        ...byId,
+        response: { 200: TemplateResponse, ...templateErrorResponses },
+      },
+    },
+    async (request) => {
+      const id = templateId(request.params.id);
+      const viewerId = signedIn(request);
+      await owned(id, viewerId);
+      if (!(await templates.publish(id, viewerId))) throw templateNotFound();
+      return view(id, viewerId);
+    },
+  );
+
+  app.post(
+    '/api/template/:id/duplicate',
+    {
+      ...signedInOnly,
+      schema: {
+        tags: ['templates'],
+        summary: 'Copy a template you can see into a new private template of yours',
+        ...byId,
+        response: { 201: TemplateResponse, ...templateErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const sourceId = templateId(request.params.id);
+      const viewerId = signedIn(request);
+      const source = await templates.findVisible(sourceId, viewerId);
+      if (!source) throw templateNotFound();
+      const name = `${source.name} (copy)`.slice(0, TemplateLimits.nameMax);
+      const { width, height, svg, variables } = source;
+      const id = await templates.create(viewerId, { name, width, height, svg, variables }, source.id);
+      return reply.status(201).send(await view(id, viewerId));
+    },
+  );
+
+  for (const [method, starred] of [
+    ['POST', true],
+    ['DELETE', false],
+  ] as const) {
+    app.route({
+      method,
+      url: '/api/template/:id/star',
+      preHandler: app.requireViewer,
+      schema: {
+        tags: ['templates'],
+        summary: starred ? 'Star a template (idempotent)' : 'Remove your star (idempotent)',
+        ...byId,
+        response: { 200: StarResponse, ...templateErrorResponses },
+      },
+      handler: async (request) => {
+        const starCount = await templates.setStar(templateId(request.params.id), signedIn(request), starred);
+        if (starCount === undefined) throw templateNotFound();
+        return { data: { isStarred: starred, starCount } };
+      },
+    });
+  }
+};
+
+export default templatesRoutes;
