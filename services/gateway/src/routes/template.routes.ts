@@ -7,6 +7,7 @@ import {
   StarResponse,
   StringEnum,
   SuccessResponse,
+  type SvgOutputFormat,
   SvgOutputFormats,
   TemplateDefaults,
   TemplateGenerateBody,
@@ -15,6 +16,7 @@ import {
   TemplateLimits,
   TemplateListQuery,
   TemplateListResponse,
+  type TemplateRenderInput,
   TemplateResponse,
   templateErrorResponses,
   templateImageSigningString,
@@ -75,6 +77,18 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
     });
     return reply.status(status).send(body);
   };
+  /** A filled template is an ordinary SVG job (one credit for `request.caller`); its image URLs go along for the worker to fetch. */
+  const renderTemplate = (request: FastifyRequest, input: TemplateRenderInput, format: SvgOutputFormat, quality: number) =>
+    accountClient.renderBilled(request, 'svg', {
+      svg: input.svg,
+      format,
+      width: input.width,
+      height: input.height,
+      quality,
+      transparent: false,
+      ...(input.images.length > 0 ? { images: input.images } : {}),
+    });
+
   const signedIn = { onRequest: accountClient.requireAccount };
   const tags = ['templates'];
   const listResponse = { 200: TemplateListResponse, ...templateErrorResponses };
@@ -195,16 +209,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       const { templateId, variables, outputType, format, quality } = request.body;
       const caller = request.caller as AccountCaller;
       const input = await templatesClient.renderInput(templateId, caller.userId, variables ?? {});
-      const outcome = await accountClient.renderBilled(request, 'svg', {
-        svg: input.svg,
-        format,
-        width: input.width,
-        height: input.height,
-        quality,
-        transparent: false,
-        ...(input.images.length > 0 ? { images: input.images } : {}),
-      });
-      return sendImage(reply, outcome, outputType);
+      return sendImage(reply, await renderTemplate(request, input, format, quality), outputType);
     },
   );
 
@@ -259,15 +264,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       const variables = Object.fromEntries(params.filter(([name]) => !RESERVED.has(name)));
       const input = await templatesClient.renderInput(id, ownerId, variables);
       request.caller = owner;
-      const outcome = await accountClient.renderBilled(request, 'svg', {
-        svg: input.svg,
-        format,
-        width: input.width,
-        height: input.height,
-        quality,
-        transparent: false,
-        ...(input.images.length > 0 ? { images: input.images } : {}),
-      });
+      const outcome = await renderTemplate(request, input, format, quality);
       const { image, meta } = outcome;
       await cache
         .set(key, { bytes: image, format: meta.format, mimeType: meta.mimeType, width: meta.width, height: meta.height })
