@@ -284,6 +284,8 @@ describe('template validation', () => {
 
   it('refuses SVG and variables that do not match, naming the problem', async () => {
     await expectError(await create({ ...CARD, name: 'x' }), 400, /^Name must be at least 2 characters$/);
+    await expectError(await create({ ...CARD, name: '    ' }), 400, /^Name must be at least 2 characters$/);
+    await expectError(await create({ ...CARD, name: undefined }), 400, /^Name is required$/);
     await expectError(await create({ ...CARD, svg: '' }), 400, /^Please enter some SVG content$/);
     await expectError(await create({ ...CARD, svg: '<svg><rect></svg>' }), 400, /not well-formed XML/);
     await expectError(await create({ ...CARD, svg: '<html></html>' }), 400, /root element must be <svg>, found <html>/);

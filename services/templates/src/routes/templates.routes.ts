@@ -30,9 +30,12 @@ export function templateId(raw: string): string {
 
 /** What is stored for a create or update: sanitised SVG whose bindings match the declared variables. */
 function content(input: TemplateInput): TemplateContent {
+  const name = input.name.trim();
+  if (name.length < TemplateLimits.nameMin)
+    throw new AppError('VALIDATION_ERROR', `Name must be at least ${TemplateLimits.nameMin} characters`);
   const { svg, bindings } = sanitizeTemplateSvg(input.svg);
   const variables = checkVariables(input.variables ?? [], bindings);
-  return { name: input.name.trim(), width: input.width, height: input.height, svg, variables };
+  return { name, width: input.width, height: input.height, svg, variables };
 }
 
 const viewerIdOf = (request: FastifyRequest) => request.viewer?.userId ?? null;
