@@ -412,6 +412,15 @@ describe('signed image URLs', () => {
     expect(revalidated.status).toBe(304);
   });
 
+  it('charges a burst of identical first requests once', async () => {
+    const url = signed([['title', `burst ${randomBytes(4).toString('hex')}`]]);
+    const before = await used(alice.token);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call('GET', url)));
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((res) => res.headers.get('x-cache') === 'MISS')).toHaveLength(1);
+    expect(await used(alice.token)).toBe(before + 1);
+  });
+
   it('refuses tampered, missing and foreign signatures with 403', async () => {
     const url = signed([['theme', '.bg{fill:#ff0000}']]);
     const tampered = url.replace('ff0000', '0000ff');

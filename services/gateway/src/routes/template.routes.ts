@@ -27,6 +27,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { imageResponses, sendImage } from '../lib/image-reply.ts';
 import { TemplateImageCache } from '../lib/template-image-cache.ts';
 import type { AccountCaller } from '../plugins/account.plugin.ts';
+import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
 
 export interface TemplateRoutesOptions {
   cache: { prefix: string; ttlSeconds: number; maxEntries: number; maxEntryBytes: number };
@@ -67,6 +68,7 @@ const RESERVED = new Set(['format', 'quality', 'sig']);
 const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, opts) => {
   const { accountClient, templatesClient } = app;
   const cache = new TemplateImageCache(app.redis, opts.cache);
+  const inflight = new Map<string, Promise<RenderOutcome>>();
 
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     const userId = request.caller?.kind === 'account' ? request.caller.userId : undefined;
@@ -261,15 +263,26 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
         return sendImage(reply, { image: hit.bytes, meta }, 'binary');
       }
 
-      const variables = Object.fromEntries(params.filter(([name]) => !RESERVED.has(name)));
-      const input = await templatesClient.renderInput(id, ownerId, variables);
-      request.caller = owner;
-      const outcome = await renderTemplate(request, input, format, quality);
-      const { image, meta } = outcome;
-      await cache
-        .set(key, { bytes: image, format: meta.format, mimeType: meta.mimeType, width: meta.width, height: meta.height })
-        .catch((err: Error) => request.log.warn({ err: err.message }, 'template image not cached'));
-      reply.header('X-Cache', 'MISS');
+      // A page full of the same <img> (or a crawler burst) arrives all at once: within this process the
+      // first miss renders and the others wait for it, so the owner is charged once.
+      let render = inflight.get(key);
+      const first = !render;
+      if (!render) {
+        render = (async () => {
+          const variables = Object.fromEntries(params.filter(([name]) => !RESERVED.has(name)));
+          const input = await templatesClient.renderInput(id, ownerId, variables);
+          request.caller = owner;
+          const outcome = await renderTemplate(request, input, format, quality);
+          const { image, meta } = outcome;
+          await cache
+            .set(key, { bytes: image, format: meta.format, mimeType: meta.mimeType, width: meta.width, height: meta.height })
+            .catch((err: Error) => request.log.warn({ err: err.message }, 'template image not cached'));
+          return outcome;
+        })().finally(() => inflight.delete(key));
+        inflight.set(key, render);
+      }
+      const outcome = await render;
+      reply.header('X-Cache', first ? 'MISS' : 'HIT');
       return sendImage(reply, outcome, 'binary');
     },
   );
