@@ -9,7 +9,7 @@ import { ChartConfigError } from './chart-sanitize.ts';
 type PageResult = { ok: true; svg?: string; image?: string; imageWidth?: number; imageHeight?: number } | { ok: false; message: string };
 
 interface ChartWindow {
-  __renderChart(config: PageChartConfig): PageResult;
+  __renderChart(config: PageChartConfig): PageResult | Promise<PageResult>;
   __destroyChart(): void;
 }
 
@@ -21,7 +21,8 @@ const destroyInPage = (page: Page) => page.evaluate(() => (window as unknown as 
 /**
  * Charts render on the chart pool's warm pages, where chart.js, d3 and Highcharts are already loaded
  * (chart-host.ts), so a job only passes its JSON config to `__renderChart`, captures the result and
- * clears the chart. PNG/JPEG are screenshots of the container; SVG is the chart's own markup (D3,
+ * clears the chart. PNG/JPEG are exported by the page where it can (Chart.js's canvas, Highcharts' SVG
+ * drawn into a canvas) and are otherwise screenshots of the container; SVG is the chart's own markup (D3,
  * Highcharts); PDF prints the page, which holds only the vector chart, at exactly the chart's size.
  */
 export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) => {
@@ -51,7 +52,7 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
           return { bytes: Buffer.from(result.svg, 'utf8'), format, mimeType: MimeTypes.svg, width, height };
         }
         if (result.image) {
-          // The page exported the finished canvas (Chart.js raster output); no screenshot needed.
+          // The page exported the finished image (see chart-host.browser.js); no screenshot needed.
           const bytes = Buffer.from(result.image.slice(result.image.indexOf(',') + 1), 'base64');
           return { bytes, format, mimeType: MimeTypes[format], width: result.imageWidth ?? width, height: result.imageHeight ?? height };
         }
