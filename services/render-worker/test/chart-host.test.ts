@@ -1,7 +1,9 @@
-import { HighchartsTypes } from '@render/contracts';
+import { type ChartRenderPayload, HighchartsTypes } from '@render/contracts';
+import { PNG } from 'pngjs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../src/browser/chromium-args.ts';
+import { buildPageConfig } from '../src/renderers/chart/chart-config.ts';
 import { prepareChartPage } from '../src/renderers/chart/chart-host.ts';
 
 let browser: Browser;
@@ -76,5 +78,43 @@ describe('chart host page', () => {
       return String((window as unknown as { __renderChart: unknown }).__renderChart).includes('hijacked');
     });
     expect(replaced).toBe(false);
+  });
+
+  it('exports Highcharts raster output from its SVG, matching a screenshot of the chart', async () => {
+    // Sizes in em on chart.style and a rem title: the exported SVG must keep what it inherits in the page.
+    const payload = {
+      library: 'highcharts',
+      chartType: 'line',
+      chartData: [{ name: 'x', data: [3, 7, 2, 9, 4] }],
+      chartOptions: { chart: { style: { fontSize: '1.2em' } }, title: { text: 'Exported', style: { fontSize: '1.5rem' } } },
+      format: 'png',
+      width: 400,
+      height: 250,
+      scale: 1,
+      quality: 90,
+      theme: 'light',
+    } as ChartRenderPayload;
+    await page.setViewport({ width: 400, height: 250 });
+    const draw = (config: unknown) =>
+      page.evaluate(
+        (c) => (window as unknown as { __renderChart(c: unknown): Promise<{ image?: string }> }).__renderChart(c),
+        config as never,
+      );
+
+    const exported = await draw(buildPageConfig(payload));
+    expect(exported.image).toMatch(/^data:image\/png;base64,/);
+    // PDF output is never exported, so this leaves the same chart in the page for a screenshot.
+    await draw(buildPageConfig({ ...payload, format: 'pdf' }));
+    const shot = PNG.sync.read(Buffer.from(await page.screenshot({ type: 'png' })));
+    const image = PNG.sync.read(Buffer.from(exported.image!.split(',')[1]!, 'base64'));
+
+    expect([image.width, image.height]).toEqual([shot.width, shot.height]);
+    // Anti-aliasing of the slanted line may differ slightly; text of another size or place would not.
+    let far = 0;
+    for (let i = 0; i < image.data.length; i += 4) {
+      const d = Math.max(...[0, 1, 2, 3].map((k) => Math.abs(image.data[i + k]! - shot.data[i + k]!)));
+      if (d > 96) far += 1;
+    }
+    expect(far / (image.width * image.height)).toBeLessThan(0.001);
   });
 });

@@ -46,6 +46,33 @@ async function directSession(page: Page, slot: PageSlot): Promise<{ cdp: CDPSess
 }
 
 /**
+ * Evaluates `expression` in the page's main world over our own session and answers its value, awaiting a
+ * promise. Around the larger answers of chart and code jobs this takes 1–1.5 ms less per call than
+ * puppeteer's evaluate (which also flags every call as a user gesture and post-processes the answer).
+ * DevTools evaluation runs even with page scripts off.
+ */
+export async function evaluateInPage<T>(page: Page, slot: PageSlot, expression: string): Promise<T> {
+  const { cdp } = await directSession(page, slot);
+  const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+  if (exceptionDetails) throw new Error(`page evaluation failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+  return result.value as T;
+}
+
+/**
+ * Argument text for `pageCall`. Objects go through JSON.parse in the page, as puppeteer's arguments would:
+ * in an object literal a `__proto__` key would set the prototype instead of making a property.
+ */
+const pageArgument = (arg: unknown) =>
+  typeof arg === 'string' ? JSON.stringify(arg) : `JSON.parse(${JSON.stringify(JSON.stringify(arg))})`;
+
+/**
+ * An expression that calls a page function with JSON arguments: a global's name, or a self-contained
+ * function, which reaches the page as text.
+ */
+export const pageCall = (fn: string | ((...args: never[]) => unknown), ...args: unknown[]) =>
+  `(${fn.toString()})(${args.map(pageArgument).join(',')})`;
+
+/**
  * The fast path for self-contained, script-free markup: the browser replaces the document in one DevTools
  * call. puppeteer's setContent (document.write from an isolated world, then a lifecycle watcher for
  * "load") costs as much again in browser and Node CPU, and waits for nothing such a page has. The page's

@@ -4,7 +4,8 @@
  * text, with no transpiler helpers that would be missing there.
  *
  * window.__renderChart(config) draws one chart synchronously into #chart (animations off) and answers
- * { ok: true, svg? } or { ok: false, message }. window.__destroyChart() empties the container so the page
+ * { ok: true, svg?, image? } or { ok: false, message }; directly, or as a promise when it exports the chart
+ * as an image (Highcharts raster output). window.__destroyChart() empties the container so the page
  * stays warm and holds nothing of the previous job. `config` is plain JSON built by chart-config.ts; nothing
  * in it is ever evaluated.
  *
@@ -121,11 +122,77 @@
 
   // ---------------------------------------------------------------- Highcharts
 
+  const INHERITED = ['font-family', 'font-size', 'font-style', 'font-weight', 'letter-spacing', 'word-spacing', 'color'];
+  const attribute = (value) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+  const PALETTE = /<style\b[^>]*class="highcharts-palette"[^>]*>[^<]*<\/style>/;
+
+  /**
+   * The chart's SVG as a document of its own that renders as it does in the page. In an image the SVG is
+   * the root, so whatever it inherited here (chart.style sizes in em, fonts set on the container) and what
+   * rem means would be lost: a wrapper root carries the page root's font size (rem), and a group the
+   * values the SVG inherits from its parent. The group also carries the palette's colour variables, as
+   * computed here: the image then needs no style sheet, which alone would cost it a third of its decoding.
+   */
+  const standaloneSvg = (svg, config) => {
+    const inherited = getComputedStyle(svg.parentElement);
+    const declarations = INHERITED.map((name) => `${name}:${inherited.getPropertyValue(name)}`);
+    let markup = new XMLSerializer().serializeToString(svg);
+    const palette = svg.querySelector('style.highcharts-palette');
+    if (palette && PALETTE.test(markup)) {
+      const own = getComputedStyle(svg);
+      for (const name of new Set(palette.textContent.match(/--[\w-]+/g))) declarations.push(`${name}:${own.getPropertyValue(name)}`);
+      markup = markup.replace(PALETTE, '');
+    }
+    const rootFontSize = getComputedStyle(document.documentElement).fontSize;
+    return (
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${config.width}" height="${config.height}" style="font-size:${attribute(rootFontSize)}">` +
+      `<g style="${attribute(declarations.join(';'))}">${markup}</g></svg>`
+    );
+  };
+
+  /**
+   * Raster output from the chart's own SVG, drawn into a canvas as an image and encoded there. A page
+   * screenshot costs more CPU in all (a compositor frame, the capture, encoding in the browser), which on
+   * a busy machine shows as latency. Highcharts has already laid out and measured everything in the page;
+   * the image only replays the finished markup with the same local fonts, so it matches a screenshot (only
+   * the anti-aliasing of slanted edges may differ by a few levels). Behind the SVG it paints what a
+   * screenshot would show there: the container's background, over the page's white for JPEG (no alpha)
+   * and over nothing for PNG. Resolves to {} when the page must be captured after all.
+   */
+  const exportSvg = (svg, config) => {
+    const image = new Image();
+    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(standaloneSvg(svg, config))}`;
+    return image
+      .decode()
+      .then(() => {
+        const canvas = document.createElement('canvas');
+        canvas.width = Math.round(config.width * window.devicePixelRatio);
+        canvas.height = Math.round(config.height * window.devicePixelRatio);
+        const ctx = canvas.getContext('2d');
+        if (config.format === 'jpeg') {
+          ctx.fillStyle = '#ffffff';
+          ctx.fillRect(0, 0, canvas.width, canvas.height);
+        }
+        ctx.fillStyle = 'transparent'; // a colour the canvas cannot parse must not leave white or black
+        ctx.fillStyle = config.background;
+        ctx.fillRect(0, 0, canvas.width, canvas.height);
+        ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+        const mime = config.format === 'jpeg' ? 'image/jpeg' : 'image/png';
+        return { image: canvas.toDataURL(mime, config.quality / 100), imageWidth: canvas.width, imageHeight: canvas.height };
+      })
+      .catch(() => ({}));
+  };
+
   const renderHighcharts = (config) => {
     current = window.Highcharts.chart(container, config.options);
-    if (config.format !== 'svg') return {};
-    const svg = container.querySelector('svg');
-    return { svg: new XMLSerializer().serializeToString(svg) };
+    const svg = current.container.querySelector('svg');
+    if (config.format === 'svg') return { svg: new XMLSerializer().serializeToString(svg) };
+    const raster = !config.responsiveWidth && (config.format === 'png' || config.format === 'jpeg');
+    // HTML labels would sit beside the SVG (the sanitiser turns useHTML off, but to be sure), and an SVG
+    // image loads no <image> or foreign content: such charts are captured from the page.
+    const selfContained = current.container.childElementCount === 1 && !svg.querySelector('image, foreignObject');
+    return raster && selfContained ? exportSvg(svg, config) : {};
   };
 
   // ---------------------------------------------------------------- D3
@@ -486,16 +553,22 @@
 
   const renderers = { chartjs: renderChartJs, highcharts: renderHighcharts, d3: renderD3 };
 
+  const failed = (err) => {
+    destroy();
+    return { ok: false, message: String(err?.message || err).slice(0, 300) };
+  };
+
+  /** Answers synchronously, or with a promise when the chart is exported as an image (Highcharts). */
   const render = (config) => {
     destroy();
     try {
       container.style.width = config.responsiveWidth ? '100%' : `${config.width}px`;
       container.style.height = `${config.height}px`;
       container.style.background = config.background;
-      return { ok: true, ...renderers[config.library](config) };
+      const result = renderers[config.library](config);
+      return typeof result.then === 'function' ? result.then((r) => ({ ok: true, ...r }), failed) : { ok: true, ...result };
     } catch (err) {
-      destroy();
-      return { ok: false, message: String(err?.message || err).slice(0, 300) };
+      return failed(err);
     }
   };
 

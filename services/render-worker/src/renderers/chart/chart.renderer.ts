@@ -1,6 +1,7 @@
 import { type ChartRenderPayload, MimeTypes } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
-import { applyPageSettings, screenshot, withDeadline } from '../page-ops.ts';
+import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
+import { applyPageSettings, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer } from '../renderer.ts';
 import { buildPageConfig, isOpaque, type PageChartConfig } from './chart-config.ts';
@@ -8,20 +9,17 @@ import { ChartConfigError } from './chart-sanitize.ts';
 
 type PageResult = { ok: true; svg?: string; image?: string; imageWidth?: number; imageHeight?: number } | { ok: false; message: string };
 
-interface ChartWindow {
-  __renderChart(config: PageChartConfig): PageResult;
-  __destroyChart(): void;
-}
+/** See chart-host.browser.js: `__renderChart` answers a PageResult, directly or as a promise. */
+const drawInPage = (page: Page, slot: PageSlot, config: PageChartConfig) =>
+  evaluateInPage<PageResult>(page, slot, pageCall('window.__renderChart', config));
 
-const drawInPage = (page: Page, config: PageChartConfig) =>
-  page.evaluate((c) => (window as unknown as ChartWindow).__renderChart(c), config);
-
-const destroyInPage = (page: Page) => page.evaluate(() => (window as unknown as ChartWindow).__destroyChart());
+const destroyInPage = (page: Page, slot: PageSlot) => evaluateInPage<void>(page, slot, pageCall('window.__destroyChart'));
 
 /**
  * Charts render on the chart pool's warm pages, where chart.js, d3 and Highcharts are already loaded
  * (chart-host.ts), so a job only passes its JSON config to `__renderChart`, captures the result and
- * clears the chart. PNG/JPEG are screenshots of the container; SVG is the chart's own markup (D3,
+ * clears the chart. PNG/JPEG are exported by the page where it can (Chart.js's canvas, Highcharts' SVG
+ * drawn into a canvas) and are otherwise screenshots of the container; SVG is the chart's own markup (D3,
  * Highcharts); PDF prints the page, which holds only the vector chart, at exactly the chart's size.
  */
 export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) => {
@@ -43,7 +41,7 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
       // A failed job still retires the page through withDeadline.
       slot.tainted = false;
 
-      const result = await drawInPage(page, config);
+      const result = await drawInPage(page, slot, config);
       if (!result.ok) throw new RenderError(`Failed to generate image: the chart could not be drawn (${result.message})`, false);
       try {
         if (format === 'svg') {
@@ -51,7 +49,7 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
           return { bytes: Buffer.from(result.svg, 'utf8'), format, mimeType: MimeTypes.svg, width, height };
         }
         if (result.image) {
-          // The page exported the finished canvas (Chart.js raster output); no screenshot needed.
+          // The page exported the finished image (see chart-host.browser.js); no screenshot needed.
           const bytes = Buffer.from(result.image.slice(result.image.indexOf(',') + 1), 'base64');
           return { bytes, format, mimeType: MimeTypes[format], width: result.imageWidth ?? width, height: result.imageHeight ?? height };
         }
@@ -74,7 +72,7 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
       } finally {
         // Not awaited: the capture is done, so clearing the chart need not delay the answer. CDP keeps the
         // order, so the next job's render still runs after it; a failure here only means a stale chart.
-        destroyInPage(page).catch(() => undefined);
+        destroyInPage(page, slot).catch(() => undefined);
       }
     }),
   );

@@ -7,7 +7,7 @@ import {
   normalizeCode,
   visibleLineCount,
 } from '@render/contracts';
-import { applyPageSettings, screenshot, withDeadline } from '../page-ops.ts';
+import { applyPageSettings, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer } from '../renderer.ts';
 import { highlightCode } from './code-highlighter.ts';
@@ -63,7 +63,7 @@ export const renderCode: Renderer<CodeRenderPayload> = async (payload, ctx) => {
       const current = page.viewport();
       const keep = current && current.width === width && current.deviceScaleFactor === scale;
       await applyPageSettings(page, slot, { scriptEnabled: false, width, height: keep ? current.height : estimate, scale });
-      const measured = await page.evaluate(fillAndMeasure, css, rows, HOST_STYLE_ID, WINDOW_ID);
+      const measured = await evaluateInPage<number>(page, slot, pageCall(fillAndMeasure, css, rows, HOST_STYLE_ID, WINDOW_ID));
       const height = payload.height ?? measured;
       if (payload.height === undefined) {
         // Returned rather than thrown: throwing inside withDeadline would retire a page that is fine.
