@@ -85,9 +85,32 @@ export async function renderStatic(page: Page, slot: PageSlot, markup: string, o
   return screenshot(page, options);
 }
 
+/**
+ * The viewport as an image. puppeteer's page.screenshot takes a mutex per *browser*, so the warm pages of a
+ * worker would capture one at a time; a viewport capture needs none of what it guards (no clip to
+ * intersect, no viewport to resize), so it goes straight to Page.captureScreenshot on puppeteer's own
+ * session of the page, whose device-metric override (the scale) applies to it. Clips and full pages keep
+ * puppeteer's path.
+ */
 export async function screenshot(page: Page, options: ScreenshotOptions): Promise<Buffer> {
-  const bytes = await page.screenshot({ optimizeForSpeed: true, captureBeyondViewport: false, ...options });
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (options.clip || options.fullPage || options.captureBeyondViewport) {
+    const bytes = await page.screenshot({ optimizeForSpeed: true, captureBeyondViewport: false, ...options });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  const session = (page as unknown as { _client(): CDPSession })._client();
+  const transparent = options.omitBackground && options.type !== 'jpeg';
+  if (transparent) await session.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
+  try {
+    const { data } = await session.send('Page.captureScreenshot', {
+      format: options.type ?? 'png',
+      optimizeForSpeed: true,
+      captureBeyondViewport: false,
+      ...(options.quality !== undefined ? { quality: Math.round(options.quality) } : {}),
+    });
+    return Buffer.from(data, 'base64');
+  } finally {
+    if (transparent) await session.send('Emulation.setDefaultBackgroundColorOverride').catch(() => undefined);
+  }
 }
 
 /**
