@@ -32,6 +32,8 @@ export const WorkerConfigSchema = Type.Object({
   /** Largest image an SVG image variable may point at (bytes); it is inlined into the SVG, so this bounds the job. */
   RENDER_IMAGE_MAX_BYTES: Type.Integer({ minimum: 1_024, maximum: 50 * 1024 * 1024, default: 5 * 1024 * 1024 }),
   /** Per image variable, redirects and body included; the render's own budget can shorten it. */
+  /** All image variables of one job together. */
+  RENDER_IMAGES_MAX_TOTAL_BYTES: Type.Integer({ minimum: 1_024, maximum: 200 * 1024 * 1024, default: 20 * 1024 * 1024 }),
   RENDER_IMAGE_TIMEOUT_MS: Type.Integer({ minimum: 500, default: 10_000 }),
 });
 

@@ -70,7 +70,12 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
   const rendererContext: RendererContext = {
     pool,
     timeoutMs: config.RENDER_TIMEOUT_MS,
-    imageFetch: { proxyUrl: proxy.url, maxBytes: config.RENDER_IMAGE_MAX_BYTES, timeoutMs: config.RENDER_IMAGE_TIMEOUT_MS },
+    imageFetch: {
+      proxyUrl: proxy.url,
+      maxBytes: config.RENDER_IMAGE_MAX_BYTES,
+      maxTotalBytes: config.RENDER_IMAGES_MAX_TOTAL_BYTES,
+      timeoutMs: config.RENDER_IMAGE_TIMEOUT_MS,
+    },
   };
   // Warm the pools this process will need before taking jobs.
   await Promise.all([...new Set(queues.flatMap((kind) => rendererPools[kind]))].map(pool));

@@ -190,6 +190,17 @@ describe('inlineSvgImages', () => {
     expect(out).toBe(`<svg><image href="${png}"/><image xlink:href='${png}'/><image href="${logo}"/></svg>`);
   });
 
+  it('refuses images that together exceed the total cap', async () => {
+    const twoImages = [
+      { ref: 'render-image:0', url: local('/red.png') },
+      { ref: 'render-image:1', url: local('/logo.svg') },
+    ];
+    const bytes = RED_PNG.length + Buffer.byteLength(LOGO_SVG);
+    await expect(inline('<svg/>', twoImages, { maxTotalBytes: bytes })).resolves.toBe('<svg/>');
+    const err = await failureOf(inline('<svg/>', twoImages, { maxTotalBytes: bytes - 1 }));
+    expect(err.message).toMatch(/^Image variables add up to more than /);
+  });
+
   it('answers an HTTP error status', async () => {
     const err = await oneImage(local('/missing'));
     expect(err.message).toBe(`Image variable URL ${local('/missing')} could not be fetched: HTTP 404`);

@@ -21,6 +21,8 @@ export type PoolName = 'generic' | 'chart' | 'code' | 'screenshot';
 export interface ImageFetchSettings {
   proxyUrl: string;
   maxBytes: number;
+  /** All of a job's images together: 20 images at the per-image cap would be ~180 MB of base64 on its way to Chromium. */
+  maxTotalBytes?: number;
   /** Per image; a job's remaining budget can shorten it. */
   timeoutMs: number;
 }

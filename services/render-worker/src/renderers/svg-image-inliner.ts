@@ -123,10 +123,19 @@ export async function inlineSvgImages(
   const controller = new AbortController();
   // The same URL bound to several refs is fetched once.
   const byUrl = new Map<string, Promise<string>>();
+  let totalBytes = 0;
   const fetchOnce = (url: string) => {
     let pending = byUrl.get(url);
     if (!pending) {
-      pending = fetchAsDataUri(url, settings, deadline, controller.signal);
+      pending = fetchAsDataUri(url, settings, deadline, controller.signal).then((uri) => {
+        // Counted as each image arrives, so an oversize set fails (and cancels the rest) as soon as it is one.
+        const base64Length = uri.length - uri.indexOf(',') - 1;
+        totalBytes += (base64Length * 3) / 4 - (uri.endsWith('==') ? 2 : uri.endsWith('=') ? 1 : 0);
+        if (settings.maxTotalBytes !== undefined && totalBytes > settings.maxTotalBytes) {
+          throw new RenderError(`Image variables add up to more than ${formatSize(settings.maxTotalBytes)}`, false);
+        }
+        return uri;
+      });
       byUrl.set(url, pending);
     }
     return pending;
