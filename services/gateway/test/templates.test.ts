@@ -453,6 +453,25 @@ describe('signed image URLs', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the template calls from the same contracts the gateway validates with', async () => {
+    const doc = await (await fetch(`${gateway.url}/api/openapi.json`)).json();
+    for (const path of [
+      '/api/template',
+      '/api/template/public',
+      '/api/template/{id}',
+      '/api/template/{id}/star',
+      '/api/template/generate',
+      '/api/template/{id}/image',
+    ]) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+    expect(doc.paths['/api/template/public'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['q', 'page', 'pageSize', 'sortBy']),
+    );
+  });
+});
+
 describe('stars under concurrency', () => {
   it('keeps the star count exact when many users star and unstar at once', async () => {
     const { id } = await createTemplate(alice.token);
