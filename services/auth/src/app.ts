@@ -4,6 +4,7 @@ import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { AuthConfig } from './config.ts';
 import { bootstrapAdmin } from './lib/admin-bootstrap.ts';
+import creditReconciler from './plugins/credit-reconciler.plugin.ts';
 import jwt from './plugins/jwt.plugin.ts';
 import mailer from './plugins/mailer.plugin.ts';
 import security from './plugins/security.plugin.ts';
@@ -52,6 +53,10 @@ export default async function app(fastify: FastifyInstance, opts: { config: Auth
     host: config.STRIPE_API_HOST,
     port: config.STRIPE_API_PORT,
     protocol: config.STRIPE_API_PROTOCOL,
+  });
+  await fastify.register(creditReconciler, {
+    staleAfterSeconds: config.CREDIT_RESERVATION_TIMEOUT_SECONDS,
+    intervalMs: config.CREDIT_RECONCILE_INTERVAL_MS,
   });
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await bootstrapAdmin(fastify, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
 

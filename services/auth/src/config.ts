@@ -46,6 +46,10 @@ export const AuthConfigSchema = Type.Object({
   STRIPE_API_HOST: Optional('api.stripe.com'),
   STRIPE_API_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   STRIPE_API_PROTOCOL: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
+  /** A credit reservation still unsettled after this long is released (its gateway stopped mid-request). */
+  CREDIT_RESERVATION_TIMEOUT_SECONDS: Type.Integer({ minimum: 60, default: 600 }),
+  /** How often each replica sweeps for such reservations. */
+  CREDIT_RECONCILE_INTERVAL_MS: Type.Integer({ minimum: 1_000, default: 60_000 }),
   /** Launch period: every account converts without a credit limit (usage is still recorded). */
   LAUNCH_UNLIMITED: Type.Boolean({ default: false }),
 });

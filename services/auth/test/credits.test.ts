@@ -126,6 +126,37 @@ describe('credits: reserve, settle and usage', () => {
   });
 });
 
+describe('abandoned reservations', () => {
+  it('releases reservations left unsettled past the timeout, and only those', async () => {
+    const user = await verifiedUser(stack);
+    const row = (status: 'reserved' | 'charged', minutesAgo: number) => ({
+      user_id: user.userId,
+      request_id: randomUUID(),
+      status,
+      created_at: new Date(Date.now() - minutesAgo * 60_000),
+    });
+    const [stale, fresh, charged] = [row('reserved', 11), row('reserved', 1), row('charged', 30)];
+    await stack.db.insertInto('credit_ledger').values([stale, fresh, charged]).execute();
+    expect((await usage(stack, user.token)).used).toBe(3);
+
+    expect(await stack.app.reconcileCredits()).toBe(1);
+    const statuses = await stack.db
+      .selectFrom('credit_ledger')
+      .select(['request_id', 'status'])
+      .where('user_id', '=', user.userId)
+      .execute();
+    expect(Object.fromEntries(statuses.map((r) => [r.request_id, r.status]))).toEqual({
+      [stale.request_id]: 'released',
+      [fresh.request_id]: 'reserved',
+      [charged.request_id]: 'charged',
+    });
+    expect((await usage(stack, user.token)).used).toBe(2);
+    // A settle arriving late for the released row changes nothing; running again finds nothing to do.
+    expect((await json(await settle(stack, stale.request_id, 'charged'))).status).toBe('released');
+    expect(await stack.app.reconcileCredits()).toBe(0);
+  });
+});
+
 describe('admin overview counts generations from the ledger', () => {
   it('counts charged conversions per window, not released or reserved ones', async () => {
     const { CreditLedgerRepository } = await import('@render/db');

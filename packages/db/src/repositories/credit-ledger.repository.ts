@@ -74,6 +74,21 @@ export class CreditLedgerRepository {
     return updated ?? this.db.selectFrom('credit_ledger').select(columns).where('request_id', '=', requestId).executeTakeFirst();
   }
 
+  /**
+   * Releases reservations left 'reserved' since before `before`: their gateway stopped between reserving
+   * and settling, so whether an image was delivered is unknown, and the customer gets the benefit of the
+   * doubt. Safe to run from every replica at once (a row changes only while it is still reserved).
+   */
+  async releaseStale(before: Date): Promise<number> {
+    const result = await this.db
+      .updateTable('credit_ledger')
+      .set({ status: 'released', settled_at: new Date() })
+      .where('status', '=', 'reserved')
+      .where('created_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Successful generations (charged rows) in total and per window, for the admin overview. */
   async generationCounts(now: Date = new Date()): Promise<WindowCounts> {
     const row = await this.db
