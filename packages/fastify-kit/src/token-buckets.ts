@@ -1,6 +1,6 @@
 /**
  * In-memory token buckets (e.g. per client IP or per account). Per process: with N replicas a key gets N
- * times the limit; limits that must hold across replicas belong in Redis.
+ * times the limit; limits that must hold across replicas use @render/queue's RedisTokenBuckets.
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; updatedAt: number }>();

@@ -1,3 +1,4 @@
+export * from './rate-limit.ts';
 export * from './redis.ts';
 export * from './render-jobs.ts';
 export * from './render-reply.ts';

@@ -43,6 +43,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     internalToken: config.INTERNAL_TOKEN,
     timeoutMs: config.ACCOUNT_TIMEOUT_MS,
     anonRateLimitPerMinute: config.ANON_RATE_LIMIT_PER_MINUTE,
+    keyPrefix: config.QUEUE_PREFIX,
   });
   await fastify.register(templatesClient, {
     baseUrl: config.TEMPLATES_SERVICE_URL,

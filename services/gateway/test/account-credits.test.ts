@@ -140,4 +140,22 @@ describe('anonymous convert calls', () => {
     const res = await strictGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
     expect(res.status).toBe(200);
   });
+
+  it('share one limit across gateway replicas (the buckets live in Redis)', async () => {
+    const prefix = uniquePrefix('anon-shared');
+    const replicas = await Promise.all(
+      [1, 2].map(() => startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN, ANON_RATE_LIMIT_PER_MINUTE: '3' })),
+    );
+    try {
+      const statuses: number[] = [];
+      for (const replica of [replicas[0], replicas[1], replicas[0], replicas[1]]) {
+        const res = await replica!.post('/api/svg-to-img/convert', { svg: '' });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses).toEqual([400, 400, 400, 429]);
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.close()));
+    }
+  });
 });

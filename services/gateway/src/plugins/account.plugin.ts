@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError } from '@render/contracts';
 import { TokenBuckets } from '@render/fastify-kit';
-import type { RenderKind, RenderPayload } from '@render/queue';
+import { RedisTokenBuckets, type RenderKind, type RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RenderOutcome } from './render-queue.plugin.ts';
@@ -41,6 +41,8 @@ export interface AccountPluginOptions {
   internalToken?: string;
   timeoutMs: number;
   anonRateLimitPerMinute: number;
+  /** Redis key prefix of the shared anonymous-limit buckets (the queue prefix). */
+  keyPrefix: string;
   /** How long a verified credential is trusted without asking again. */
   cacheTtlMs?: number;
 }
@@ -75,7 +77,11 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
   const ttlMs = opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   // Keyed by a hash so the process never keeps raw keys or tokens as map keys (heap dumps, debug output).
   const cache = new Map<string, { caller: Caller; expiresAt: number }>();
-  const anonymous = new TokenBuckets(opts.anonRateLimitPerMinute, 60_000);
+  // The anonymous limit holds across gateway replicas (buckets in Redis). Without Redis nothing renders
+  // anyway, but the check itself must not turn into a 500: each process then limits on its own.
+  const anonymous = new RedisTokenBuckets(app.redis, `${opts.keyPrefix}:rl:anon`, opts.anonRateLimitPerMinute, 60_000);
+  const anonymousFallback = new TokenBuckets(opts.anonRateLimitPerMinute, 60_000);
+  const takeAnonymous = (ip: string) => anonymous.take(ip).catch(() => anonymousFallback.take(ip));
 
   async function call(path: string, init: { body?: unknown; headers?: Record<string, string>; method?: string }): Promise<Response> {
     try {
@@ -136,7 +142,7 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
 
   async function identify(request: FastifyRequest): Promise<void> {
     const caller = await authenticated(request);
-    if (!caller && !anonymous.take(request.ip)) {
+    if (!caller && !(await takeAnonymous(request.ip))) {
       throw new AppError(
         'RATE_LIMITED',
         `Too many conversions without an API key: anonymous use is limited to ${opts.anonRateLimitPerMinute} per minute. Sign up for a free API key or retry in a minute.`,
@@ -214,4 +220,4 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
   });
 }
 
-export default fp(accountPlugin, { name: 'account', dependencies: ['render-queue'], fastify: '5.x' });
+export default fp(accountPlugin, { name: 'account', dependencies: ['redis', 'render-queue'], fastify: '5.x' });
