@@ -164,6 +164,10 @@ export async function runStack(
     },
     repoRoot,
   );
+  // Listened for from the start: the template services may take longer to come up than the worker does,
+  // and a line that has gone by is not seen again.
+  const workerReady = worker.waitForLine((line) => line.includes('"render worker ready"'), 120_000);
+  workerReady.catch(() => undefined);
   let gateway: Service | undefined;
   let client: ReturnType<typeof convertClient> | undefined;
   let templateServices: TemplateServices | undefined;
@@ -183,7 +187,7 @@ export async function runStack(
       },
       repoRoot,
     );
-    await Promise.all([worker.waitForLine((line) => line.includes('"render worker ready"'), 60_000), waitForPing(port, gateway, 60_000)]);
+    await Promise.all([workerReady, waitForPing(port, gateway, 60_000)]);
 
     client = convertClient(port, opts.concurrency);
     const empty: LoadResult = await runSequential(client.convert, { warmup: 0, count: 0 });
