@@ -2,14 +2,9 @@ import dns from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ScreenshotDevices, type ScreenshotRenderPayload } from '@render/contracts';
-import { createLogger } from '@render/logger';
 import { PNG } from 'pngjs';
 import { KnownDevices } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserManager } from '../src/browser/browser-manager.ts';
-import { chromiumLaunchOptions } from '../src/browser/chromium-args.ts';
-import { poolDefinitions } from '../src/browser/pools.ts';
-import { createRenderCluster, type RenderCluster } from '../src/browser/render-cluster.ts';
 import { type LookupFn, parseAllowlist } from '../src/egress/address-policy.ts';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { RenderError } from '../src/renderers/render-error.ts';
@@ -18,14 +13,13 @@ import { consentVerdict } from '../src/renderers/screenshot/consent-blocker.ts';
 import { acceptLanguage, deviceSettings } from '../src/renderers/screenshot/device-profiles.ts';
 import { imageSize } from '../src/renderers/screenshot/image-size.ts';
 import { renderScreenshot } from '../src/renderers/screenshot/screenshot.renderer.ts';
+import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // The renderer on its own, over a real Chromium and the real egress proxy; the proxy gets an injected
 // resolver here so a custom host name can point at loopback (the gateway tests cannot inject one).
 
-const logger = createLogger('screenshot-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 let proxy: EgressProxy;
-let manager: BrowserManager;
-let cluster: RenderCluster;
+let browser: TestPool;
 let pages: { server: Server; port: number };
 let canary: { server: Server; port: number; hits: string[] };
 
@@ -76,27 +70,11 @@ beforeAll(async () => {
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   };
   proxy = await startEgressProxy({ allowlist: parseAllowlist(`127.0.0.1:${pages.port}`), lookup });
-  manager = new BrowserManager(
-    chromiumLaunchOptions({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
-      sandbox: 'auto',
-      proxyUrl: proxy.url,
-    }),
-    logger,
-  );
-  cluster = await createRenderCluster({
-    ...poolDefinitions.screenshot,
-    pages: 1,
-    manager,
-    recycleAfter: 100,
-    taskTimeoutMs: 20_000,
-    logger,
-  });
+  browser = await startTestPool('screenshot', proxy.url, 'screenshot-test');
 });
 
 afterAll(async () => {
-  await cluster?.close();
-  await manager?.close();
+  await browser?.close();
   await proxy?.close();
   pages?.server.closeAllConnections();
   pages?.server.close();
@@ -105,7 +83,7 @@ afterAll(async () => {
 });
 
 const ctx: RendererContext = {
-  pool: async () => cluster,
+  pool: async () => browser.cluster,
   timeoutMs: 10_000,
   // Screenshots fetch no image variables.
   imageFetch: { proxyUrl: 'http://127.0.0.1:9', maxBytes: 1024, timeoutMs: 1_000 },

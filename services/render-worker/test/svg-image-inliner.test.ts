@@ -1,25 +1,20 @@
 import dns from 'node:dns';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '@render/logger';
 import { renderJobs, type SvgRenderPayload } from '@render/queue';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserManager } from '../src/browser/browser-manager.ts';
-import { chromiumLaunchOptions } from '../src/browser/chromium-args.ts';
-import { poolDefinitions } from '../src/browser/pools.ts';
-import { createRenderCluster, type RenderCluster } from '../src/browser/render-cluster.ts';
 import { type LookupFn, parseAllowlist } from '../src/egress/address-policy.ts';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { RenderError } from '../src/renderers/render-error.ts';
 import type { ImageFetchSettings, RendererContext } from '../src/renderers/renderer.ts';
 import { renderSvg } from '../src/renderers/svg.renderer.ts';
 import { formatSize, inlineSvgImages, replaceImageRefs, sniffImageType } from '../src/renderers/svg-image-inliner.ts';
+import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // The fetch + inline step over real sockets: an allow-listed loopback image server, a loopback canary that
 // is not allow-listed and must never be reached, and the real egress proxy between them and the worker.
 
-const logger = createLogger('svg-images-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const MAX_BYTES = 64 * 1024;
 
 let proxy: EgressProxy;
@@ -316,33 +311,16 @@ describe('SVG job payload', () => {
 });
 
 describe('SVG renderer with image variables', () => {
-  let manager: BrowserManager;
-  let cluster: RenderCluster;
+  let browser: TestPool;
   let ctx: RendererContext;
 
   beforeAll(async () => {
-    manager = new BrowserManager(
-      chromiumLaunchOptions({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
-        sandbox: 'auto',
-        proxyUrl: proxy.url,
-      }),
-      logger,
-    );
-    cluster = await createRenderCluster({
-      ...poolDefinitions.generic,
-      pages: 1,
-      manager,
-      recycleAfter: 100,
-      taskTimeoutMs: 20_000,
-      logger,
-    });
-    ctx = { pool: async () => cluster, timeoutMs: 10_000, imageFetch: settings() };
+    browser = await startTestPool('generic', proxy.url, 'svg-images-test');
+    ctx = { pool: async () => browser.cluster, timeoutMs: 10_000, imageFetch: settings() };
   });
 
   afterAll(async () => {
-    await cluster?.close();
-    await manager?.close();
+    await browser?.close();
   });
 
   const payload = (format: SvgRenderPayload['format']): SvgRenderPayload => ({
