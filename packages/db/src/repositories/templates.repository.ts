@@ -58,6 +58,12 @@ type TemplateScope = ExpressionBuilder<DB & { t: TemplatesTable }, 't'>;
 const visibleTo = (viewerId: string | null) => (eb: TemplateScope) =>
   viewerId ? eb.or([eb('t.is_public', '=', true), eb('t.user_id', '=', viewerId)]) : eb('t.is_public', '=', true);
 
+/** Whether `userId` starred the template in scope. */
+const starredBy = (eb: TemplateScope, userId: string) =>
+  eb.exists(
+    eb.selectFrom('template_stars as s').select(sql`1`.as('one')).whereRef('s.template_id', '=', 't.id').where('s.user_id', '=', userId),
+  );
+
 /** `%` and `_` are LIKE wildcards; a search for "50%" means the text "50%". */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
@@ -70,15 +76,7 @@ export class TemplatesRepository {
       .innerJoin('users as u', 'u.id', 't.user_id')
       .select(columns)
       .select('u.name as creator_name')
-      .select((eb) => {
-        if (!viewerId) return sql<boolean>`false`.as('is_starred');
-        const starredByViewer = eb
-          .selectFrom('template_stars as s')
-          .select(sql`1`.as('one'))
-          .whereRef('s.template_id', '=', 't.id')
-          .where('s.user_id', '=', viewerId);
-        return eb.exists(starredByViewer).$castTo<boolean>().as('is_starred');
-      });
+      .select((eb) => (viewerId ? starredBy(eb, viewerId).$castTo<boolean>().as('is_starred') : sql<boolean>`false`.as('is_starred')));
   }
 
   /** The template if the viewer may see it (owner, or public); undefined otherwise, so callers cannot tell the two apart. */
@@ -95,15 +93,7 @@ export class TemplatesRepository {
       else if (scope === 'user') conditions.push(eb('t.user_id', '=', viewerId as string));
       else conditions.push(visibleTo(viewerId)(eb));
       if (scope === 'starred') {
-        conditions.push(
-          eb.exists(
-            eb
-              .selectFrom('template_stars as s')
-              .select(sql`1`.as('one'))
-              .whereRef('s.template_id', '=', 't.id')
-              .where('s.user_id', '=', viewerId as string),
-          ),
-        );
+        conditions.push(starredBy(eb, viewerId as string));
       }
       if (search?.trim()) conditions.push(eb('t.name', 'ilike', likePattern(search.trim())));
       return eb.and(conditions);

@@ -2,6 +2,7 @@ import { AppError, type ErrorCode, ErrorCodes, type TemplateOwnerInfo, type Temp
 import { INTERNAL_TOKEN_HEADER } from '@render/fastify-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { fetchService } from '../lib/service-fetch.ts';
 
 export interface TemplatesCall {
   /** The signed-in user the call is made for; absent for a visitor. */
@@ -43,18 +44,11 @@ async function templatesClientPlugin(app: FastifyInstance, opts: TemplatesClient
     if (call.userId) headers['x-user-id'] = call.userId;
     if (call.requestId) headers['x-request-id'] = call.requestId;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
-    try {
-      res = await fetch(new URL(path, opts.baseUrl), {
-        method,
-        headers,
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        signal: AbortSignal.timeout(opts.timeoutMs),
-      });
-    } catch (err) {
-      if ((err as Error).name === 'TimeoutError') throw new AppError('UPSTREAM_TIMEOUT', 'The template service did not answer in time');
-      throw unavailable();
-    }
+    const res = await fetchService(
+      new URL(path, opts.baseUrl),
+      { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) },
+      { timeoutMs: opts.timeoutMs, serviceName: 'template service' },
+    );
     const body = await res.json().catch(() => undefined);
     if (res.status >= 500 || body === undefined) {
       app.log.warn({ status: res.status, path }, 'template service failed');

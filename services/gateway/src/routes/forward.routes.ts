@@ -1,5 +1,5 @@
-import { AppError } from '@render/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fetchService } from '../lib/service-fetch.ts';
 
 export interface ForwardOptions {
   /** Path prefixes served by the target, e.g. ['/api/auth', '/api/admin']. */
@@ -41,19 +41,16 @@ export default async function forwardRoutes(app: FastifyInstance, opts: ForwardO
     headers.set('x-forwarded-for', request.ip);
     headers.set('x-request-id', request.id);
 
-    let upstream: Response;
-    try {
-      upstream = await fetch(new URL(request.url, opts.target), {
+    const upstream = await fetchService(
+      new URL(request.url, opts.target),
+      {
         method: request.method,
         headers,
         body: request.method === 'GET' || request.method === 'HEAD' || !request.body ? undefined : new Uint8Array(request.body as Buffer),
         redirect: 'manual',
-        signal: AbortSignal.timeout(opts.timeoutMs),
-      });
-    } catch (err) {
-      if ((err as Error).name === 'TimeoutError') throw new AppError('UPSTREAM_TIMEOUT', `The ${opts.serviceName} did not answer in time`);
-      throw new AppError('SERVICE_UNAVAILABLE', `The ${opts.serviceName} is unavailable right now; please retry shortly`);
-    }
+      },
+      { timeoutMs: opts.timeoutMs, serviceName: opts.serviceName },
+    );
     reply.status(upstream.status);
     upstream.headers.forEach((value, name) => {
       if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') reply.header(name, value);

@@ -1,0 +1,40 @@
+import { createLogger } from '@render/logger';
+import { BrowserManager } from '../../src/browser/browser-manager.ts';
+import { chromiumLaunchOptions } from '../../src/browser/chromium-args.ts';
+import { poolDefinitions } from '../../src/browser/pools.ts';
+import { createRenderCluster, type RenderCluster } from '../../src/browser/render-cluster.ts';
+import type { PoolName } from '../../src/renderers/renderer.ts';
+
+export interface TestPool {
+  cluster: RenderCluster;
+  close(): Promise<void>;
+}
+
+/** One real Chromium behind `proxyUrl` with a one-page pool of the given kind, as the worker builds it. */
+export async function startTestPool(pool: PoolName, proxyUrl: string, label: string): Promise<TestPool> {
+  const logger = createLogger(label, process.env.TEST_LOG_LEVEL ?? 'silent');
+  const manager = new BrowserManager(
+    chromiumLaunchOptions({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell', sandbox: 'auto', proxyUrl }),
+    logger,
+  );
+  try {
+    const cluster = await createRenderCluster({
+      ...poolDefinitions[pool],
+      pages: 1,
+      manager,
+      recycleAfter: 100,
+      taskTimeoutMs: 20_000,
+      logger,
+    });
+    return {
+      cluster,
+      close: async () => {
+        await cluster.close();
+        await manager.close();
+      },
+    };
+  } catch (err) {
+    await manager.close();
+    throw err;
+  }
+}
