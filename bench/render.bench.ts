@@ -139,10 +139,10 @@ if (stack) {
 const reference = stack?.formats.find((f) => f.reference);
 if (stack?.formats.length) {
   out.push('');
-  out.push('Formats through the full stack (c=1; X-Render-Time is the worker-side time)');
+  out.push('Formats through the full stack (c=1; X-Render-Time is the worker-side time; rest = mean total − render − queue)');
   out.push(
     table(
-      ['format', 'n', 'p50 ms', 'p95 ms', 'renders/s', 'render p50', 'p50 ÷ html', 'errors'],
+      ['format', 'n', 'p50 ms', 'p95 ms', 'renders/s', 'render p50', 'rest', 'p50 ÷ html', 'errors'],
       stack.formats.map((f) => [
         f.name,
         String(f.result.latency.n),
@@ -150,6 +150,7 @@ if (stack?.formats.length) {
         fmt(f.result.latency.p95),
         fmt(f.result.rendersPerSec),
         fmt(f.result.renderMs?.p50),
+        fmt(f.result.renderMs && f.result.queueMs ? f.result.latency.mean - f.result.renderMs.mean - f.result.queueMs.mean : undefined),
         fmt(reference && f.result.latency.n ? f.result.latency.p50 / reference.result.latency.p50 : undefined, 2),
         String(f.result.errors.total),
       ]),

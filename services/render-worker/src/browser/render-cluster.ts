@@ -30,6 +30,7 @@ export interface RenderClusterOptions {
 interface ClusterInternals {
   work(): Promise<void>;
   doWork(): Promise<void>;
+  workersAvail: unknown[];
 }
 
 export async function createRenderCluster(opts: RenderClusterOptions): Promise<RenderCluster> {
@@ -60,6 +61,13 @@ export async function createRenderCluster(opts: RenderClusterOptions): Promise<R
       void internals.doWork();
     });
   };
+
+  // puppeteer-cluster hands out idle pages first-in first-out, so at low load every job lands on the page
+  // that has been idle longest: each page's renderer process, JIT-compiled library code and caches go cold
+  // in turn. Taking the most recently used page instead keeps one hot page serving a quiet worker, while
+  // a busy worker still uses them all.
+  const idle = internals.workersAvail;
+  idle.shift = () => idle.pop();
 
   // Open every warm page now, so the first jobs do not pay for page creation.
   if (opts.mode === 'warm') await Promise.all(Array.from({ length: opts.pages }, () => cluster.execute(undefined, async () => undefined)));

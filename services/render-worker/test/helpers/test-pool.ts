@@ -10,8 +10,8 @@ export interface TestPool {
   close(): Promise<void>;
 }
 
-/** One real Chromium behind `proxyUrl` with a one-page pool of the given kind, as the worker builds it. */
-export async function startTestPool(pool: PoolName, proxyUrl: string, label: string): Promise<TestPool> {
+/** One real Chromium behind `proxyUrl` with a pool of the given kind (one page by default), as the worker builds it. */
+export async function startTestPool(pool: PoolName, proxyUrl: string, label: string, pages = 1): Promise<TestPool> {
   const logger = createLogger(label, process.env.TEST_LOG_LEVEL ?? 'silent');
   const manager = new BrowserManager(
     chromiumLaunchOptions({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell', sandbox: 'auto', proxyUrl }),
@@ -20,7 +20,7 @@ export async function startTestPool(pool: PoolName, proxyUrl: string, label: str
   try {
     const cluster = await createRenderCluster({
       ...poolDefinitions[pool],
-      pages: 1,
+      pages,
       manager,
       recycleAfter: 100,
       taskTimeoutMs: 20_000,

@@ -28,6 +28,11 @@ export interface HighlightedCode {
  */
 const SLICE_CHARS = 4_000;
 const LINE_TIME_LIMIT_MS = 100;
+/**
+ * A language's first lines in a process also compile its grammar's patterns, which on a slow or busy
+ * machine can pass the per-line limit and leave ordinary code unstyled; its first slice gets more time.
+ */
+const COLD_LINE_TIME_LIMIT_MS = 1_000;
 const MAX_HIGHLIGHT_MS = 2_000;
 /** Lines longer than this (minified bundles) are drawn in the theme's text colour without tokenising. */
 const MAX_TOKENIZED_LINE = 10_000;
@@ -35,6 +40,7 @@ const MAX_TOKENIZED_LINE = 10_000;
 let highlighter: Promise<Highlighter> | undefined;
 let creations = 0;
 const loading = new Map<string, Promise<void>>();
+const tokenized = new Set<string>();
 
 /** How many highlighters this process has created: one, ever (the test holds it to that). */
 export const highlighterCreations = () => creations;
@@ -100,8 +106,9 @@ export async function highlightCode(code: string, language: string, theme: strin
       theme,
       grammarState: state,
       tokenizeMaxLineLength: MAX_TOKENIZED_LINE,
-      tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+      tokenizeTimeLimit: tokenized.has(language) ? LINE_TIME_LIMIT_MS : COLD_LINE_TIME_LIMIT_MS,
     });
+    tokenized.add(language);
     lines.push(...result.tokens);
     state = result.grammarState;
     i = end;

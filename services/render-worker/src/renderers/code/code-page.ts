@@ -9,7 +9,14 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCA
 const HEX = /^#[0-9a-f]{3,8}$/i;
 
 /** TextMate's font-style bit flags, as in shiki tokens' `fontStyle` (the enum is not exported as a value). */
-const FontStyle = { Italic: 1, Bold: 2, Underline: 4, Strikethrough: 8 } as const;
+export const FontStyle = { Italic: 1, Bold: 2, Underline: 4, Strikethrough: 8 } as const;
+
+/** What a token changes from the theme's plain text: only valid hex colours, and the colour only if it differs. */
+export function tokenColors(token: ThemedToken, fg: string): { color?: string; background?: string; fontStyle: number } {
+  const color = token.color && HEX.test(token.color) && token.color.toLowerCase() !== fg.toLowerCase() ? token.color : undefined;
+  const background = token.bgColor && HEX.test(token.bgColor) ? token.bgColor : undefined;
+  return { color, background, fontStyle: token.fontStyle && token.fontStyle > 0 ? token.fontStyle : 0 };
+}
 
 /** Element id of the code window, which the renderer measures for auto height. */
 export const WINDOW_ID = 'w';
@@ -47,9 +54,7 @@ export function buildCodeContent(highlighted: HighlightedCode, opts: CodePageOpt
   let bold = false;
 
   const classOf = (token: ThemedToken): number | undefined => {
-    const color = token.color && HEX.test(token.color) && token.color.toLowerCase() !== fg.toLowerCase() ? token.color : undefined;
-    const background = token.bgColor && HEX.test(token.bgColor) ? token.bgColor : undefined;
-    const style = token.fontStyle && token.fontStyle > 0 ? token.fontStyle : 0;
+    const { color, background, fontStyle: style } = tokenColors(token, fg);
     if (!color && !background && !style) return undefined;
     const key = `${color}|${background}|${style}`;
     let index = classes.get(key);

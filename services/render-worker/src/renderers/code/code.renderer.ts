@@ -7,10 +7,13 @@ import {
   normalizeCode,
   visibleLineCount,
 } from '@render/contracts';
+import type { Page } from 'puppeteer-core';
+import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
 import { applyPageSettings, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
 import { RenderError } from '../render-error.ts';
-import type { RenderedImage, Renderer } from '../renderer.ts';
-import { highlightCode } from './code-highlighter.ts';
+import type { RenderedImage, Renderer, RendererContext } from '../renderer.ts';
+import { buildCanvasJob, type CanvasCodeResult, needsDomLayout } from './code-canvas.ts';
+import { type HighlightedCode, highlightCode } from './code-highlighter.ts';
 import { buildCodeContent, HOST_STYLE_ID, WINDOW_ID } from './code-page.ts';
 
 /**
@@ -31,15 +34,23 @@ const HIGHLIGHT_SHARE = 0.25;
 
 type PageResult = { image: RenderedImage } | { problem: string };
 
+/** How a code job is drawn: see `renderCode`. */
+export type CodeRoute = 'canvas' | 'dom';
+
 /**
- * Code → highlighted HTML in Node (one shiki highlighter per process), then a script-free page on a warm
- * generic page. Auto height: the viewport starts at the height the lines need unwrapped (exact for most
- * code), the window is measured after the font loads, and the viewport is resized only if wrapping made it
- * taller; past `CodeLimits.maxImageHeight` or the pixel budget the job fails with a message naming the limit.
+ * Code → tokens in Node (one shiki highlighter per process), then drawn on a warm code page. The usual
+ * route paints the tokens into a canvas that the page encodes itself (code-canvas.browser.js): one DevTools
+ * call, no DOM to lay out, no screenshot. Code with right-to-left text takes the DOM route instead, whose
+ * bidi layout the canvas does not reproduce. Either way auto height fits the code, and past
+ * `CodeLimits.maxImageHeight` or the pixel budget the job fails with a message naming the limit.
  */
-export const renderCode: Renderer<CodeRenderPayload> = async (payload, ctx) => {
+export const renderCode: Renderer<CodeRenderPayload> = (payload, ctx) =>
+  renderCodeVia(needsDomLayout(payload.code) ? 'dom' : 'canvas', payload, ctx);
+
+/** `renderCode` on a given route (the tests hold the two routes to the same pixels). */
+export async function renderCodeVia(route: CodeRoute, payload: CodeRenderPayload, ctx: RendererContext): Promise<RenderedImage> {
   const started = Date.now();
-  const { width, fontSize, padding, showLineNumbers, scale, format } = payload;
+  const { width, fontSize, padding, showLineNumbers, scale } = payload;
   let lines = codeLines(normalizeCode(payload.code));
   if (payload.height !== undefined) lines = lines.slice(0, visibleLineCount(payload.height, fontSize, padding));
   const geometry = { width, fontSize, padding, showLineNumbers, lineCount: lines.length };
@@ -53,38 +64,57 @@ export const renderCode: Renderer<CodeRenderPayload> = async (payload, ctx) => {
   }
 
   const highlighted = await highlightCode(lines.join('\n'), payload.language, payload.theme, ctx.timeoutMs * HIGHLIGHT_SHARE);
-  const { css, rows } = buildCodeContent(highlighted, payload);
   const timeoutMs = Math.max(1_000, ctx.timeoutMs - (Date.now() - started));
-
   const result = await (await ctx.pool('code')).run<PageResult>(({ page, slot }) =>
     withDeadline(slot, timeoutMs, async () => {
-      // The window's height does not depend on the viewport's, so keep the current height while measuring:
-      // a run of similar jobs then resizes nothing.
-      const current = page.viewport();
-      const keep = current && current.width === width && current.deviceScaleFactor === scale;
-      await applyPageSettings(page, slot, { scriptEnabled: false, width, height: keep ? current.height : estimate, scale });
-      const measured = await evaluateInPage<number>(page, slot, pageCall(fillAndMeasure, css, rows, HOST_STYLE_ID, WINDOW_ID));
-      const height = payload.height ?? measured;
-      if (payload.height === undefined) {
-        // Returned rather than thrown: throwing inside withDeadline would retire a page that is fine.
-        const problem = sizeProblem(height, false);
-        if (problem) return { problem };
-      }
-      await applyPageSettings(page, slot, { scriptEnabled: false, width, height, scale });
-      // No omitBackground: the code pool's pages already have a transparent default background
-      // (prepareCodePage), which spares two DevTools calls per job; JPEG pages paint the theme colour.
-      const bytes = await screenshot(page, { type: format, quality: format === 'png' ? undefined : payload.quality });
-      return {
-        image: {
-          bytes,
-          format,
-          mimeType: MimeTypes[format],
-          width: Math.round(width * scale),
-          height: Math.round(height * scale),
-        },
-      };
+      if (route === 'dom') return renderInDom(page, slot, highlighted, payload, estimate);
+      const drawn = await evaluateInPage<CanvasCodeResult>(page, slot, pageCall('window.__drawCode', buildCanvasJob(highlighted, payload)));
+      // Returned rather than thrown: throwing inside withDeadline would retire a page that is fine.
+      if ('tooLarge' in drawn) return { problem: sizeProblem(drawn.height, false) ?? 'The code image is too large' };
+      return { image: imageOf(Buffer.from(drawn.image.slice(drawn.image.indexOf(',') + 1), 'base64'), payload, drawn.height) };
     }),
   );
   if ('problem' in result) throw new RenderError(result.problem, false);
   return result.image;
-};
+}
+
+const imageOf = (bytes: Buffer, payload: CodeRenderPayload, height: number): RenderedImage => ({
+  bytes,
+  format: payload.format,
+  mimeType: MimeTypes[payload.format],
+  width: Math.round(payload.width * payload.scale),
+  height: Math.round(height * payload.scale),
+});
+
+/**
+ * The DOM route: the highlighted HTML fills the host page's window, and the viewport is captured. The
+ * viewport starts at the height the lines need unwrapped (exact for most code), the window is measured
+ * after the font loads, and the viewport is resized only if wrapping made it taller.
+ */
+async function renderInDom(
+  page: Page,
+  slot: PageSlot,
+  highlighted: HighlightedCode,
+  payload: CodeRenderPayload,
+  estimate: number,
+): Promise<PageResult> {
+  const { width, scale, format } = payload;
+  const { css, rows } = buildCodeContent(highlighted, payload);
+  // The window's height does not depend on the viewport's, so keep the current height while measuring:
+  // a run of similar jobs then resizes nothing.
+  const current = page.viewport();
+  const keep = current && current.width === width && current.deviceScaleFactor === scale;
+  await applyPageSettings(page, slot, { scriptEnabled: false, width, height: keep ? current.height : estimate, scale });
+  const measured = await evaluateInPage<number>(page, slot, pageCall(fillAndMeasure, css, rows, HOST_STYLE_ID, WINDOW_ID));
+  const height = payload.height ?? measured;
+  if (payload.height === undefined) {
+    // Returned rather than thrown: throwing inside withDeadline would retire a page that is fine.
+    const problem = codeImageSizeProblem({ width, height, scale, lines: highlighted.lines.length, fontSize: payload.fontSize });
+    if (problem) return { problem };
+  }
+  await applyPageSettings(page, slot, { scriptEnabled: false, width, height, scale });
+  // No omitBackground: the code pool's pages already have a transparent default background
+  // (prepareCodePage), which spares two DevTools calls per job; JPEG pages paint the theme colour.
+  const bytes = await screenshot(page, { type: format, quality: format === 'png' ? undefined : payload.quality });
+  return { image: imageOf(bytes, payload, height) };
+}

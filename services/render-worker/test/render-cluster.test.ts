@@ -1,0 +1,39 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllowlist } from '../src/egress/address-policy.ts';
+import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
+import { startTestPool, type TestPool } from './helpers/test-pool.ts';
+
+let proxy: EgressProxy;
+let pool: TestPool;
+
+beforeAll(async () => {
+  proxy = await startEgressProxy({ allowlist: parseAllowlist('') });
+  pool = await startTestPool('generic', proxy.url, 'render-cluster-test', 3);
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await proxy?.close();
+});
+
+const pageOf = (hold = 0) =>
+  pool.cluster.run(async ({ page }) => {
+    if (hold) await sleep(hold);
+    return page;
+  });
+
+describe('render cluster', () => {
+  it('hands a quiet worker its most recently used page, and a busy one all its pages', async () => {
+    const first = await pageOf();
+    for (let i = 0; i < 5; i++) expect(await pageOf()).toBe(first);
+
+    const concurrent = await Promise.all([pageOf(100), pageOf(100), pageOf(100)]);
+    expect(new Set<Page>(concurrent).size).toBe(3);
+
+    // Back to one at a time: again a single page, not a rotation through the three.
+    const after = await pageOf();
+    for (let i = 0; i < 5; i++) expect(await pageOf()).toBe(after);
+  });
+});
