@@ -117,4 +117,54 @@ describe('chart host page', () => {
     }
     expect(far / (image.width * image.height)).toBeLessThan(0.001);
   });
+
+  it('parses plain label text as Highcharts would, without a DOMParser round trip', async () => {
+    const samples = ['Jan', '  padded  ', '1,234.5', 'naïve 日本語 🎉', 'tab\there', '', '   ', 'a > b', 'it\'s "quoted"'];
+    const marked = ['<b>bold</b> x', 'a &amp; b', 'a &lt; b', 'x style="color:red"', 'cr\r\nlf'];
+    const result = await page.evaluate(
+      (plain, withMarkup) => {
+        const H = (window as unknown as { Highcharts: { AST: new (s: string) => { nodes: unknown[] } } }).Highcharts;
+        // What Highcharts' own parse answers for text: the body's nodes of the trimmed string, as text.
+        const reference = (s: string) =>
+          Array.from(new DOMParser().parseFromString(s.trim(), 'text/html').body.childNodes, (n) => ({
+            tagName: '#text',
+            textContent: n.textContent,
+          }));
+        return {
+          plain: plain.map((s) => ({ ast: new H.AST(s).nodes, reference: reference(s) })),
+          // Markup still takes Highcharts' path: tags become elements, entities are decoded.
+          marked: withMarkup.map((s) => new H.AST(s).nodes),
+        };
+      },
+      samples,
+      marked,
+    );
+    for (const { ast, reference } of result.plain) expect(ast).toEqual(reference);
+    expect(result.marked[0]).toEqual([
+      { tagName: 'b', attributes: {}, children: [{ tagName: '#text', textContent: 'bold' }] },
+      { tagName: '#text', textContent: ' x' },
+    ]);
+    expect(result.marked[1]).toEqual([{ tagName: '#text', textContent: 'a & b' }]);
+    expect(result.marked[2]).toEqual([{ tagName: '#text', textContent: 'a < b' }]);
+    expect(result.marked[3]).toEqual([{ tagName: '#text', textContent: 'x data-style="color:red"' }]);
+    expect(result.marked[4]).toEqual([{ tagName: '#text', textContent: 'cr\nlf' }]);
+  });
+
+  it('formats dates in each chart’s own time zone, though charts share formatters', async () => {
+    const midnight = Date.UTC(2026, 0, 1);
+    const formatted = await page.evaluate((t) => {
+      type Time = { dateTimeFormat(format: string, t: number): string; dTLCache: object };
+      const H = (window as unknown as { Highcharts: { Time: new (o: object) => Time } }).Highcharts;
+      const zones = ['UTC', 'Asia/Tokyo', 'America/New_York', 'UTC'];
+      const times = zones.map((timezone) => new H.Time({ timezone }));
+      return {
+        // 'HM' becomes Intl options without a time zone, the cache key Highcharts uses for them.
+        labels: times.map((time) => time.dateTimeFormat('HM', t)),
+        shared: times[0]!.dTLCache === times[3]!.dTLCache,
+      };
+    }, midnight);
+    const intl = (timeZone: string) => new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', timeZone }).format(midnight);
+    expect(formatted.labels).toEqual([intl('UTC'), intl('Asia/Tokyo'), intl('America/New_York'), intl('UTC')]);
+    expect(formatted.shared).toBe(true);
+  });
 });

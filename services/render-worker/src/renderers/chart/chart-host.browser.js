@@ -184,6 +184,47 @@
       .catch(() => ({}));
   };
 
+  /*
+   * Two per-chart costs of Highcharts that give the same result for less work (about 1.5 ms of a ~25 ms
+   * column chart), installed once per page:
+   * - Text without markup: Highcharts parses every label through DOMParser (a new HTML document each time)
+   *   to build its text AST. For a string with no '<' or '&' (nor the CR and NUL the HTML parser would
+   *   rewrite), that parse can only answer one text node holding the trimmed string, so answer it directly.
+   * - Date formats: every chart builds a new Time object whose Intl.DateTimeFormat cache starts empty, and
+   *   creating those formatters is slow. Their cache key covers everything but the time zone, so charts
+   *   share one cache per time zone.
+   */
+  const speedUpHighcharts = (H) => {
+    const ast = H?.AST?.prototype;
+    if (ast && typeof ast.parseMarkup === 'function') {
+      const parseMarkup = ast.parseMarkup;
+      ast.parseMarkup = function (markup) {
+        // (Highcharts also rewrites ` style="` before parsing, even in plain text; such strings keep its path.)
+        if (typeof markup === 'string' && !/[<&\r\0]| style=["']/.test(markup)) {
+          const text = markup.trim();
+          return text ? [{ tagName: '#text', textContent: text }] : [];
+        }
+        return parseMarkup.call(this, markup);
+      };
+    }
+    const time = H?.Time?.prototype;
+    if (time && typeof time.dateTimeFormat === 'function') {
+      const dateTimeFormat = time.dateTimeFormat;
+      const caches = new Map();
+      time.dateTimeFormat = function (...args) {
+        const zone = String(this.timezone);
+        let cache = caches.get(zone);
+        if (!cache) {
+          cache = {};
+          caches.set(zone, cache);
+        }
+        this.dTLCache = cache;
+        return dateTimeFormat.apply(this, args);
+      };
+    }
+  };
+  speedUpHighcharts(window.Highcharts);
+
   const renderHighcharts = (config) => {
     current = window.Highcharts.chart(container, config.options);
     const svg = current.container.querySelector('svg');
