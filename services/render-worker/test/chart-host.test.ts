@@ -167,4 +167,41 @@ describe('chart host page', () => {
     expect(formatted.labels).toEqual([intl('UTC'), intl('Asia/Tokyo'), intl('America/New_York'), intl('UTC')]);
     expect(formatted.shared).toBe(true);
   });
+
+  it('never paints a chart it exports itself, and shows one that must be captured', async () => {
+    const base = { chartOptions: {}, width: 300, height: 150, scale: 1, quality: 90, theme: 'light' } as const;
+    const visibility = () => page.evaluate(() => getComputedStyle(document.getElementById('chart')!).visibility);
+    const draw = (payload: object) =>
+      page.evaluate(
+        (c) => (window as unknown as { __renderChart(c: unknown): Promise<{ image?: string; svg?: string }> }).__renderChart(c),
+        buildPageConfig({ ...base, ...payload } as ChartRenderPayload) as never,
+      );
+
+    // Exported (Chart.js canvas, Highcharts SVG as an image) or answered as markup: laid out, not painted.
+    expect(
+      await draw({ library: 'chartjs', chartType: 'bar', chartData: { labels: ['a'], datasets: [{ data: [1] }] }, format: 'png' }),
+    ).toHaveProperty('image');
+    expect(await visibility()).toBe('hidden');
+    expect(await draw({ library: 'highcharts', chartData: [{ data: [1, 2] }], format: 'png' })).toHaveProperty('image');
+    expect(await visibility()).toBe('hidden');
+    expect(
+      await draw({ library: 'd3', chartType: 'bar', chartData: { labels: ['a'], datasets: [{ data: [1] }] }, format: 'svg' }),
+    ).toHaveProperty('svg');
+    expect(await visibility()).toBe('hidden');
+
+    // D3 raster output is a screenshot of the page: the chart must be there to see.
+    await page.setViewport({ width: 300, height: 150 });
+    const result = await draw({
+      library: 'd3',
+      chartType: 'bar',
+      chartData: { labels: ['a'], datasets: [{ data: [1], color: '#ff0000' }] },
+      format: 'png',
+    });
+    expect(result).not.toHaveProperty('image');
+    expect(await visibility()).toBe('visible');
+    const shot = PNG.sync.read(Buffer.from(await page.screenshot({ type: 'png' })));
+    let red = 0;
+    for (let i = 0; i < shot.data.length; i += 4) if (shot.data[i]! > 200 && shot.data[i + 1]! < 60 && shot.data[i + 2]! < 60) red += 1;
+    expect(red).toBeGreaterThan(100);
+  });
 });

@@ -599,15 +599,27 @@
     return { ok: false, message: String(err?.message || err).slice(0, 300) };
   };
 
+  /**
+   * The chart is drawn hidden (laid out and measurable, never painted): most jobs answer markup or an
+   * image the page exported itself, and painting the live chart into the page's next frame would only
+   * compete for the CPU with the answer on its way out. Only a chart that must be captured (screenshot or
+   * PDF: no image in the answer) is made visible.
+   */
+  const answer = (result) => {
+    if (!result.image && !result.svg) container.style.visibility = 'visible';
+    return { ok: true, ...result };
+  };
+
   /** Answers synchronously, or with a promise when the chart is exported as an image (Highcharts). */
   const render = (config) => {
     destroy();
     try {
+      container.style.visibility = 'hidden';
       container.style.width = config.responsiveWidth ? '100%' : `${config.width}px`;
       container.style.height = `${config.height}px`;
       container.style.background = config.background;
       const result = renderers[config.library](config);
-      return typeof result.then === 'function' ? result.then((r) => ({ ok: true, ...r }), failed) : { ok: true, ...result };
+      return typeof result.then === 'function' ? result.then(answer, failed) : answer(result);
     } catch (err) {
       return failed(err);
     }
