@@ -204,4 +204,196 @@ describe('chart host page', () => {
     for (let i = 0; i < shot.data.length; i += 4) if (shot.data[i]! > 200 && shot.data[i + 1]! < 60 && shot.data[i + 2]! < 60) red += 1;
     expect(red).toBeGreaterThan(100);
   });
+
+  it('paints Highcharts PNG/JPEG straight from the laid-out SVG, pixel for pixel what the image route draws', async () => {
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const values = [12, 19, 3, 5, 2, 3, 9, 14, 11, 7, 16, 8];
+    const cases: Array<[string, object, Partial<ChartRenderPayload>?]> = [
+      [
+        'column',
+        { chart: { type: 'column' }, title: { text: 'Sales' }, xAxis: { categories: months }, series: [{ name: 'Sales', data: values }] },
+      ],
+      [
+        'dashed lines',
+        {
+          chart: { type: 'line' },
+          subtitle: { text: 'two series' },
+          xAxis: { categories: months },
+          series: [{ data: values }, { data: values.map((v) => v / 2), dashStyle: 'Dash' }],
+        },
+      ],
+      [
+        'pie with outlined labels',
+        {
+          chart: { type: 'pie' },
+          series: [{ data: values.slice(0, 6).map((y, i) => ({ name: `Slice ${i}`, y })), dataLabels: { enabled: true } }],
+        },
+      ],
+      [
+        'area, rotated labels',
+        { chart: { type: 'area' }, xAxis: { categories: months, labels: { rotation: -45 } }, series: [{ data: values }] },
+      ],
+      [
+        'bar, kerned title',
+        {
+          chart: { type: 'bar' },
+          title: { text: 'A long title: AVAST Wave, Type Tools' },
+          xAxis: { categories: months },
+          series: [{ data: values, dataLabels: { enabled: true } }],
+        },
+      ],
+      [
+        'spline markers, plot bands',
+        {
+          chart: { type: 'spline' },
+          xAxis: { plotBands: [{ from: 2, to: 4, color: '#fde68a' }], plotLines: [{ value: 6, color: 'red', width: 2 }] },
+          series: [{ data: values, marker: { enabled: true } }],
+        },
+      ],
+      [
+        'stacked columns',
+        {
+          chart: { type: 'column' },
+          plotOptions: { column: { stacking: 'normal', dataLabels: { enabled: true } } },
+          series: [{ data: values }, { data: values }],
+        },
+      ],
+      [
+        'inherited fonts',
+        {
+          chart: { type: 'scatter', style: { fontFamily: 'monospace', fontSize: '1.1em' } },
+          title: { text: 'Mono', style: { fontSize: '1.5rem' } },
+          series: [
+            {
+              data: [
+                [1, 2],
+                [3, 4],
+                [5, 1],
+              ],
+            },
+          ],
+        },
+      ],
+      ['dark, JPEG, scale 2', { chart: { type: 'column' }, series: [{ data: values }] }, { theme: 'dark', format: 'jpeg', scale: 2 }],
+      [
+        'heatmap',
+        {
+          chart: { type: 'heatmap' },
+          legend: { enabled: false },
+          colorAxis: { min: 0, minColor: '#ffffff', maxColor: '#1d4ed8' },
+          series: [
+            {
+              data: [
+                [0, 0, 1],
+                [0, 1, 5],
+                [1, 0, 3],
+                [1, 1, 9],
+              ],
+              dataLabels: { enabled: true },
+            },
+          ],
+        },
+      ],
+      [
+        'sankey',
+        {
+          series: [
+            {
+              type: 'sankey',
+              keys: ['from', 'to', 'weight'],
+              data: [
+                ['A', 'B', 5],
+                ['A', 'C', 3],
+                ['B', 'D', 2],
+              ],
+            },
+          ],
+        },
+      ],
+    ];
+    const base = {
+      library: 'highcharts',
+      chartData: {},
+      width: 600,
+      height: 300,
+      scale: 1,
+      quality: 100,
+      theme: 'light',
+      format: 'png',
+    } as const;
+    for (const [name, chartOptions, overrides] of cases) {
+      const payload = { ...base, chartOptions, ...overrides } as ChartRenderPayload;
+      await page.setViewport({ width: 600, height: 300, deviceScaleFactor: payload.scale });
+      const routes: Record<string, { image?: string; via?: string }> = {};
+      for (const exportVia of ['paint', 'image'] as const) {
+        routes[exportVia] = await page.evaluate(
+          (c) => (window as unknown as { __renderChart(c: unknown): Promise<{ image?: string; via?: string }> }).__renderChart(c),
+          { ...buildPageConfig(payload), exportVia } as never,
+        );
+      }
+      expect([name, routes.paint!.via, routes.image!.via]).toEqual([name, 'paint', 'image']);
+      if (payload.format === 'jpeg') {
+        expect(routes.paint!.image).toMatch(/^data:image\/jpeg;base64,/);
+        continue; // lossy: the pixels are compared in PNG
+      }
+      const [a, b] = [routes.paint!, routes.image!].map((r) => PNG.sync.read(Buffer.from(r.image!.split(',')[1]!, 'base64')));
+      expect([a!.width, a!.height]).toEqual([b!.width, b!.height]);
+      let sum = 0;
+      let far = 0;
+      for (let i = 0; i < a!.data.length; i++) {
+        const d = Math.abs(a!.data[i]! - b!.data[i]!);
+        sum += d;
+        if (d > 64) far += 1;
+      }
+      expect({ name, mean: sum / a!.data.length < 0.05, far: far < a!.data.length / 10_000 }).toEqual({ name, mean: true, far: true });
+    }
+    await page.setViewport({ width: 800, height: 600, deviceScaleFactor: 1 });
+  });
+
+  it('leaves to the image route what the painter does not reproduce (gradients, images, group opacity, bidi text)', async () => {
+    const base = {
+      library: 'highcharts',
+      chartData: {},
+      width: 400,
+      height: 200,
+      scale: 1,
+      quality: 90,
+      theme: 'light',
+      format: 'png',
+    } as const;
+    const gradient = {
+      linearGradient: { x1: 0, y1: 0, x2: 0, y2: 1 },
+      stops: [
+        [0, '#2563eb'],
+        [1, '#93c5fd'],
+      ],
+    };
+    const cases: object[] = [
+      { chart: { type: 'column' }, series: [{ data: [1, 3, 2], color: gradient }] },
+      { chart: { type: 'column', plotShadow: true }, series: [{ data: [1, 3, 2], shadow: true }] },
+      { chart: { type: 'line' }, series: [{ data: [1, 3, 2], opacity: 0.5 }] },
+      { chart: { type: 'column' }, title: { text: 'מכירות לפי חודש' }, series: [{ data: [1, 3, 2] }] },
+      // A colour axis legend is a gradient.
+      {
+        chart: { type: 'heatmap' },
+        colorAxis: { min: 0, minColor: '#ffffff', maxColor: '#1d4ed8' },
+        series: [
+          {
+            data: [
+              [0, 0, 1],
+              [1, 1, 5],
+            ],
+          },
+        ],
+      },
+    ];
+    for (const chartOptions of cases) {
+      const result = await page.evaluate(
+        (c) => (window as unknown as { __renderChart(c: unknown): Promise<{ image?: string; via?: string }> }).__renderChart(c),
+        buildPageConfig({ ...base, chartOptions } as ChartRenderPayload) as never,
+      );
+      expect({ options: JSON.stringify(chartOptions), via: result.via }).toEqual({ options: JSON.stringify(chartOptions), via: 'image' });
+      expect(result.image).toMatch(/^data:image\/png;base64,/);
+    }
+  });
 });

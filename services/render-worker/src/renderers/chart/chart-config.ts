@@ -15,6 +15,11 @@ export interface PageChartConfig {
   quality: number;
   data?: unknown;
   options: unknown;
+  /**
+   * Tests only: which route Highcharts PNG/JPEG takes (the page paints the SVG itself when it can, else
+   * draws it as an image); never set for jobs.
+   */
+  exportVia?: 'paint' | 'image';
 }
 
 export const DARK_BACKGROUND = '#1f1f23';
