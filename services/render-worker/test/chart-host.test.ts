@@ -210,6 +210,19 @@ describe('chart host page', () => {
     const values = [12, 19, 3, 5, 2, 3, 9, 14, 11, 7, 16, 8];
     const cases: Array<[string, object, Partial<ChartRenderPayload>?]> = [
       [
+        'wrapped and cut labels, emoji',
+        {
+          chart: { type: 'column' },
+          title: { text: '📈 Sales — naïve café' },
+          xAxis: {
+            categories: ['A rather long category that wraps', 'Another fairly long category name', 'Short'],
+            labels: { style: { textOverflow: 'ellipsis' } },
+          },
+          series: [{ data: [1, 2, 3] }],
+        },
+        { width: 360 },
+      ],
+      [
         'column',
         { chart: { type: 'column' }, title: { text: 'Sales' }, xAxis: { categories: months }, series: [{ name: 'Sales', data: values }] },
       ],
@@ -323,7 +336,7 @@ describe('chart host page', () => {
     } as const;
     for (const [name, chartOptions, overrides] of cases) {
       const payload = { ...base, chartOptions, ...overrides } as ChartRenderPayload;
-      await page.setViewport({ width: 600, height: 300, deviceScaleFactor: payload.scale });
+      await page.setViewport({ width: payload.width, height: 300, deviceScaleFactor: payload.scale });
       const routes: Record<string, { image?: string; via?: string }> = {};
       for (const exportVia of ['paint', 'image'] as const) {
         routes[exportVia] = await page.evaluate(
