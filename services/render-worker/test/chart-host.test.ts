@@ -189,13 +189,13 @@ describe('chart host page', () => {
     ).toHaveProperty('svg');
     expect(await visibility()).toBe('hidden');
 
-    // D3 raster output is a screenshot of the page: the chart must be there to see.
     await page.setViewport({ width: 300, height: 150 });
     const result = await draw({
       library: 'd3',
       chartType: 'bar',
       chartData: { labels: ['a'], datasets: [{ data: [1], color: '#ff0000' }] },
       format: 'png',
+      responsiveWidth: true, // a responsive width is captured from the page
     });
     expect(result).not.toHaveProperty('image');
     expect(await visibility()).toBe('visible');
@@ -408,5 +408,93 @@ describe('chart host page', () => {
       expect({ options: JSON.stringify(chartOptions), via: result.via }).toEqual({ options: JSON.stringify(chartOptions), via: 'image' });
       expect(result.image).toMatch(/^data:image\/png;base64,/);
     }
+  });
+
+  it('paints D3 PNG from its laid-out SVG, matching a screenshot of the chart', async () => {
+    const labels = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun'];
+    const two = {
+      labels,
+      datasets: [
+        { label: 'A', data: [3, 7, 2, 9, 4, 6] },
+        { label: 'B', data: [1, 4, 5, 2, 6, 3] },
+      ],
+    };
+    const cases: Array<Partial<ChartRenderPayload>> = [
+      { chartType: 'bar', chartData: two, chartOptions: { title: 'Bars', xAxisLabel: 'Month', yAxisLabel: 'Value', showValues: true } },
+      { chartType: 'line', chartData: two, chartOptions: { curve: 'monotone', legend: true } },
+      { chartType: 'area', chartData: two, chartOptions: { stacked: true } },
+      { chartType: 'bar', chartData: two, chartOptions: { horizontal: true, stacked: true } },
+      {
+        chartType: 'pie',
+        chartData: { labels, datasets: [{ data: [3, 7, 2, 9, 4, 6] }] },
+        chartOptions: { title: 'Pie' },
+      },
+      { chartType: 'donut', chartData: { labels, datasets: [{ data: [3, 7, 2, 9, 4, 6] }] } },
+      {
+        chartType: 'scatter',
+        chartData: {
+          datasets: [
+            {
+              label: 'S',
+              data: [
+                { x: 1, y: 2, r: 4 },
+                { x: 3, y: 5, r: 8 },
+              ],
+            },
+          ],
+        },
+      },
+    ];
+    await page.setViewport({ width: 500, height: 300, deviceScaleFactor: 1 });
+    for (const overrides of cases) {
+      const payload = {
+        library: 'd3',
+        width: 500,
+        height: 300,
+        scale: 1,
+        quality: 90,
+        theme: 'light',
+        format: 'png',
+        ...overrides,
+      } as ChartRenderPayload;
+      const draw = (exportVia?: string) =>
+        page.evaluate((c) => (window as unknown as { __renderChart(c: unknown): { image?: string; via?: string } }).__renderChart(c), {
+          ...buildPageConfig(payload),
+          exportVia,
+        } as never);
+      const painted = await draw();
+      const name = `${payload.chartType} ${JSON.stringify(payload.chartOptions)}`;
+      expect([name, painted.via]).toEqual([name, 'paint']);
+      // The other route leaves the chart in the page for a screenshot.
+      expect((await draw('image')).image).toBeUndefined();
+      const shot = PNG.sync.read(Buffer.from(await page.screenshot({ type: 'png' })));
+      const image = PNG.sync.read(Buffer.from(painted.image!.split(',')[1]!, 'base64'));
+      expect([image.width, image.height]).toEqual([shot.width, shot.height]);
+      let far = 0;
+      for (let i = 0; i < image.data.length; i += 4) {
+        const d = Math.max(...[0, 1, 2, 3].map((k) => Math.abs(image.data[i + k]! - shot.data[i + k]!)));
+        if (d > 96) far += 1;
+      }
+      expect({ name, far: far / (image.width * image.height) < 0.001 }).toEqual({ name, far: true });
+    }
+    // Labels centred with dominant-baseline: the page's character positions leave that shift out, so
+    // such a chart is captured instead.
+    const centred = await page.evaluate(
+      (c) => (window as unknown as { __renderChart(c: unknown): { image?: string } }).__renderChart(c),
+      buildPageConfig({
+        library: 'd3',
+        chartType: 'pie',
+        chartData: { labels, datasets: [{ data: [3, 7, 2] }] },
+        chartOptions: { showValues: true },
+        width: 500,
+        height: 300,
+        scale: 1,
+        quality: 90,
+        theme: 'light',
+        format: 'png',
+      } as ChartRenderPayload) as never,
+    );
+    expect(centred.image).toBeUndefined();
+    await page.setViewport({ width: 800, height: 600, deviceScaleFactor: 1 });
   });
 });

@@ -588,7 +588,14 @@
     } else {
       drawCartesian(d3, svg, config, { top, labels, colorOf, fontSize, textColor });
     }
-    return config.format === 'svg' ? { svg: new XMLSerializer().serializeToString(svg.node()) } : {};
+    if (config.format === 'svg') return { svg: new XMLSerializer().serializeToString(svg.node()) };
+    // PNG/JPEG painted from the laid-out SVG when the painter can; otherwise (and for a responsive width)
+    // the page is captured.
+    if ((config.format === 'png' || config.format === 'jpeg') && !config.responsiveWidth && config.exportVia !== 'image') {
+      const { canvas, ctx } = rasterCanvas(config);
+      if (paintSvg(svg.node(), ctx)) return { ...encoded(canvas, config), via: 'paint' };
+    }
+    return {};
   };
 
   const drawPie = (d3, svg, config, { top, labels, palette, fontSize }) => {
