@@ -15,9 +15,11 @@ let worker: RenderWorkerHandle;
 let gateway: TestGateway;
 let strictGateway: TestGateway;
 let authDownGateway: TestGateway;
+let queuePrefix: string;
 
 beforeAll(async () => {
   const prefix = uniquePrefix('credits');
+  queuePrefix = prefix;
   auth = await startStack();
   worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_QUEUES: 'html', RENDER_TIMEOUT_MS: '1000' });
   gateway = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN });
@@ -70,6 +72,21 @@ describe('authenticated convert calls and credits', () => {
     );
     expect(res.status).toBe(200);
     expect(await used(user.token)).toBe(1);
+  });
+
+  it('settles the charge after the answer, which already counts the credit as used', async () => {
+    const user = await verifiedUser(auth);
+    const ledger = () => auth.db.selectFrom('credit_ledger').select('status').where('user_id', '=', user.userId).execute();
+    const own = await startGateway({ QUEUE_PREFIX: queuePrefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN });
+    try {
+      const res = await own.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+      expect(res.status).toBe(200);
+      // Reserved or already charged, the credit counts as used the moment the image is answered.
+      expect(await used(user.token)).toBe(1);
+    } finally {
+      await own.close();
+    }
+    expect(await ledger()).toEqual([{ status: 'charged' }]);
   });
 
   it('does not charge a failed render', async () => {

@@ -320,8 +320,10 @@ describe('template validation', () => {
     await expectError(await create({ ...CARD, svg: huge, variables: [] }), 400, /SVG content is too large: at most 512 KB/);
   });
 
-  it('refuses unknown or mistyped variables at generation, and unknown ids as not found', async () => {
+  it('refuses unknown or mistyped variables at generation, and unknown ids as not found, charging nothing', async () => {
     const { id } = await createTemplate(alice.token);
+    // The credit is reserved while the template is filled: every refusal below must hand it back.
+    const before = await used(alice.token);
     const generate = (body: Record<string, unknown>) => call('POST', '/api/template/generate', { token: alice.token, body });
     await expectError(
       await generate({ templateId: id, variables: { nope: 1 } }),
@@ -338,6 +340,7 @@ describe('template validation', () => {
     await expectError(await generate({ templateId: 'not-a-uuid' }), 404, /^Template Not Found$/);
     await expectError(await generate({ templateId: '00000000-0000-4000-8000-000000000000' }), 404, /^Template Not Found$/);
     await expectError(await call('GET', '/api/template/nope', { token: alice.token }), 404, /^Template Not Found$/);
+    expect(await used(alice.token)).toBe(before);
   });
 });
 

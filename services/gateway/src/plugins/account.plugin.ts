@@ -22,8 +22,16 @@ export interface AccountClient {
   identifyIfSignedIn(request: FastifyRequest): Promise<void>;
   /** The owner behind a signature made with their API key (signed image URLs); 403 when it does not match. */
   verifySignature(userId: string, message: string, signature: string): Promise<AccountCaller>;
-  /** Renders for `request.caller`: an account reserves one credit first and is charged only for an image. */
-  renderBilled<K extends RenderKind>(request: FastifyRequest, kind: K, payload: RenderPayload<K>): Promise<RenderOutcome>;
+  /**
+   * Renders for `request.caller`: an account reserves one credit first and is charged only for an image.
+   * `payload` may be the promise of one still being built (a template being filled): the credit is then
+   * reserved meanwhile, and released if building fails.
+   */
+  renderBilled<K extends RenderKind>(
+    request: FastifyRequest,
+    kind: K,
+    payload: RenderPayload<K> | Promise<RenderPayload<K>>,
+  ): Promise<RenderOutcome>;
 }
 
 declare module 'fastify' {
@@ -194,28 +202,49 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
     }
   }
 
-  async function renderBilled<K extends RenderKind>(request: FastifyRequest, kind: K, payload: RenderPayload<K>): Promise<RenderOutcome> {
+  // Charges settled after their answer was sent; a closing gateway waits for them.
+  const settling = new Set<Promise<void>>();
+
+  async function renderBilled<K extends RenderKind>(
+    request: FastifyRequest,
+    kind: K,
+    payload: RenderPayload<K> | Promise<RenderPayload<K>>,
+  ): Promise<RenderOutcome> {
     const caller = request.caller;
     // A billable route without the identify hook would render for free and unlimited: fail loudly instead.
     if (!caller) throw new AppError('INTERNAL_ERROR', 'Caller was not identified');
-    if (caller.kind === 'anonymous') return app.renderQueue.render(kind, payload);
+    if (caller.kind === 'anonymous') return app.renderQueue.render(kind, await payload);
     // The job id doubles as the ledger's requestId, so a job retried by BullMQ is still one credit.
     const jobId = randomUUID();
-    await reserve(caller.userId, jobId);
-    let outcome: 'charged' | 'released' = 'released';
+    const [built, reserved] = await Promise.allSettled([payload, reserve(caller.userId, jobId)]);
+    // What is wrong with the request itself (an unknown template, a bad variable) comes first.
+    if (built.status === 'rejected') {
+      if (reserved.status === 'fulfilled') await settle(jobId, 'released');
+      throw built.reason;
+    }
+    if (reserved.status === 'rejected') throw reserved.reason;
+    let charged = false;
     try {
-      const result = await app.renderQueue.render(kind, payload, { jobId });
-      outcome = 'charged';
+      const result = await app.renderQueue.render(kind, built.value, { jobId });
+      charged = true;
       return result;
     } finally {
-      // Awaited so that usage read right after the answer is already settled; a failure costs nothing.
-      await settle(jobId, outcome);
+      if (charged) {
+        // A reserved credit already counts as used, so usage read right after the answer is the same
+        // either way: the charge is settled after the answer instead of before it (one round trip less).
+        const pending = settle(jobId, 'charged').finally(() => settling.delete(pending));
+        settling.add(pending);
+      } else {
+        // Awaited, so that usage read right after a failure already shows the credit back.
+        await settle(jobId, 'released');
+      }
     }
   }
 
   app.decorateRequest('caller', null);
   app.decorate('accountClient', { identify, requireAccount, identifyIfSignedIn, verifySignature, renderBilled });
   app.addHook('onClose', async () => {
+    await Promise.all(settling);
     cache.clear();
   });
 }

@@ -79,17 +79,24 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
     });
     return reply.status(status).send(body);
   };
-  /** A filled template is an ordinary SVG job (one credit for `request.caller`); its image URLs go along for the worker to fetch. */
-  const renderTemplate = (request: FastifyRequest, input: TemplateRenderInput, format: SvgOutputFormat, quality: number) =>
-    accountClient.renderBilled(request, 'svg', {
-      svg: input.svg,
-      format,
-      width: input.width,
-      height: input.height,
-      quality,
-      transparent: false,
-      ...(input.images.length > 0 ? { images: input.images } : {}),
-    });
+  /**
+   * A filled template is an ordinary SVG job (one credit for `request.caller`); its image URLs go along for
+   * the worker to fetch. The credit is reserved while the templates service fills the template.
+   */
+  const renderTemplate = (request: FastifyRequest, input: Promise<TemplateRenderInput>, format: SvgOutputFormat, quality: number) =>
+    accountClient.renderBilled(
+      request,
+      'svg',
+      input.then((filled) => ({
+        svg: filled.svg,
+        format,
+        width: filled.width,
+        height: filled.height,
+        quality,
+        transparent: false,
+        ...(filled.images.length > 0 ? { images: filled.images } : {}),
+      })),
+    );
 
   const signedIn = { onRequest: accountClient.requireAccount };
   const tags = ['templates'];
@@ -210,7 +217,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
     async (request, reply) => {
       const { templateId, variables, outputType, format, quality } = request.body;
       const caller = request.caller as AccountCaller;
-      const input = await templatesClient.renderInput(templateId, caller.userId, variables ?? {});
+      const input = templatesClient.renderInput(templateId, caller.userId, variables ?? {});
       return sendImage(reply, await renderTemplate(request, input, format, quality), outputType);
     },
   );
@@ -270,7 +277,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       if (!render) {
         render = (async () => {
           const variables = Object.fromEntries(params.filter(([name]) => !RESERVED.has(name)));
-          const input = await templatesClient.renderInput(id, ownerId, variables);
+          const input = templatesClient.renderInput(id, ownerId, variables);
           request.caller = owner;
           const outcome = await renderTemplate(request, input, format, quality);
           const { image, meta } = outcome;
