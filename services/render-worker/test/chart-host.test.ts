@@ -26,6 +26,19 @@ beforeAll(async () => {
 
 afterAll(() => browser?.close());
 
+/** Share of pixels of an exported image that differ clearly (> 96 of 255) from a screenshot of the page. */
+async function shareUnlikeScreenshot(dataUrl: string): Promise<number> {
+  const shot = PNG.sync.read(Buffer.from(await page.screenshot({ type: 'png' })));
+  const image = PNG.sync.read(Buffer.from(dataUrl.split(',')[1]!, 'base64'));
+  expect([image.width, image.height]).toEqual([shot.width, shot.height]);
+  let far = 0;
+  for (let i = 0; i < image.data.length; i += 4) {
+    const d = Math.max(...[0, 1, 2, 3].map((k) => Math.abs(image.data[i + k]! - shot.data[i + k]!)));
+    if (d > 96) far += 1;
+  }
+  return far / (image.width * image.height);
+}
+
 describe('chart host page', () => {
   it('loads every library from inlined sources, requesting nothing', () => {
     expect(requests.filter((u) => !u.startsWith('about:') && !u.startsWith('data:'))).toEqual([]);
@@ -105,17 +118,8 @@ describe('chart host page', () => {
     expect(exported.image).toMatch(/^data:image\/png;base64,/);
     // PDF output is never exported, so this leaves the same chart in the page for a screenshot.
     await draw(buildPageConfig({ ...payload, format: 'pdf' }));
-    const shot = PNG.sync.read(Buffer.from(await page.screenshot({ type: 'png' })));
-    const image = PNG.sync.read(Buffer.from(exported.image!.split(',')[1]!, 'base64'));
-
-    expect([image.width, image.height]).toEqual([shot.width, shot.height]);
     // Anti-aliasing of the slanted line may differ slightly; text of another size or place would not.
-    let far = 0;
-    for (let i = 0; i < image.data.length; i += 4) {
-      const d = Math.max(...[0, 1, 2, 3].map((k) => Math.abs(image.data[i + k]! - shot.data[i + k]!)));
-      if (d > 96) far += 1;
-    }
-    expect(far / (image.width * image.height)).toBeLessThan(0.001);
+    expect(await shareUnlikeScreenshot(exported.image!)).toBeLessThan(0.001);
   });
 
   it('parses plain label text as Highcharts would, without a DOMParser round trip', async () => {
@@ -445,9 +449,8 @@ describe('chart host page', () => {
         },
       },
     ];
-    await page.setViewport({ width: 500, height: 300, deviceScaleFactor: 1 });
-    for (const overrides of cases) {
-      const payload = {
+    const d3Png = (overrides: Partial<ChartRenderPayload>) =>
+      ({
         library: 'd3',
         width: 500,
         height: 300,
@@ -456,43 +459,27 @@ describe('chart host page', () => {
         theme: 'light',
         format: 'png',
         ...overrides,
-      } as ChartRenderPayload;
-      const draw = (exportVia?: string) =>
-        page.evaluate((c) => (window as unknown as { __renderChart(c: unknown): { image?: string; via?: string } }).__renderChart(c), {
-          ...buildPageConfig(payload),
-          exportVia,
-        } as never);
+      }) as ChartRenderPayload;
+    const drawIn = (payload: ChartRenderPayload, exportVia?: string) =>
+      page.evaluate((c) => (window as unknown as { __renderChart(c: unknown): { image?: string; via?: string } }).__renderChart(c), {
+        ...buildPageConfig(payload),
+        exportVia,
+      } as never);
+    await page.setViewport({ width: 500, height: 300, deviceScaleFactor: 1 });
+    for (const overrides of cases) {
+      const payload = d3Png(overrides);
+      const draw = (exportVia?: string) => drawIn(payload, exportVia);
       const painted = await draw();
       const name = `${payload.chartType} ${JSON.stringify(payload.chartOptions)}`;
       expect([name, painted.via]).toEqual([name, 'paint']);
       // The other route leaves the chart in the page for a screenshot.
       expect((await draw('image')).image).toBeUndefined();
-      const shot = PNG.sync.read(Buffer.from(await page.screenshot({ type: 'png' })));
-      const image = PNG.sync.read(Buffer.from(painted.image!.split(',')[1]!, 'base64'));
-      expect([image.width, image.height]).toEqual([shot.width, shot.height]);
-      let far = 0;
-      for (let i = 0; i < image.data.length; i += 4) {
-        const d = Math.max(...[0, 1, 2, 3].map((k) => Math.abs(image.data[i + k]! - shot.data[i + k]!)));
-        if (d > 96) far += 1;
-      }
-      expect({ name, far: far / (image.width * image.height) < 0.001 }).toEqual({ name, far: true });
+      expect({ name, close: (await shareUnlikeScreenshot(painted.image!)) < 0.001 }).toEqual({ name, close: true });
     }
     // Labels centred with dominant-baseline: the page's character positions leave that shift out, so
     // such a chart is captured instead.
-    const centred = await page.evaluate(
-      (c) => (window as unknown as { __renderChart(c: unknown): { image?: string } }).__renderChart(c),
-      buildPageConfig({
-        library: 'd3',
-        chartType: 'pie',
-        chartData: { labels, datasets: [{ data: [3, 7, 2] }] },
-        chartOptions: { showValues: true },
-        width: 500,
-        height: 300,
-        scale: 1,
-        quality: 90,
-        theme: 'light',
-        format: 'png',
-      } as ChartRenderPayload) as never,
+    const centred = await drawIn(
+      d3Png({ chartType: 'pie', chartData: { labels, datasets: [{ data: [3, 7, 2] }] }, chartOptions: { showValues: true } }),
     );
     expect(centred.image).toBeUndefined();
     await page.setViewport({ width: 800, height: 600, deviceScaleFactor: 1 });
