@@ -89,6 +89,27 @@ describe('authenticated convert calls and credits', () => {
     expect(await ledger()).toEqual([{ status: 'charged' }]);
   });
 
+  it('records an unlimited (Pro) account’s use, and withholds the image if its reservation is refused after all', async () => {
+    const user = await verifiedUser(auth);
+    await auth.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
+    // The session token, whose identity the gateway caches (API keys are verified on every call).
+    const convert = () =>
+      gateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { authorization: `Bearer ${user.token}` });
+    const ok = await convert();
+    expect(ok.status).toBe(200);
+    expect(await used(user.token)).toBe(1);
+
+    // Downgraded and out of credits while the gateway still holds the session as Pro (its identity cache):
+    // the render runs alongside the reservation, but the refusal wins and nothing is charged.
+    await auth.db.updateTable('users').set({ plan: 'free' }).where('id', '=', user.userId).execute();
+    await seedCharged(user.userId, 49);
+    const refused = await convert();
+    expect(refused.status).toBe(402);
+    expect(refused.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await refused.json()).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED', message: LIMIT_MESSAGE });
+    expect(await used(user.token)).toBe(50);
+  });
+
   it('does not charge a failed render', async () => {
     const user = await verifiedUser(auth);
     const res = await gateway.post('/api/html-to-img/convert', { html: ENDLESS, width: 50, height: 50 }, { 'x-api-key': user.apiKey });

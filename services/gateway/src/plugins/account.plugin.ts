@@ -216,29 +216,29 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
     if (caller.kind === 'anonymous') return app.renderQueue.render(kind, await payload);
     // The job id doubles as the ledger's requestId, so a job retried by BullMQ is still one credit.
     const jobId = randomUUID();
-    const [built, reserved] = await Promise.allSettled([payload, reserve(caller.userId, jobId)]);
-    // What is wrong with the request itself (an unknown template, a bad variable) comes first.
-    if (built.status === 'rejected') {
-      if (reserved.status === 'fulfilled') await settle(jobId, 'released');
-      throw built.reason;
+    const reservation = reserve(caller.userId, jobId);
+    // A limited account renders only once its credit is reserved. An unlimited one (Pro, admin) has no
+    // limit to enforce first: its reservation only records the use, so it runs alongside the render, and
+    // should it still be refused (a plan changed within the identity cache's TTL) the image is withheld.
+    const limited = caller.plan !== 'pro' && caller.role !== 'admin';
+    const rendering = (async () => {
+      const built = await payload;
+      if (limited) await reservation;
+      return app.renderQueue.render(kind, built, { jobId });
+    })();
+    const [rendered, reserved] = await Promise.allSettled([rendering, reservation]);
+    if (rendered.status === 'fulfilled' && reserved.status === 'fulfilled') {
+      // A reserved credit already counts as used, so usage read right after the answer is the same either
+      // way: the charge is settled after the answer instead of before it (one round trip less).
+      const pending = settle(jobId, 'charged').finally(() => settling.delete(pending));
+      settling.add(pending);
+      return rendered.value;
     }
-    if (reserved.status === 'rejected') throw reserved.reason;
-    let charged = false;
-    try {
-      const result = await app.renderQueue.render(kind, built.value, { jobId });
-      charged = true;
-      return result;
-    } finally {
-      if (charged) {
-        // A reserved credit already counts as used, so usage read right after the answer is the same
-        // either way: the charge is settled after the answer instead of before it (one round trip less).
-        const pending = settle(jobId, 'charged').finally(() => settling.delete(pending));
-        settling.add(pending);
-      } else {
-        // Awaited, so that usage read right after a failure already shows the credit back.
-        await settle(jobId, 'released');
-      }
-    }
+    // Awaited, so that usage read right after a failure already shows the credit back.
+    if (reserved.status === 'fulfilled') await settle(jobId, 'released');
+    // What is wrong with the request itself (an unknown template, a bad variable) or its render comes
+    // first; a limited account's refused reservation is also how its render failed.
+    throw rendered.status === 'rejected' ? rendered.reason : (reserved as PromiseRejectedResult).reason;
   }
 
   app.decorateRequest('caller', null);
