@@ -1,5 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { CreditLedgerTable, CreditStatus, DB } from '../schema.ts';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { CreditLedgerTable, CreditStatus, DB, UserPlan, UserRole } from '../schema.ts';
 import { inTransaction } from './transaction.ts';
 import { toWindowCounts, type WindowCounts, windowCountSelections } from './window-counts.ts';
 
@@ -11,31 +11,54 @@ export type ReserveResult =
 
 const columns = ['id', 'user_id', 'request_id', 'status', 'created_at', 'settled_at'] as const;
 
+const usedQuery = (db: Kysely<DB>, userId: string, since: Date) =>
+  db
+    .selectFrom('credit_ledger')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', since)
+    .where('status', 'in', ['charged', 'reserved']);
+
 export class CreditLedgerRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Credits that count against a limit: charged, plus reserved ones still in flight. Released ones cost nothing. */
   async countUsed(userId: string, since: Date): Promise<number> {
-    const row = await this.db
-      .selectFrom('credit_ledger')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('user_id', '=', userId)
-      .where('created_at', '>=', since)
-      .where('status', 'in', ['charged', 'reserved'])
-      .executeTakeFirstOrThrow();
+    const row = await usedQuery(this.db, userId, since).executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   /**
-   * Reserves one credit for `requestId`. The user's row is locked FOR UPDATE first, so concurrent reserves
-   * for one user run one after another and the count-then-insert cannot overshoot the limit. `limit` null
-   * means unlimited (the row is still written, for usage figures). A requestId seen before returns its
-   * existing reservation instead of charging again.
+   * Reserves one credit for `requestId`, in four round trips on the usual path. The user's row is locked
+   * FOR UPDATE first, so concurrent reserves for one user run one after another and cannot overshoot the
+   * limit; the plan the limit comes from (`limitOf`, null for unlimited: the row is still written, for
+   * usage figures) is read under that lock. The insert is a new statement, so its count sees every
+   * reservation committed before the lock was ours. A requestId seen before returns its existing
+   * reservation instead of charging again.
    */
-  async reserve(userId: string, requestId: string, limit: number | null, since: Date): Promise<ReserveResult> {
+  async reserve(
+    userId: string,
+    requestId: string,
+    limitOf: (user: { role: UserRole; plan: UserPlan }) => number | null,
+    since: Date,
+  ): Promise<ReserveResult> {
     return inTransaction(this.db, async (trx) => {
-      const user = await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+      const user = await trx.selectFrom('users').select(['id', 'role', 'plan']).where('id', '=', userId).forUpdate().executeTakeFirst();
       if (!user) return { ok: false, reason: 'unknown_user', used: 0 };
+      const limit = limitOf(user);
+      const inserted = await trx
+        .insertInto('credit_ledger')
+        .columns(['user_id', 'request_id'])
+        .expression(
+          trx
+            .selectNoFrom((eb) => [eb.val(userId).as('user_id'), eb.val(requestId).as('request_id')])
+            .where((eb) => eb.not(eb.exists(eb.selectFrom('credit_ledger').select('id').where('request_id', '=', requestId))))
+            .where(limit === null ? sql<boolean>`true` : sql<boolean>`(${usedQuery(trx, userId, since)}) < ${limit}`),
+        )
+        .returning('id')
+        .executeTakeFirst();
+      if (inserted) return { ok: true, reservationId: inserted.id, replayed: false };
+      // Nothing inserted: a replay of this requestId, or the limit reached (one more query tells which).
       const existing = await trx
         .selectFrom('credit_ledger')
         .select(['id', 'user_id'])
@@ -45,17 +68,7 @@ export class CreditLedgerRepository {
         if (existing.user_id !== userId) throw new Error('requestId already belongs to another user');
         return { ok: true, reservationId: existing.id, replayed: true };
       }
-      const repo = new CreditLedgerRepository(trx);
-      if (limit !== null) {
-        const used = await repo.countUsed(userId, since);
-        if (used >= limit) return { ok: false, reason: 'limit_reached', used };
-      }
-      const row = await trx
-        .insertInto('credit_ledger')
-        .values({ user_id: userId, request_id: requestId })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { ok: true, reservationId: row.id, replayed: false };
+      return { ok: false, reason: 'limit_reached', used: await new CreditLedgerRepository(trx).countUsed(userId, since) };
     });
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '@render/contracts';
-import { CreditLedgerRepository, UsersRepository } from '@render/db';
+import { CreditLedgerRepository } from '@render/db';
 import { requireInternalToken } from '@render/fastify-kit';
 import { Type } from '@sinclair/typebox';
 import { type CreditPolicy, creditLimit, creditLimitMessage, windowStart } from '../lib/credits.ts';
@@ -27,7 +27,6 @@ const SettleBody = Type.Object(
  */
 const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (app, policy) => {
   const ledger = new CreditLedgerRepository(app.db);
-  const users = new UsersRepository(app.db);
 
   app.addHook('onRequest', requireInternalToken(app.internalToken));
 
@@ -44,9 +43,7 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
     async (request) => {
       const { userId, requestId } = request.body;
       // The plan is read from the database at reserve time, so an upgrade applies to the very next call.
-      const user = await users.findById(userId);
-      if (!user) throw new AppError('NOT_FOUND', 'Unknown account');
-      const result = await ledger.reserve(userId, requestId, creditLimit(user, policy), windowStart());
+      const result = await ledger.reserve(userId, requestId, (user) => creditLimit(user, policy), windowStart());
       if (!result.ok) {
         if (result.reason === 'unknown_user') throw new AppError('NOT_FOUND', 'Unknown account');
         throw new AppError('PAYMENT_REQUIRED', creditLimitMessage);
