@@ -2,7 +2,7 @@ import { createLogger } from '@render/logger';
 import { BrowserManager } from '../../src/browser/browser-manager.ts';
 import { chromiumLaunchOptions } from '../../src/browser/chromium-args.ts';
 import { poolDefinitions } from '../../src/browser/pools.ts';
-import { createRenderCluster, type RenderCluster } from '../../src/browser/render-cluster.ts';
+import { createRenderCluster, type RenderCluster, type RenderClusterOptions } from '../../src/browser/render-cluster.ts';
 import type { PoolName } from '../../src/renderers/renderer.ts';
 
 export interface TestPool {
@@ -11,7 +11,13 @@ export interface TestPool {
 }
 
 /** One real Chromium behind `proxyUrl` with a pool of the given kind (one page by default), as the worker builds it. */
-export async function startTestPool(pool: PoolName, proxyUrl: string, label: string, pages = 1): Promise<TestPool> {
+export async function startTestPool(
+  pool: PoolName,
+  proxyUrl: string,
+  label: string,
+  pages = 1,
+  overrides: Pick<RenderClusterOptions, 'pick'> = {},
+): Promise<TestPool> {
   const logger = createLogger(label, process.env.TEST_LOG_LEVEL ?? 'silent');
   const manager = new BrowserManager(
     chromiumLaunchOptions({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell', sandbox: 'auto', proxyUrl }),
@@ -20,6 +26,7 @@ export async function startTestPool(pool: PoolName, proxyUrl: string, label: str
   try {
     const cluster = await createRenderCluster({
       ...poolDefinitions[pool],
+      ...overrides,
       pages,
       manager,
       recycleAfter: 100,
