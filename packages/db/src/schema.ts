@@ -29,6 +29,8 @@ export interface UsersTable {
   role: ColumnType<UserRole, UserRole | undefined, UserRole>;
   status: ColumnType<UserStatus, UserStatus | undefined, UserStatus>;
   plan: ColumnType<UserPlan, UserPlan | undefined, UserPlan>;
+  /** Set when the password changes; session tokens issued before it are refused. */
+  password_changed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -201,6 +201,32 @@ describe('forgot / reset password', () => {
     expect((await json(reused)).message).toBe('This password reset link is invalid or has expired. Please request a new one.');
   });
 
+  it('ends every session issued before the reset; a new login and its refresh work', async () => {
+    const user = await verifiedUser(stack);
+    const me = (token: string) => stack.call('GET', '/api/auth/me', { token });
+    expect((await me(user.token)).status).toBe(200);
+    // Sessions from before this claim existed carry none: they too must end once the password changes.
+    const legacy = stack.app.jwt.sign({ sub: user.userId, role: 'user' });
+    expect((await me(legacy)).status).toBe(200);
+
+    await stack.call('POST', '/api/auth/forgot-password', { body: { email: user.email } });
+    const token = linkFrom(stack.lastMailTo(user.email).text).searchParams.get('token')!;
+    const password = 'N3w-Password';
+    expect((await stack.call('POST', '/api/auth/reset-password', { body: { token, password, confirmPassword: password } })).status).toBe(
+      200,
+    );
+
+    for (const old of [user.token, legacy]) {
+      const refused = await me(old);
+      expect(refused.status).toBe(401);
+      expect((await json(refused)).message).toBe('Invalid or expired token');
+    }
+    const login = await json(await stack.call('POST', '/api/auth/login', { body: { email: user.email, password } }));
+    expect((await me(login.token)).status).toBe(200);
+    const refreshed = await json(await stack.call('POST', '/api/auth/refresh', { token: login.token }));
+    expect((await me(refreshed.token)).status).toBe(200);
+  });
+
   it('refuses unknown and expired tokens', async () => {
     const body = { password: 'N3w-Password', confirmPassword: 'N3w-Password' };
     expect((await stack.call('POST', '/api/auth/reset-password', { body: { ...body, token: 'made-up' } })).status).toBe(400);

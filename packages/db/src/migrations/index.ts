@@ -4,6 +4,7 @@ import * as accounts from './2026_11_21_000100_accounts.ts';
 import * as billing from './2026_11_21_000200_billing.ts';
 import * as credits from './2026_11_21_000300_credits.ts';
 import * as templates from './2026_11_21_000400_templates.ts';
+import * as passwordChangedAt from './2026_11_21_000500_password_changed_at.ts';
 
 // Listed statically rather than read from disk so migrations still resolve
 // under tsx, bundlers and anything else that does not keep the src tree around.
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_000200_billing': billing,
   '2026_11_21_000300_credits': credits,
   '2026_11_21_000400_templates': templates,
+  '2026_11_21_000500_password_changed_at': passwordChangedAt,
 };

@@ -17,6 +17,7 @@ const columns = [
   'role',
   'status',
   'plan',
+  'password_changed_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -54,8 +55,13 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
+  /** Sets a new password; the change time it records ends every session token issued before. */
   async updatePasswordHash(id: string, passwordHash: string): Promise<void> {
-    await this.db.updateTable('users').set({ password_hash: passwordHash, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, password_changed_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Creates a verified administrator, or promotes and verifies the existing account with that e-mail. */
