@@ -35,6 +35,14 @@ export interface UsersTable {
   updated_at: Timestamp;
 }
 
+export interface RateLimitBucketsTable {
+  key: string;
+  tokens: number;
+  /** Whether the last take was allowed (what the upsert answers). */
+  allowed: boolean;
+  updated_at: Date;
+}
+
 export interface ApiKeysTable {
   id: Generated<string>;
   user_id: string;
@@ -145,4 +153,5 @@ export interface DB {
   credit_ledger: CreditLedgerTable;
   templates: TemplatesTable;
   template_stars: TemplateStarsTable;
+  rate_limit_buckets: RateLimitBucketsTable;
 }

@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeysRepository, createDb, type DB, migrateDown, migrateToLatest, TemplatesRepository, UsersRepository } from '../src/index.ts';
+import {
+  ApiKeysRepository,
+  createDb,
+  type DB,
+  migrateDown,
+  migrateToLatest,
+  PostgresTokenBuckets,
+  TemplatesRepository,
+  takeAllShared,
+  UsersRepository,
+} from '../src/index.ts';
 import { migrations } from '../src/migrations/index.ts';
 
 // scripts/test always sets this (to the embedded or the given Postgres); fail
@@ -52,7 +62,7 @@ describe('migrations', () => {
       Object.keys(migrations).map((name) => [name, 'Up', 'Success']),
     );
     expect(await tableExists('service_heartbeats')).toBe(true);
-    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets', 'templates', 'template_stars']) {
+    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets', 'templates', 'template_stars', 'rate_limit_buckets']) {
       expect(await tableExists(table)).toBe(true);
     }
   });
@@ -118,12 +128,40 @@ describe('migrations', () => {
     expect(await tableRowCount('templates')).toBe(0);
   });
 
+  it('rate-limit buckets: shared takes, refill on the database clock, and pruning of refilled rows', async () => {
+    const login = new PostgresTokenBuckets(db, 'test:login', 2, 60_000);
+    const other = new PostgresTokenBuckets(db, 'test:login', 2, 60_000); // another replica, same limit
+    expect(await login.take('a')).toBe(true);
+    expect(await other.take('a')).toBe(true);
+    expect(await login.take('a')).toBe(false);
+    expect(await other.take('b')).toBe(true); // keys are separate
+    // Half the window later, one token has come back.
+    await db
+      .updateTable('rate_limit_buckets')
+      .set({ updated_at: sql<Date>`updated_at - interval '30 seconds'` })
+      .where('key', 'like', '%:a')
+      .execute();
+    expect(await other.take('a')).toBe(true);
+    expect(await login.take('a')).toBe(false);
+    expect(await takeAllShared('c', login, new PostgresTokenBuckets(db, 'test:hour', 1, 3_600_000))).toBe(true);
+    expect(await takeAllShared('c', login, new PostgresTokenBuckets(db, 'test:hour', 1, 3_600_000))).toBe(false);
+
+    await db
+      .updateTable('rate_limit_buckets')
+      .set({ updated_at: sql<Date>`now() - interval '2 hours'` })
+      .where('key', 'like', '%:b')
+      .execute();
+    expect(await PostgresTokenBuckets.prune(db, 3_600_000)).toBe(1);
+    const keys = await db.selectFrom('rate_limit_buckets').select('key').execute();
+    expect(keys.map((k) => k.key.split(':').at(-1)).sort()).toEqual(['a', 'c', 'c']);
+  });
+
   it('migrates all the way down', async () => {
     const results = await migrateDown(db, { all: true });
     expect(results.every((r) => r.direction === 'Down' && r.status === 'Success')).toBe(true);
     expect(results).toHaveLength(Object.keys(migrations).length);
     expect(await tableExists('service_heartbeats')).toBe(false);
-    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets', 'templates', 'template_stars']) {
+    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets', 'templates', 'template_stars', 'rate_limit_buckets']) {
       expect(await tableExists(table)).toBe(false);
     }
   });

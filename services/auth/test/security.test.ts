@@ -66,6 +66,22 @@ describe('login', () => {
     expect(await json(blocked)).toMatchObject({ success: false, code: 'RATE_LIMITED' });
   });
 
+  it('shares the limits across auth replicas (the buckets live in Postgres)', async () => {
+    const replica = await startStack({ LOGIN_MAX_PER_ACCOUNT: '4', LOGIN_MAX_PER_IP: '6' }, stack);
+    try {
+      const user = await verifiedUser(stack);
+      for (let i = 0; i < 4; i++) {
+        const via = i % 2 === 0 ? stack : replica;
+        expect((await via.call('POST', '/api/auth/login', { body: { email: user.email, password: 'Wrong-Passw0rd' } })).status).toBe(401);
+      }
+      for (const via of [stack, replica]) {
+        expect((await via.call('POST', '/api/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(429);
+      }
+    } finally {
+      await replica.close();
+    }
+  });
+
   it('rate-limits attempts per client IP (across accounts) → 429', async () => {
     const ip = '203.0.113.7';
     for (let i = 0; i < 6; i++) {

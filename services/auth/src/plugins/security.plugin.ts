@@ -1,15 +1,20 @@
-import { TokenBuckets } from '@render/fastify-kit';
+import { PostgresTokenBuckets } from '@render/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiKeyCipher } from '../lib/secrets.ts';
 
+/** Every auth replica shares these (buckets in Postgres), so more replicas do not mean more attempts. */
 export interface RateLimits {
-  loginPerAccount: TokenBuckets;
-  loginPerIp: TokenBuckets;
+  loginPerAccount: PostgresTokenBuckets;
+  loginPerIp: PostgresTokenBuckets;
   /** Verification and reset mails per address: 1 a minute and 5 an hour. */
-  mailPerMinute: TokenBuckets;
-  mailPerHour: TokenBuckets;
+  mailPerMinute: PostgresTokenBuckets;
+  mailPerHour: PostgresTokenBuckets;
 }
+
+const MAIL_HOUR_MS = 3_600_000;
+/** Bucket rows older than their window have refilled, so they can go; swept this often. */
+const PRUNE_INTERVAL_MS = 10 * 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,12 +37,19 @@ async function securityPlugin(app: FastifyInstance, opts: SecurityOptions) {
   const window = opts.loginWindowSeconds * 1000;
   app.decorate('apiKeyCipher', new ApiKeyCipher(opts.apiKeyEncryptionKey));
   app.decorate('internalToken', opts.internalToken);
+  const buckets = (name: string, capacity: number, windowMs: number) => new PostgresTokenBuckets(app.db, name, capacity, windowMs);
   app.decorate('rateLimits', {
-    loginPerAccount: new TokenBuckets(opts.loginMaxPerAccount, window),
-    loginPerIp: new TokenBuckets(opts.loginMaxPerIp, window),
-    mailPerMinute: new TokenBuckets(1, 60_000),
-    mailPerHour: new TokenBuckets(5, 3_600_000),
+    loginPerAccount: buckets('login:account', opts.loginMaxPerAccount, window),
+    loginPerIp: buckets('login:ip', opts.loginMaxPerIp, window),
+    mailPerMinute: buckets('mail:minute', 1, 60_000),
+    mailPerHour: buckets('mail:hour', 5, MAIL_HOUR_MS),
   });
+  const longestWindow = Math.max(window, MAIL_HOUR_MS);
+  const timer = setInterval(() => {
+    PostgresTokenBuckets.prune(app.db, longestWindow).catch((err: Error) => app.log.warn({ err: err.message }, 'rate-limit prune failed'));
+  }, PRUNE_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 }
 
-export default fp(securityPlugin, { name: 'security', fastify: '5.x' });
+export default fp(securityPlugin, { name: 'security', fastify: '5.x', dependencies: ['db'] });

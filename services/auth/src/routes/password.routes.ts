@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '@render/contracts';
-import { PasswordResetsRepository, UsersRepository } from '@render/db';
-import { takeAll } from '@render/fastify-kit';
+import { PasswordResetsRepository, takeAllShared, UsersRepository } from '@render/db';
 import { EmailBody, MessageResponse, Messages, ResetPasswordBody } from '../contracts/auth.contracts.ts';
 import { RESET_TTL_MS } from '../lib/accounts.ts';
 import { hashPassword } from '../lib/passwords.ts';
@@ -21,7 +20,7 @@ const passwordRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app
       const user = await users.findByEmail(email);
       // Over the limit the mail is silently skipped: a 429 here would differ from the generic answer
       // and the point of the limit is only to stop someone flooding a mailbox.
-      if (user && takeAll(`reset:${email}`, mailPerMinute, mailPerHour)) {
+      if (user && (await takeAllShared(`reset:${email}`, mailPerMinute, mailPerHour))) {
         const token = newResetToken();
         await resets.create({ userId: user.id, tokenHash: sha256(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) });
         const link = `${opts.appUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;

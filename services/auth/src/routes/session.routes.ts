@@ -22,8 +22,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const email = normaliseEmail(request.body.email);
       // Both buckets are charged on every attempt: the IP one slows spraying many accounts, the account
       // one slows guessing one password from many addresses.
-      const ipAllowed = loginPerIp.take(request.ip);
-      const accountAllowed = loginPerAccount.take(email);
+      const [ipAllowed, accountAllowed] = await Promise.all([loginPerIp.take(request.ip), loginPerAccount.take(email)]);
       if (!ipAllowed || !accountAllowed) throw new AppError('RATE_LIMITED', 'Too many login attempts. Please try again later.');
 
       const user = await users.findByEmail(email);

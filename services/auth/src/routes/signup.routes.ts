@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '@render/contracts';
-import { EmailCodesRepository, UsersRepository } from '@render/db';
-import { safeEqual, takeAll } from '@render/fastify-kit';
+import { EmailCodesRepository, takeAllShared, UsersRepository } from '@render/db';
+import { safeEqual } from '@render/fastify-kit';
 import {
   EmailBody,
   MessageResponse,
@@ -66,7 +66,7 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!created) return sendError(reply, 409, 'CONFLICT', Messages.emailTaken);
 
       // The sign-up mail counts against the resend limit, so "resend" right after sign-up waits a minute.
-      takeAll(email, mailPerMinute, mailPerHour);
+      await takeAllShared(email, mailPerMinute, mailPerHour);
       await mailVerificationCode(app, created.user, created.code);
       return reply.status(201).send({ success: true as const, message: Messages.registered, userId: created.user.id });
     },
@@ -104,7 +104,7 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const email = normaliseEmail(request.body.email);
       // Limited per address whether or not an account exists, so the 429 reveals nothing either.
-      if (!takeAll(email, mailPerMinute, mailPerHour)) throw new AppError('RATE_LIMITED', Messages.tooManyRequests);
+      if (!(await takeAllShared(email, mailPerMinute, mailPerHour))) throw new AppError('RATE_LIMITED', Messages.tooManyRequests);
       const user = await users.findByEmail(email);
       if (user && user.status === 'pending') {
         const code = await issueVerificationCode(app.db, user.id);

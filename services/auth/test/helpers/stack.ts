@@ -42,16 +42,19 @@ const nextIp = () => {
   return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 };
 
-/** A throwaway database, migrated; a real SMTP server; the app listening on a real port. */
-export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
-  const databaseName = `auth_test_${randomBytes(6).toString('hex')}`;
+/**
+ * A throwaway database, migrated; a real SMTP server; the app listening on a real port. With
+ * `replicaOf`, a second auth replica on that stack's database (which stays the first stack's to drop).
+ */
+export async function startStack(env: Record<string, string> = {}, replicaOf?: Stack): Promise<Stack> {
+  const databaseName = replicaOf ? new URL(replicaOf.databaseUrl).pathname.slice(1) : `auth_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${admin.escapeIdentifier(databaseName)}`);
+  if (!replicaOf) await admin.query(`create database ${admin.escapeIdentifier(databaseName)}`);
   const dbUrl = new URL(adminUrl!);
   dbUrl.pathname = `/${databaseName}`;
   const db = createDb(dbUrl.toString(), { poolSize: 2 });
-  await migrateToLatest(db);
+  if (!replicaOf) await migrateToLatest(db);
 
   const smtp = await startSmtp();
   const config = loadAuthConfig({
@@ -103,7 +106,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
       await server.close();
       await smtp.close();
       await db.destroy();
-      await admin.query(`drop database if exists ${admin.escapeIdentifier(databaseName)} with (force)`);
+      if (!replicaOf) await admin.query(`drop database if exists ${admin.escapeIdentifier(databaseName)} with (force)`);
       await admin.end();
     },
   };

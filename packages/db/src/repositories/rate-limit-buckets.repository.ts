@@ -1,0 +1,58 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../schema.ts';
+
+/**
+ * Token buckets in Postgres, shared by every replica of a service: `capacity` takes per `windowMs`,
+ * refilled continuously. One upsert per take, on the database's clock, so replicas neither race nor
+ * disagree about time. The capacity and window are part of the row key, so differently configured
+ * replicas never share a bucket.
+ */
+export class PostgresTokenBuckets {
+  private readonly refillPerMs: number;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    /** Names the limit, e.g. "login:ip". */
+    private readonly name: string,
+    private readonly capacity: number,
+    private readonly windowMs: number,
+  ) {
+    this.refillPerMs = capacity / windowMs;
+  }
+
+  /** Takes one token for `key`; false when the bucket is empty (the caller answers 429). */
+  async take(key: string): Promise<boolean> {
+    const refilled = sql<number>`least(${this.capacity}::double precision, rate_limit_buckets.tokens + extract(epoch from (now() - rate_limit_buckets.updated_at)) * 1000 * ${this.refillPerMs}::double precision)`;
+    const row = await this.db
+      .insertInto('rate_limit_buckets')
+      .values({
+        key: `${this.name}:${this.capacity}/${this.windowMs}:${key}`,
+        tokens: this.capacity - 1,
+        allowed: true,
+        updated_at: sql<Date>`now()`,
+      })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          tokens: sql<number>`case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end`,
+          allowed: sql<boolean>`${refilled} >= 1`,
+          updated_at: sql<Date>`now()`,
+        }),
+      )
+      .returning('allowed')
+      .executeTakeFirstOrThrow();
+    return row.allowed;
+  }
+
+  /** Rows of buckets that have refilled completely behave like absent ones; drops those older than `olderThanMs`. */
+  static async prune(db: Kysely<DB>, olderThanMs: number): Promise<number> {
+    const result = await db
+      .deleteFrom('rate_limit_buckets')
+      .where('updated_at', '<', sql<Date>`now() - ${olderThanMs} * interval '1 millisecond'`)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+/** All buckets must allow; every one is charged so a burst cannot slip through the stricter window. */
+export const takeAllShared = async (key: string, ...buckets: PostgresTokenBuckets[]): Promise<boolean> =>
+  (await Promise.all(buckets.map((b) => b.take(key)))).every(Boolean);
