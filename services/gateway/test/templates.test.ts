@@ -493,7 +493,7 @@ describe('stars under concurrency', () => {
           referral_source: 'other',
           planned_services: ['svg2img'],
         });
-        return auth.app.issueToken({ id: user!.id, role: 'user' });
+        return auth.app.issueToken(user!);
       }),
     );
     // Each user stars twice at once; the first four also unstar once, after their stars.
