@@ -2,4 +2,4 @@ export { ajvOptions } from './ajv.ts';
 export { default as errorHandler, validationMessage } from './error-handler.plugin.ts';
 export { INTERNAL_TOKEN_HEADER, requireInternalToken, safeEqual } from './internal-token.ts';
 export { listenUntilSignalled } from './listen.ts';
-export { TokenBuckets, takeAll } from './token-buckets.ts';
+export { TokenBuckets } from './token-buckets.ts';

@@ -34,6 +34,3 @@ export class TokenBuckets {
     }
   }
 }
-
-/** All buckets must allow; every one is charged so a burst cannot slip through the stricter window. */
-export const takeAll = (key: string, ...buckets: TokenBuckets[]): boolean => buckets.map((b) => b.take(key)).every(Boolean);

@@ -72,6 +72,9 @@ const pageArgument = (arg: unknown) =>
 export const pageCall = (fn: string | ((...args: never[]) => unknown), ...args: unknown[]) =>
   `(${fn.toString()})(${args.map(pageArgument).join(',')})`;
 
+/** The bytes of a base64 `data:` URL, as a page's canvas.toDataURL answers them. */
+export const dataUrlBytes = (url: string) => Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
+
 /**
  * The fast path for self-contained, script-free markup: the browser replaces the document in one DevTools
  * call. puppeteer's setContent (document.write from an isolated world, then a lifecycle watcher for

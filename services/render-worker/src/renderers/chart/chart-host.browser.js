@@ -244,22 +244,30 @@
       return shape ? { ...shape, m: el.getCTM() } : undefined;
     };
 
-    const stroked = (cs) => {
-      const width = cs.strokeWidth;
-      if (width.endsWith('%') || cs.strokeDasharray.includes('%')) return undefined;
-      return Number.parseFloat(width) > 0;
+    /** { fill, stroke } colours to paint with (null for none), or undefined for what the painter cannot do. */
+    const paintsOf = (cs) => {
+      const fill = paintOf(cs.fill);
+      const stroke = paintOf(cs.stroke);
+      if (fill === undefined || stroke === undefined) return undefined;
+      if (!stroke) return { fill, stroke: null };
+      if (cs.strokeWidth.endsWith('%') || cs.strokeDasharray.includes('%')) return undefined;
+      return { fill, stroke: Number.parseFloat(cs.strokeWidth) > 0 ? stroke : null };
     };
 
     /** Visibility is tracked here rather than read: the page keeps the whole container hidden. */
-    const ownVisibility = (el) => el.style.visibility || el.getAttribute('visibility') || '';
+    const visibilityOf = (el, inherited) => {
+      const own = el.style.visibility || el.getAttribute('visibility') || '';
+      return own === 'hidden' || own === 'collapse' ? true : own === 'visible' ? false : inherited;
+    };
+    /** Several values in a positioning attribute place characters one by one, which the painter does not do. */
+    const positionsEach = (el, ...names) => names.some((name) => LIST.test((el.getAttribute(name) ?? '').trim()));
 
     const walk = (el, clips, hidden) => {
       const tag = el.tagName;
       if (NOT_PAINTED.has(tag)) return true;
       const cs = getComputedStyle(el);
       if (cs.display === 'none') return true;
-      const own = ownVisibility(el);
-      const isHidden = own === 'hidden' || own === 'collapse' ? true : own === 'visible' ? false : hidden;
+      const isHidden = visibilityOf(el, hidden);
       if (cs.filter !== 'none' || cs.mask !== 'none' || cs.vectorEffect !== 'none') return false;
       const opacity = Number(cs.opacity);
       const clip = clipOf(el, cs);
@@ -273,24 +281,17 @@
       }
       if (SHAPES.has(tag)) {
         if (isHidden) return true;
-        const fill = paintOf(cs.fill);
-        const stroke = paintOf(cs.stroke);
-        const hasStroke = stroke && stroked(cs);
-        if (fill === undefined || stroke === undefined || hasStroke === undefined) return false;
-        if (opacity !== 1 && fill && hasStroke) return false; // fill and stroke would be composited as one layer
+        const paints = paintsOf(cs);
+        if (!paints) return false;
+        if (opacity !== 1 && paints.fill && paints.stroke) return false; // fill and stroke would be composited as one layer
         if (cs.shapeRendering === 'crispEdges' || cs.markerStart !== 'none' || cs.markerMid !== 'none' || cs.markerEnd !== 'none')
           return false;
         if (cs.paintOrder !== 'normal' && !cs.paintOrder.startsWith('fill')) return false;
-        plan.push({ text: false, el, tag, cs, fill, stroke: hasStroke ? stroke : null, m: el.getCTM(), clips: stack });
+        plan.push({ text: false, el, tag, cs, ...paints, m: el.getCTM(), clips: stack });
         return true;
       }
       if (tag === 'text') {
-        if (
-          el.hasAttribute('textLength') ||
-          LIST.test((el.getAttribute('x') ?? '').trim()) ||
-          LIST.test((el.getAttribute('y') ?? '').trim())
-        )
-          return false;
+        if (el.hasAttribute('textLength') || positionsEach(el, 'x', 'y')) return false;
         if (BIDI.test(el.textContent) || cs.direction !== 'ltr' || cs.writingMode !== 'horizontal-tb') return false;
         // Each text node is painted in one call, from where the page put its first character.
         const runs = [];
@@ -302,10 +303,8 @@
               length += child.data.length;
             } else if (child.nodeType === Node.ELEMENT_NODE) {
               if (child.tagName !== 'tspan' || child.hasAttribute('rotate') || child.hasAttribute('textLength')) return false;
-              if (LIST.test((child.getAttribute('x') ?? '').trim()) || LIST.test((child.getAttribute('y') ?? '').trim())) return false;
-              if (LIST.test((child.getAttribute('dx') ?? '').trim()) || LIST.test((child.getAttribute('dy') ?? '').trim())) return false;
-              const v = ownVisibility(child);
-              if (collect(child, v === 'hidden' || v === 'collapse' ? true : v === 'visible' ? false : nodeHidden) === false) return false;
+              if (positionsEach(child, 'x', 'y', 'dx', 'dy')) return false;
+              if (collect(child, visibilityOf(child, nodeHidden)) === false) return false;
             }
           }
           return true;
@@ -318,10 +317,8 @@
           if (run.hidden || !run.text) continue;
           const rcs = run.el === el ? cs : getComputedStyle(run.el);
           if (rcs.display === 'none') continue;
-          const fill = paintOf(rcs.fill);
-          const stroke = paintOf(rcs.stroke);
-          const hasStroke = stroke && stroked(rcs);
-          if (fill === undefined || stroke === undefined || hasStroke === undefined) return false;
+          const paints = paintsOf(rcs);
+          if (!paints) return false;
           const runOpacity = Number(rcs.opacity);
           if (runOpacity === 0) continue;
           if (runOpacity !== 1 || rcs.textDecorationLine !== 'none' || rcs.letterSpacing !== 'normal' || rcs.wordSpacing !== '0px')
@@ -331,13 +328,13 @@
           if (rcs.fontVariant !== 'normal' || (rcs.paintOrder !== 'normal' && !rcs.paintOrder.startsWith('fill'))) return false;
           if (rcs.fontStyle !== 'normal' && rcs.fontStyle !== 'italic') return false; // e.g. oblique 10deg: no canvas font
           const at = el.getStartPositionOfChar(run.start);
-          plan.push({ text: true, value: run.text, x: at.x, y: at.y, cs: rcs, fill, stroke: hasStroke ? stroke : null, m, clips: stack });
+          plan.push({ text: true, value: run.text, x: at.x, y: at.y, cs: rcs, ...paints, m, clips: stack });
         }
         return true;
       }
       return false; // image, foreignObject, use, a, switch…
     };
-    if (!walk(svg, [], ownVisibility(svg) === 'hidden')) return false;
+    if (!walk(svg, [], visibilityOf(svg, false))) return false;
 
     const base = (m) => {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -440,14 +437,16 @@
     return true;
   };
 
-  /** PNG/JPEG from the live chart: painted directly when `paintSvg` can, else through an image of its SVG. */
-  const rasterize = (svg, config) => {
-    if (config.exportVia !== 'image') {
-      const { canvas, ctx } = rasterCanvas(config);
-      if (paintSvg(svg, ctx)) return { ...encoded(canvas, config), via: 'paint' };
-    }
-    return exportSvg(svg, config).then((result) => (result.image ? { ...result, via: 'image' } : result));
+  /** The chart painted and encoded by `paintSvg`, or null where it declines (or a test asks for the other route). */
+  const painted = (svg, config) => {
+    if (config.exportVia === 'image') return null;
+    const { canvas, ctx } = rasterCanvas(config);
+    return paintSvg(svg, ctx) ? { ...encoded(canvas, config), via: 'paint' } : null;
   };
+
+  /** Highcharts PNG/JPEG: painted directly when `paintSvg` can, else through an image of its SVG. */
+  const rasterize = (svg, config) =>
+    painted(svg, config) ?? exportSvg(svg, config).then((result) => (result.image ? { ...result, via: 'image' } : result));
 
   /*
    * Two per-chart costs of Highcharts that give the same result for less work (about 1.5 ms of a ~25 ms
@@ -591,11 +590,8 @@
     if (config.format === 'svg') return { svg: new XMLSerializer().serializeToString(svg.node()) };
     // PNG/JPEG painted from the laid-out SVG when the painter can; otherwise (and for a responsive width)
     // the page is captured.
-    if ((config.format === 'png' || config.format === 'jpeg') && !config.responsiveWidth && config.exportVia !== 'image') {
-      const { canvas, ctx } = rasterCanvas(config);
-      if (paintSvg(svg.node(), ctx)) return { ...encoded(canvas, config), via: 'paint' };
-    }
-    return {};
+    const raster = (config.format === 'png' || config.format === 'jpeg') && !config.responsiveWidth;
+    return (raster && painted(svg.node(), config)) || {};
   };
 
   const drawPie = (d3, svg, config, { top, labels, palette, fontSize }) => {

@@ -1,7 +1,7 @@
 import { type ChartRenderPayload, MimeTypes } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
-import { applyPageSettings, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
+import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer } from '../renderer.ts';
 import { buildPageConfig, isOpaque, type PageChartConfig } from './chart-config.ts';
@@ -50,7 +50,7 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
         }
         if (result.image) {
           // The page exported the finished image (see chart-host.browser.js); no screenshot needed.
-          const bytes = Buffer.from(result.image.slice(result.image.indexOf(',') + 1), 'base64');
+          const bytes = dataUrlBytes(result.image);
           return { bytes, format, mimeType: MimeTypes[format], width: result.imageWidth ?? width, height: result.imageHeight ?? height };
         }
         if (format === 'pdf') {

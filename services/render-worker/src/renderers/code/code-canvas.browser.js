@@ -32,9 +32,13 @@
     const styles = job.styles;
     const canvas = document.createElement('canvas');
     const ctx = canvas.getContext('2d');
-    // Turns off ligatures and contextual alternates (`=>` as an arrow), as the DOM version's font-feature-settings do.
-    ctx.textRendering = 'optimizeSpeed';
-    ctx.fontKerning = 'none';
+    // Turns off ligatures and contextual alternates (`=>` as an arrow), as the DOM version's font-feature-settings
+    // do; again after the canvas is sized, which resets its context state.
+    const textSettings = () => {
+      ctx.textRendering = 'optimizeSpeed';
+      ctx.fontKerning = 'none';
+    };
+    textSettings();
 
     // Every face the text needs must be loaded before anything is measured, or the fallback's widths would be used.
     const textByStyle = styles.map(() => '');
@@ -152,8 +156,7 @@
     // ---------------------------------------------------------------- paint
     canvas.width = imageWidth;
     canvas.height = imageHeight;
-    ctx.textRendering = 'optimizeSpeed'; // resizing a canvas resets its context state
-    ctx.fontKerning = 'none';
+    textSettings();
     currentFont = '';
     ctx.scale(imageWidth / width, imageHeight / height);
     if (job.format === 'jpeg') {

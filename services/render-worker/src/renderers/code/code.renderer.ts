@@ -9,7 +9,7 @@ import {
 } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
-import { applyPageSettings, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
+import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer, RendererContext } from '../renderer.ts';
 import { buildCanvasJob, type CanvasCodeResult, needsDomLayout } from './code-canvas.ts';
@@ -71,7 +71,7 @@ export async function renderCodeVia(route: CodeRoute, payload: CodeRenderPayload
       const drawn = await evaluateInPage<CanvasCodeResult>(page, slot, pageCall('window.__drawCode', buildCanvasJob(highlighted, payload)));
       // Returned rather than thrown: throwing inside withDeadline would retire a page that is fine.
       if ('tooLarge' in drawn) return { problem: sizeProblem(drawn.height, false) ?? 'The code image is too large' };
-      return { image: imageOf(Buffer.from(drawn.image.slice(drawn.image.indexOf(',') + 1), 'base64'), payload, drawn.height) };
+      return { image: imageOf(dataUrlBytes(drawn.image), payload, drawn.height) };
     }),
   );
   if ('problem' in result) throw new RenderError(result.problem, false);
