@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { dimension, outputMode, quality, scaleField } from './render.ts';
-import { StringEnum, withMessages } from './schema-helpers.ts';
+import { conditional, StringEnum, withMessages } from './schema-helpers.ts';
 
 export const ChartLibraries = ['chartjs', 'd3', 'highcharts'] as const;
 export type ChartLibrary = (typeof ChartLibraries)[number];
@@ -214,7 +214,33 @@ export const ChartConvertBody = Type.Object(
       type: 'theme must be one of: light, dark',
     }),
   },
-  { $id: 'ChartConvertBody', additionalProperties: true },
+  {
+    $id: 'ChartConvertBody',
+    additionalProperties: true,
+    // Which formats each library draws, in the schema so the document and generated clients know it too.
+    allOf: [
+      conditional(
+        { properties: { library: { enum: ['chartjs', 'd3'] } }, required: ['library'] },
+        {
+          properties: {
+            format: withMessages(StringEnum(['png', 'jpeg', 'svg'] as const), {
+              enum: 'PDF output is only available for Highcharts charts; use png, jpeg or svg',
+            }),
+          },
+        },
+      ),
+      conditional(
+        { properties: { library: { const: 'chartjs' } }, required: ['library'] },
+        {
+          properties: {
+            format: withMessages(StringEnum(['png', 'jpeg'] as const), {
+              enum: 'SVG output is only available for D3 and Highcharts charts; Chart.js renders to png or jpeg',
+            }),
+          },
+        },
+      ),
+    ],
+  },
 );
 export type ChartConvertBody = Static<typeof ChartConvertBody>;
 

@@ -202,7 +202,8 @@ export const CodeConvertBody = Type.Object(
         minLength: 1,
         maxLength: 64,
         default: CodeDefaults.language,
-        description: 'A shiki language id or alias (e.g. typescript, ts, python, go, text); GET /api/code-to-img/languages lists them',
+        description:
+          'A shiki language id or alias, case-insensitive (e.g. typescript, ts, python, go, text); GET /api/code-to-img/languages lists them, and any other name is a 400',
       }),
       { type: 'language must be a string such as typescript', minLength: 'language must not be empty', maxLength: 'language is too long' },
     ),
@@ -212,7 +213,7 @@ export const CodeConvertBody = Type.Object(
         maxLength: 64,
         default: CodeDefaults.theme,
         description:
-          'A shiki theme (e.g. monokai, github-dark, dracula) or an alias: vs2015 → dark-plus, vs → light-plus, github → github-light',
+          'A shiki theme, case-insensitive (e.g. monokai, github-dark, dracula) or an alias: vs2015 → dark-plus, vs → light-plus, github → github-light; GET /api/code-to-img/languages lists them, and any other name is a 400',
       }),
       { type: 'theme must be a string such as monokai', minLength: 'theme must not be empty', maxLength: 'theme is too long' },
     ),

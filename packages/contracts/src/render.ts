@@ -62,7 +62,8 @@ export const scaleField = () =>
       minimum: RenderLimits.minScale,
       maximum: RenderLimits.maxScale,
       default: RenderDefaults.scale,
-      description: 'Device scale factor: the image is width×scale by height×scale pixels',
+      description:
+        'Device scale factor: the image is width×scale by height×scale pixels; width × height × scale² must not exceed 16,000,000 (a 400 otherwise)',
     }),
     {
       type: `scale must be a number between ${RenderLimits.minScale} and ${RenderLimits.maxScale}`,

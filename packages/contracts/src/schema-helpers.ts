@@ -27,3 +27,8 @@ export const boundedInteger = (field: string, bounds: { min: number; max: number
     type: `${field} must be a whole number between ${bounds.min} and ${bounds.max}`,
     range: `${field} must be between ${bounds.min} and ${bounds.max}`,
   });
+
+/** JSON Schema's `if`/`then`: a rule that applies only when `condition` matches (Ajv and the OpenAPI document read it). */
+export const conditional = (condition: Record<string, unknown>, consequence: Record<string, unknown>) =>
+  // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable.
+  ({ if: condition, then: consequence });

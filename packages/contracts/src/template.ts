@@ -8,6 +8,11 @@ export const TemplateLimits = {
   nameMax: 100,
   /** Saved SVG size in bytes (UTF-8). Big enough for embedded logos, small enough to list 50 at a time. */
   svgMaxBytes: 512 * 1024,
+  /**
+   * Elements in a saved SVG. Sanitising walks a full DOM (DOMPurify over jsdom), whose cost follows the
+   * element count more than the size: 512 KB of tiny elements would hold the service for seconds.
+   */
+  svgMaxElements: 10_000,
   maxVariables: 50,
   variableValueMax: 2048,
   searchMax: 100,
@@ -28,14 +33,18 @@ export const ReservedVariableNames = ['format', 'quality', 'sig'] as const;
 
 export const VARIABLE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_-]{0,63}$';
 
+/** Text that is stored: Postgres cannot hold U+0000, so it is refused with the other input rules. */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+
 // Ajv reports a union's failure on the branch it tried first, so both branches carry the message.
 const variableValue = (field: string) => {
   const messages = {
     type: `${field} must be a string or a number`,
     maxLength: `${field} must be at most ${TemplateLimits.variableValueMax} characters`,
+    format: `${field} must not contain NUL (U+0000) characters`,
   };
   return Type.Union([
-    withMessages(Type.String({ maxLength: TemplateLimits.variableValueMax }), messages),
+    withMessages(Type.String({ maxLength: TemplateLimits.variableValueMax, pattern: NO_NUL_PATTERN }), messages),
     withMessages(Type.Number(), messages),
   ]);
 };
@@ -60,19 +69,27 @@ export type TemplateVariable = Static<typeof TemplateVariable>;
 
 export const TemplateInput = Type.Object(
   {
-    name: withMessages(Type.String({ minLength: TemplateLimits.nameMin, maxLength: TemplateLimits.nameMax }), {
+    name: withMessages(Type.String({ minLength: TemplateLimits.nameMin, maxLength: TemplateLimits.nameMax, pattern: NO_NUL_PATTERN }), {
       required: 'Name is required',
       type: 'Name is required',
+      format: 'Name must not contain NUL (U+0000) characters',
       minLength: `Name must be at least ${TemplateLimits.nameMin} characters`,
       maxLength: `Name must be at most ${TemplateLimits.nameMax} characters`,
     }),
     width: dimension('width', TemplateDefaults.width),
     height: dimension('height', TemplateDefaults.height),
-    svg: withMessages(Type.String({ minLength: 1, description: 'The SVG document; elements are bound with data-variable="name"' }), {
-      required: 'Please enter some SVG content',
-      minLength: 'Please enter some SVG content',
-      type: 'Please enter some SVG content',
-    }),
+    svg: withMessages(
+      Type.String({
+        minLength: 1,
+        description:
+          'The SVG document (root element <svg>, at most 512 KB and 10,000 elements); elements are bound with data-variable="name". Scripts, event handlers, external references and foreign content are removed when it is saved',
+      }),
+      {
+        required: 'Please enter some SVG content',
+        minLength: 'Please enter some SVG content',
+        type: 'Please enter some SVG content',
+      },
+    ),
     variables: withMessages(Type.Array(TemplateVariable, { maxItems: TemplateLimits.maxVariables, default: [] }), {
       type: 'variables must be an array of { name, type, defaultValue }',
     }),
@@ -116,9 +133,15 @@ export type TemplateListResponse = Static<typeof TemplateListResponse>;
 
 export const TemplateListQuery = Type.Object(
   {
-    q: withMessages(Type.Optional(Type.String({ maxLength: TemplateLimits.searchMax, description: 'Text search in template names' })), {
-      maxLength: `q must be at most ${TemplateLimits.searchMax} characters`,
-    }),
+    q: withMessages(
+      Type.Optional(
+        Type.String({ maxLength: TemplateLimits.searchMax, pattern: NO_NUL_PATTERN, description: 'Text search in template names' }),
+      ),
+      {
+        maxLength: `q must be at most ${TemplateLimits.searchMax} characters`,
+        format: 'q must not contain NUL (U+0000) characters',
+      },
+    ),
     // Query strings are text and the API never coerces types, so numbers arrive as digit strings.
     page: Type.Optional(
       withMessages(Type.String({ pattern: '^[1-9][0-9]{0,5}$', description: 'Page number, from 1' }), {

@@ -1,6 +1,7 @@
 import { AppError, type ErrorCode, ErrorCodes, type FieldMessages } from '@render/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 
 interface AjvError {
   keyword: string;
@@ -61,6 +62,14 @@ export function validationMessage(errors: AjvError[], context: string): string {
   }
 }
 
+// Postgres refuses U+0000 in text ("invalid byte sequence", "unsupported Unicode escape"). Contracts refuse
+// it before a query is made; this keeps any field they miss a 400 rather than a 500.
+const POSTGRES_NUL_ERRORS = new Set(['22021', '22P05']);
+const isPostgresNulError = (err: unknown) =>
+  typeof (err as { code?: unknown }).code === 'string' && POSTGRES_NUL_ERRORS.has((err as { code: string }).code);
+
+const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
 const send = (reply: FastifyReply, status: number, code: string, message: string) =>
   reply.status(status).type('application/json; charset=utf-8').send({ success: false, message, code });
 
@@ -95,6 +104,7 @@ async function errorHandlerPlugin(app: FastifyInstance) {
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return send(reply, 400, 'VALIDATION_ERROR', 'Request body length does not match Content-Length');
     }
+    if (isPostgresNulError(error)) return send(reply, 400, 'VALIDATION_ERROR', 'Text must not contain NUL (U+0000) characters');
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       const code: ErrorCode = fe.statusCode === 429 ? 'RATE_LIMITED' : fe.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR';
       return send(reply, fe.statusCode, code, fe.message || 'Bad request');
@@ -103,9 +113,31 @@ async function errorHandlerPlugin(app: FastifyInstance) {
     return send(reply, ErrorCodes.INTERNAL_ERROR, 'INTERNAL_ERROR', 'An unexpected error occurred');
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, 404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
-  );
+  // A path that exists under other methods is a 405 with Allow, as HTTP asks, not a 404: Fastify's router
+  // only knows "no route", so the routes are mirrored into a second router that is asked by method.
+  const routes = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: 100_000 });
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m): m is HTTPMethod =>
+      METHODS.includes(m as HTTPMethod),
+    );
+    for (const method of methods) {
+      if (!routes.hasRoute(method, route.url)) routes.on(method, route.url, () => undefined);
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((method) => method !== request.method && routes.find(method, path) !== null);
+    if (allowed.length > 0) {
+      return send(
+        reply.header('Allow', allowed.join(', ')),
+        405,
+        'METHOD_NOT_ALLOWED',
+        `Method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`,
+      );
+    }
+    return send(reply, 404, 'NOT_FOUND', `Route ${request.method} ${path} not found`);
+  });
 }
 
 export default fp(errorHandlerPlugin, { name: 'error-handler', fastify: '5.x' });

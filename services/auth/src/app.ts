@@ -1,5 +1,5 @@
 import { dbPlugin as db } from '@render/db';
-import { ajvOptions, errorHandler } from '@render/fastify-kit';
+import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { AuthConfig } from './config.ts';
@@ -24,6 +24,8 @@ export function serverOptions(config: AuthConfig): FastifyServerOptions {
     logger: loggerOptions('auth', config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT_BYTES,
     ajv: ajvOptions,
+    frameworkErrors,
+    clientErrorHandler,
     // The gateway sets X-Forwarded-For; per-IP login limits need the client's address, so trust it (only).
     trustProxy: config.TRUST_PROXY,
   };

@@ -176,6 +176,60 @@ describe('API keys', () => {
   });
 });
 
+describe('API keys on account calls', () => {
+  const withKey = (apiKey: string, as: 'header' | 'bearer'): { headers: Record<string, string> } =>
+    as === 'header' ? { headers: { 'x-api-key': apiKey } } : { headers: { authorization: `Bearer ${apiKey}` } };
+
+  it('read the account and its usage, in X-API-Key or as a Bearer', async () => {
+    const user = await verifiedUser(stack);
+    for (const as of ['header', 'bearer'] as const) {
+      const me = await stack.call('GET', '/api/auth/me', withKey(user.apiKey, as));
+      expect(me.status, as).toBe(200);
+      expect((await json(me)).user, as).toMatchObject({ id: user.userId, email: user.email });
+      const usage = await stack.call('GET', '/api/auth/usage', withKey(user.apiKey, as));
+      expect(usage.status, as).toBe(200);
+      expect((await json(usage)).data, as).toMatchObject({ used: 0, plan: 'free' });
+    }
+  });
+
+  it('refuse a wrong or revoked key with 401', async () => {
+    const user = await verifiedUser(stack);
+    const regen = await json(await stack.call('POST', '/api/auth/api-key/regenerate', { token: user.token }));
+    for (const key of [user.apiKey, 'rk_live_unknown', `rk_live_${'x'.repeat(300)}`]) {
+      for (const as of ['header', 'bearer'] as const) {
+        const res = await stack.call('GET', '/api/auth/usage', withKey(key, as));
+        expect(res.status, `${as} ${key.slice(0, 12)}`).toBe(401);
+        expect(await json(res)).toMatchObject({ success: false, code: 'UNAUTHORIZED', message: 'Invalid API key' });
+      }
+    }
+    expect((await stack.call('GET', '/api/auth/me', withKey(regen.apiKey, 'header'))).status).toBe(200);
+  });
+
+  it('cannot change the account: key, session, password, billing and admin calls need a session token (403)', async () => {
+    const user = await verifiedUser(stack);
+    const admin = await json(await stack.call('POST', '/api/auth/login', { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }));
+    const calls: Array<[string, string, string]> = [
+      ['POST', '/api/auth/api-key/regenerate', user.apiKey],
+      ['POST', '/api/auth/refresh', user.apiKey],
+      ['POST', '/api/auth/upgrade', user.apiKey],
+      ['POST', '/api/auth/manage-billing', user.apiKey],
+      ['POST', '/api/auth/cancel-subscription', user.apiKey],
+      ['GET', '/api/auth/payment-info', user.apiKey],
+      ['GET', '/api/admin/stats', admin.user.apiKey],
+    ];
+    for (const [method, path, key] of calls) {
+      for (const as of ['header', 'bearer'] as const) {
+        const res = await stack.call(method, path, withKey(key, as));
+        expect(res.status, `${method} ${path} (${as})`).toBe(403);
+        expect(await json(res), `${method} ${path}`).toMatchObject({ success: false, code: 'FORBIDDEN' });
+      }
+    }
+    // Nothing changed: the key still works and is still the account's key.
+    const me = await json(await stack.call('GET', '/api/auth/me', { token: user.token }));
+    expect(me.user.apiKey).toBe(user.apiKey);
+  });
+});
+
 describe('forgot / reset password', () => {
   const linkFrom = (text: string) => {
     const link = /(http:\/\/app\.test\/reset-password\?token=\S+)/.exec(text)?.[1];

@@ -1,4 +1,4 @@
-import { ajvOptions, errorHandler } from '@render/fastify-kit';
+import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
@@ -6,6 +6,7 @@ import account from './plugins/account.plugin.ts';
 import openapi from './plugins/openapi.plugin.ts';
 import redis from './plugins/redis.plugin.ts';
 import renderQueue from './plugins/render-queue.plugin.ts';
+import securityHeaders from './plugins/security-headers.plugin.ts';
 import templatesClient from './plugins/templates-client.plugin.ts';
 import chartRoutes from './routes/chart.routes.ts';
 import codeRoutes from './routes/code.routes.ts';
@@ -20,6 +21,8 @@ export function serverOptions(config: GatewayConfig): FastifyServerOptions {
     logger: loggerOptions('gateway', config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT_BYTES,
     ajv: ajvOptions,
+    frameworkErrors,
+    clientErrorHandler,
     // Render calls legitimately take seconds; the deadline is enforced by the queue wait, not the socket.
     requestTimeout: config.RENDER_DEADLINE_MS + 10_000,
     trustProxy: config.TRUST_PROXY,
@@ -30,6 +33,7 @@ export function serverOptions(config: GatewayConfig): FastifyServerOptions {
 export default async function app(fastify: FastifyInstance, opts: { config: GatewayConfig }) {
   const { config } = opts;
   await fastify.register(errorHandler);
+  await fastify.register(securityHeaders);
   await fastify.register(openapi);
   await fastify.register(redis, { url: config.REDIS_URL, bootWaitMs: config.REDIS_BOOT_WAIT_MS });
   await fastify.register(renderQueue, {

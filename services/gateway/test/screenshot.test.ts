@@ -202,13 +202,17 @@ describe('screenshot egress policy', () => {
 
   it('an https URL pointing at loopback is refused with the reason and reaches nothing', async () => {
     const json = await failure({ url: `https://127.0.0.1:${canary.port}/` });
-    expect(json.message).toBe('Failed to capture screenshot: the address is not allowed (address 127.0.0.1 is not public)');
+    expect(json.message).toBe(
+      'Failed to capture screenshot: the address is not allowed (127.0.0.1 is in a private, loopback or reserved network)',
+    );
     expect(canary.requests).toEqual([]);
   });
 
   it('an allow-listed page redirecting (302) to the loopback service is refused', async () => {
     const json = await failure({ url: `${pages.origin}/redirect` });
-    expect(json.message).toBe('Failed to capture screenshot: the address is not allowed (address 127.0.0.1 is not public)');
+    expect(json.message).toBe(
+      'Failed to capture screenshot: the address is not allowed (127.0.0.1 is in a private, loopback or reserved network)',
+    );
     await settle();
     expect(canary.requests).toEqual([]);
   });
@@ -223,7 +227,9 @@ describe('screenshot egress policy', () => {
   it('an allow-listed page sending itself to loopback (location = …) is refused and reaches nothing', async () => {
     // The script's navigation is refused by the proxy; the top frame then shows the refusal, not a page.
     const json = await failure({ url: `${pages.origin}/navigate-away`, width: 200, height: 200 });
-    expect(json.message).toBe('Failed to capture screenshot: the address is not allowed (address 127.0.0.1 is not public)');
+    expect(json.message).toBe(
+      'Failed to capture screenshot: the address is not allowed (127.0.0.1 is in a private, loopback or reserved network)',
+    );
     await settle();
     expect(canary.requests).toEqual([]);
   });

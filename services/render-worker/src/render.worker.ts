@@ -22,7 +22,7 @@ import type { WorkerConfig } from './config.ts';
 import { parseAllowlist } from './egress/address-policy.ts';
 import { startEgressProxy } from './egress/egress-proxy.ts';
 import { rendererPools, renderers } from './renderers/index.ts';
-import { RenderError } from './renderers/render-error.ts';
+import { failureReason, RenderError } from './renderers/render-error.ts';
 import type { PoolName, RenderedImage, Renderer, RendererContext } from './renderers/renderer.ts';
 
 export interface RenderWorkerHandle {
@@ -101,11 +101,17 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
     let image: RenderedImage;
     try {
       image = await (renderers[kind] as Renderer<unknown>)(job.data.payload, rendererContext);
+      // The gateway would read a reply without image bytes as an expired result (a 422).
+      if (image.bytes.length === 0) throw new RenderError('Failed to generate image: the renderer returned no image', true);
     } catch (err) {
       const retryable = err instanceof RenderError ? err.retryable : true;
       const message = err instanceof RenderError ? err.message : 'Failed to generate image';
       const final = !retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      logger.warn({ jobId: job.id, kind, attempt: job.attemptsMade + 1, retryable, err: (err as Error).message }, 'render failed');
+      // `reason` is the underlying error (a RenderError's own message is the one the caller sees).
+      logger.warn(
+        { jobId: job.id, kind, attempt: job.attemptsMade + 1, retryable, final, err: (err as Error).message, reason: failureReason(err) },
+        'render failed',
+      );
       if (final) reply({ jobId: job.id!, ok: false, code: 'RENDER_FAILED', message });
       throw retryable ? new Error(message) : new UnrecoverableError(message);
     }

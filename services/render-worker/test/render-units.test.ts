@@ -1,6 +1,9 @@
+import { ProtocolError, TimeoutError } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
+import type { PageSlot } from '../src/browser/page-pool-concurrency.ts';
 import { parseQueues } from '../src/render.worker.ts';
-import { isSelfContained, needsScript } from '../src/renderers/page-ops.ts';
+import { isSelfContained, needsScript, withDeadline } from '../src/renderers/page-ops.ts';
+import { classifyRenderFailure, failureReason, isInfrastructureError, RenderError } from '../src/renderers/render-error.ts';
 import { normalizeSvg } from '../src/renderers/svg.renderer.ts';
 
 describe('needsScript', () => {
@@ -67,5 +70,58 @@ describe('isSelfContained (the fast path needs nothing fetched and nothing run)'
     ['<div onclick="x()">', false],
   ])('%s → %s', (html, expected) => {
     expect(isSelfContained(html)).toBe(expected);
+  });
+});
+
+describe('classifyRenderFailure (what a failed render answers)', () => {
+  const STOPPED = 'Failed to generate image: the renderer stopped unexpectedly';
+
+  it.each([
+    new ProtocolError('Protocol error (Page.captureScreenshot): Unable to capture screenshot'),
+    new ProtocolError('Protocol error (Page.setDocumentContent): Target closed'),
+    new ProtocolError(
+      "Runtime.callFunctionOn timed out. Increase the 'protocolTimeout' setting in launch/connect calls for a higher timeout if needed.",
+    ),
+    new Error('Protocol error (Emulation.setDeviceMetricsOverride): Session closed. Most likely the page has been closed.'),
+    new Error('Execution context was destroyed, most likely because of a navigation.'),
+    new Error('Cannot find context with specified id'),
+    new Error('Navigating frame was detached'),
+    new Error("Attempted to use detached Frame 'FDD6A0F2A2314104106519E236B1B543'."),
+    new Error('Navigation interrupted by another one'),
+    new Error('Connection closed.'),
+    new Error('Something else entirely'),
+  ])('the machinery failing is retried, never a content failure: %s', (err) => {
+    const failure = classifyRenderFailure(err, 1_000);
+    expect(failure).toMatchObject({ retryable: true, message: STOPPED });
+    expect(failureReason(failure)).toBe(err.message);
+  });
+
+  it('a puppeteer wait that ran out is the content being slow: answered at once', () => {
+    const failure = classifyRenderFailure(new TimeoutError('Navigation timeout of 500 ms exceeded'), 500);
+    expect(failure.retryable).toBe(false);
+    expect(failure.message).toMatch(/^Rendering timed out after 500 ms/);
+  });
+
+  it('keeps a RenderError as it is, and a URL Chromium refuses is not the machinery', () => {
+    const own = new RenderError('Failed to generate image: the page crashed (it may have used too much memory)', false);
+    expect(classifyRenderFailure(own, 1_000)).toBe(own);
+    expect(isInfrastructureError(new ProtocolError('Protocol error (Page.navigate): Cannot navigate to invalid URL'))).toBe(false);
+    expect(isInfrastructureError(new Error('net::ERR_NAME_NOT_RESOLVED at https://example.invalid'))).toBe(false);
+  });
+
+  it('withDeadline retires the page and answers a protocol failure as retryable', async () => {
+    const slot = { page: null, broken: false } as unknown as PageSlot;
+    const failure = await withDeadline(slot, 1_000, async () => {
+      throw new ProtocolError('Protocol error (Page.captureScreenshot): Target closed');
+    }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(RenderError);
+    expect(failure).toMatchObject({ retryable: true, message: STOPPED });
+    expect(slot.broken).toBe(true);
+  });
+
+  it('withDeadline answers its own deadline as a content failure', async () => {
+    const slot = { page: null, broken: false } as unknown as PageSlot;
+    const failure = await withDeadline(slot, 20, () => new Promise(() => undefined)).catch((err: unknown) => err);
+    expect(failure).toMatchObject({ retryable: false, message: expect.stringMatching(/^Rendering timed out after 20 ms/) });
   });
 });

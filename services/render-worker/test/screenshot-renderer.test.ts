@@ -125,7 +125,7 @@ describe('screenshot renderer', () => {
   it('refuses a custom host name that resolves to loopback, naming the reason, and reaches nothing', async () => {
     const err = await failureOf(payload(`http://intranet.test:${canary.port}/`));
     expect(err.message).toBe(
-      'Failed to capture screenshot: the address is not allowed (intranet.test resolves to non-public address 127.0.0.1)',
+      'Failed to capture screenshot: the address is not allowed (intranet.test points to a private, loopback or reserved network)',
     );
     expect(err.retryable).toBe(false);
     expect(canary.hits).toEqual([]);
@@ -133,7 +133,9 @@ describe('screenshot renderer', () => {
 
   it('explains a refused https address although Chromium only reports a failed tunnel', async () => {
     const err = await failureOf(payload(`https://127.0.0.1:${canary.port}/`));
-    expect(err.message).toBe('Failed to capture screenshot: the address is not allowed (address 127.0.0.1 is not public)');
+    expect(err.message).toBe(
+      'Failed to capture screenshot: the address is not allowed (127.0.0.1 is in a private, loopback or reserved network)',
+    );
     expect(canary.hits).toEqual([]);
   });
 

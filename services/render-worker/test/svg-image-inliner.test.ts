@@ -250,12 +250,16 @@ describe('inlineSvgImages', () => {
 
   it('refuses a URL that is not allowed, over http and https, without reaching it', async () => {
     const direct = `http://127.0.0.1:${canary.port}/direct.png`;
-    expect((await oneImage(direct)).message).toBe(`Image variable URL ${direct} is not allowed: address 127.0.0.1 is not public`);
+    expect((await oneImage(direct)).message).toBe(
+      `Image variable URL ${direct} is not allowed: 127.0.0.1 is in a private, loopback or reserved network`,
+    );
     const tls = `https://127.0.0.1:${canary.port}/direct.png`;
-    expect((await oneImage(tls)).message).toBe(`Image variable URL ${tls} is not allowed: address 127.0.0.1 is not public`);
+    expect((await oneImage(tls)).message).toBe(
+      `Image variable URL ${tls} is not allowed: 127.0.0.1 is in a private, loopback or reserved network`,
+    );
     const named = `http://intranet.test:${canary.port}/direct.png`;
     expect((await oneImage(named)).message).toBe(
-      `Image variable URL ${named} is not allowed: intranet.test resolves to non-public address 127.0.0.1`,
+      `Image variable URL ${named} is not allowed: intranet.test points to a private, loopback or reserved network`,
     );
     expect(canary.hits).toEqual([]);
   });
@@ -265,7 +269,7 @@ describe('inlineSvgImages', () => {
       const scheme = path.endsWith('https') ? 'https' : 'http';
       const err = await oneImage(local(path));
       expect(err.message).toBe(
-        `Image variable URL ${local(path)} is not allowed: address 127.0.0.1 is not public (after a redirect to ${scheme}://127.0.0.1:${canary.port})`,
+        `Image variable URL ${local(path)} is not allowed: 127.0.0.1 is in a private, loopback or reserved network (after a redirect to ${scheme}://127.0.0.1:${canary.port})`,
       );
     }
     expect(canary.hits).toEqual([]);

@@ -1,5 +1,5 @@
 import { dbPlugin } from '@render/db';
-import { ajvOptions, errorHandler } from '@render/fastify-kit';
+import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { TemplatesConfig } from './config.ts';
@@ -12,6 +12,8 @@ export function serverOptions(config: TemplatesConfig): FastifyServerOptions {
     logger: loggerOptions('templates', config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT_BYTES,
     ajv: ajvOptions,
+    frameworkErrors,
+    clientErrorHandler,
   };
 }
 

@@ -1,6 +1,6 @@
+import type { UserView } from '@render/contracts';
 import { ApiKeysRepository, EmailCodesRepository, type UserRow } from '@render/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { UserView } from '../contracts/auth.contracts.ts';
 import { type ApiKeyCipher, newApiKey, newVerificationCode, sha256 } from './secrets.ts';
 
 export const CODE_TTL_MS = 15 * 60 * 1000;

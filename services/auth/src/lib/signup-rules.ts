@@ -1,5 +1,4 @@
-import { AppError } from '@render/contracts';
-import { Messages, NAME_MIN, PASSWORD_MIN } from '../contracts/auth.contracts.ts';
+import { AppError, AuthMessages, NAME_MIN, PASSWORD_MIN } from '@render/contracts';
 
 const fail = (message: string): never => {
   throw new AppError('VALIDATION_ERROR', message);
@@ -9,20 +8,20 @@ export const normaliseEmail = (email: string): string => email.trim().toLowerCas
 
 export function checkName(name: string): string {
   const trimmed = name.trim();
-  if (!trimmed) fail(Messages.nameRequired);
-  if ([...trimmed].length < NAME_MIN) fail(Messages.nameTooShort);
+  if (!trimmed) fail(AuthMessages.nameRequired);
+  if ([...trimmed].length < NAME_MIN) fail(AuthMessages.nameTooShort);
   return trimmed;
 }
 
 /** Spec §5 password rules, in the order the web form reports them. */
 export function checkNewPassword(password: string, confirmPassword: string): void {
-  if (password.length < PASSWORD_MIN) fail(Messages.passwordTooShort);
-  if (!/[A-Z]/.test(password) || !/[a-z]/.test(password) || !/[0-9]/.test(password)) fail(Messages.passwordWeak);
-  if (password !== confirmPassword) fail(Messages.passwordsMismatch);
+  if (password.length < PASSWORD_MIN) fail(AuthMessages.passwordTooShort);
+  if (!/[A-Z]/.test(password) || !/[a-z]/.test(password) || !/[0-9]/.test(password)) fail(AuthMessages.passwordWeak);
+  if (password !== confirmPassword) fail(AuthMessages.passwordsMismatch);
 }
 
 export function checkPlannedServices<T extends string>(services: T[]): T[] {
   const unique = [...new Set(services)];
-  if (unique.length === 0) fail(Messages.plannedServices);
+  if (unique.length === 0) fail(AuthMessages.plannedServices);
   return unique;
 }

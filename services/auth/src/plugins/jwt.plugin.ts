@@ -1,8 +1,9 @@
 import fastifyJwt from '@fastify/jwt';
-import { AppError } from '@render/contracts';
-import { type UserRole, type UserRow, UsersRepository } from '@render/db';
+import { AppError, AuthMessages } from '@render/contracts';
+import { ApiKeysRepository, type UserRole, type UserRow, UsersRepository } from '@render/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { sha256 } from '../lib/secrets.ts';
 
 /**
  * `pwc`: when the account's password last changed (epoch ms, 0 for never) as the token was issued. A
@@ -20,8 +21,14 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: a valid Bearer token of an existing account, loaded into `request.account`. */
+    /**
+     * preHandler of calls that change the account (or open a session, billing, admin): a valid session token
+     * (Bearer JWT) of an existing account, loaded into `request.account`. A valid API key is refused with 403:
+     * a key sits in scripts and CI settings, and must not be enough to take the account over.
+     */
     authenticate(request: FastifyRequest): Promise<void>;
+    /** preHandler of read-only account calls a script makes (me, usage): as `authenticate`, or the account's API key. */
+    authenticateReader(request: FastifyRequest): Promise<void>;
     /** preHandler: as `authenticate`, and the account must be an administrator now (not only when the token was issued). */
     requireAdmin(request: FastifyRequest): Promise<void>;
     issueToken(user: Pick<UserRow, 'id' | 'role' | 'password_changed_at'>): string;
@@ -35,6 +42,26 @@ declare module 'fastify' {
 // even when its signature would check out with the same secret.
 const ALGORITHM = 'HS256';
 
+// What the gateway also takes for an API key; a JWT starts with its base64url header ("eyJ").
+const API_KEY_PREFIX = 'rk_';
+
+type Credential = { type: 'token' } | { type: 'apiKey'; key: string } | null;
+
+/**
+ * The credential a request carries. Authorization decides when present (a Bearer `rk_…` is an API key,
+ * anything else goes to the JWT check, which refuses what is not a valid token); otherwise X-API-Key.
+ */
+function credentialOf(request: FastifyRequest): Credential {
+  const authorization = request.headers.authorization;
+  if (authorization) {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    return bearer?.startsWith(API_KEY_PREFIX) ? { type: 'apiKey', key: bearer } : { type: 'token' };
+  }
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey.trim()) return { type: 'apiKey', key: apiKey.trim() };
+  return null;
+}
+
 async function jwtPlugin(app: FastifyInstance, opts: { secret: string; expiresIn: string }) {
   await app.register(fastifyJwt, {
     secret: opts.secret,
@@ -42,6 +69,7 @@ async function jwtPlugin(app: FastifyInstance, opts: { secret: string; expiresIn
     verify: { algorithms: [ALGORITHM] },
   });
   const users = new UsersRepository(app.db);
+  const apiKeys = new ApiKeysRepository(app.db);
 
   app.decorateRequest('account', null as unknown as UserRow);
   const passwordChangedAt = (user: Pick<UserRow, 'password_changed_at'>) => user.password_changed_at?.getTime() ?? 0;
@@ -49,20 +77,42 @@ async function jwtPlugin(app: FastifyInstance, opts: { secret: string; expiresIn
     app.jwt.sign({ sub: user.id, role: user.role, pwc: passwordChangedAt(user) }),
   );
 
-  const authenticate = async (request: FastifyRequest) => {
+  const sessionAccount = async (request: FastifyRequest): Promise<UserRow> => {
     let claims: Claims;
     try {
       claims = await request.jwtVerify();
     } catch {
-      throw new AppError('UNAUTHORIZED', 'Invalid or expired token');
+      throw new AppError('UNAUTHORIZED', AuthMessages.invalidToken);
     }
     // A deleted account's token, or one issued before the password last changed, must stop working
     // before it expires.
     const account = typeof claims.sub === 'string' ? await users.findById(claims.sub).catch(() => undefined) : undefined;
-    if (!account || (claims.pwc ?? 0) !== passwordChangedAt(account)) throw new AppError('UNAUTHORIZED', 'Invalid or expired token');
-    request.account = account;
+    if (!account || (claims.pwc ?? 0) !== passwordChangedAt(account)) throw new AppError('UNAUTHORIZED', AuthMessages.invalidToken);
+    return account;
+  };
+
+  // Looked up by hash, as /internal/api-keys/verify does; a regenerated key stops working at once.
+  const apiKeyAccount = async (key: string): Promise<UserRow> => {
+    const owner = await apiKeys.findOwnerByHash(sha256(key));
+    const account = owner ? await users.findById(owner.userId) : undefined;
+    if (!account) throw new AppError('UNAUTHORIZED', AuthMessages.invalidApiKey);
+    return account;
+  };
+
+  const authenticate = async (request: FastifyRequest) => {
+    const credential = credentialOf(request);
+    if (credential?.type === 'apiKey') {
+      // A wrong key is still a 401; only a valid one learns that this call needs a session.
+      await apiKeyAccount(credential.key);
+      throw new AppError('FORBIDDEN', AuthMessages.sessionRequired);
+    }
+    request.account = await sessionAccount(request);
   };
   app.decorate('authenticate', authenticate);
+  app.decorate('authenticateReader', async (request: FastifyRequest) => {
+    const credential = credentialOf(request);
+    request.account = credential?.type === 'apiKey' ? await apiKeyAccount(credential.key) : await sessionAccount(request);
+  });
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
     await authenticate(request);
     if (request.account.role !== 'admin') throw new AppError('FORBIDDEN', 'Administrator access required');

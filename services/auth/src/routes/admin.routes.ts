@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AdminStatsResponse } from '@render/contracts';
 import { CreditLedgerRepository, UsersRepository } from '@render/db';
-import { AdminStatsResponse } from '../contracts/auth.contracts.ts';
 
 const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const users = new UsersRepository(app.db);

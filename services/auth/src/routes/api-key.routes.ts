@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppError } from '@render/contracts';
+import { ApiKeyOwnerResponse, ApiKeyResponse, ApiKeySignatureBody, ApiKeyVerifyBody, AppError } from '@render/contracts';
 import { ApiKeysRepository, UsersRepository } from '@render/db';
 import { requireInternalToken, safeEqual } from '@render/fastify-kit';
-import { ApiKeyOwnerResponse, ApiKeyResponse, ApiKeySignatureBody, ApiKeyVerifyBody } from '../contracts/auth.contracts.ts';
 import { rotateApiKey } from '../lib/accounts.ts';
 import { sha256 } from '../lib/secrets.ts';
 

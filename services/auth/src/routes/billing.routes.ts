@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '@render/contracts';
-import { SubscriptionsRepository } from '@render/db';
 import {
+  AppError,
   CancelResponse,
   MessageResponse,
   PaymentInfoResponse,
   PortalResponse,
   UpgradeBody,
   UpgradeResponse,
-} from '../contracts/billing.contracts.ts';
+} from '@render/contracts';
+import { SubscriptionsRepository } from '@render/db';
 import { applySubscription, BillingMessages, currencyFromAcceptLanguage, idOf, stripeCall } from '../lib/billing.ts';
 
 /** Spec §7 billing calls. Every one needs a signed-in user and answers 503 while billing is not configured. */

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '@render/contracts';
+import { AppError, AuthMessages, EmailBody, MessageResponse, ResetPasswordBody } from '@render/contracts';
 import { PasswordResetsRepository, takeAllShared, UsersRepository } from '@render/db';
-import { EmailBody, MessageResponse, Messages, ResetPasswordBody } from '../contracts/auth.contracts.ts';
 import { RESET_TTL_MS } from '../lib/accounts.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { newResetToken, sha256 } from '../lib/secrets.ts';
@@ -39,7 +38,7 @@ const passwordRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app
           })
           .catch((err: Error) => app.log.error({ err: err.message }, 'could not send the password reset e-mail'));
       }
-      return { success: true as const, message: Messages.resetRequested };
+      return { success: true as const, message: AuthMessages.resetRequested };
     },
   );
 
@@ -59,9 +58,9 @@ const passwordRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app
       checkNewPassword(password, confirmPassword);
       const passwordHash = await hashPassword(password);
       const reset = await resets.consumeValid(sha256(token));
-      if (!reset) throw new AppError('VALIDATION_ERROR', Messages.resetInvalid);
+      if (!reset) throw new AppError('VALIDATION_ERROR', AuthMessages.resetInvalid);
       await users.updatePasswordHash(reset.user_id, passwordHash);
-      return { success: true as const, message: Messages.resetDone };
+      return { success: true as const, message: AuthMessages.resetDone };
     },
   );
 };

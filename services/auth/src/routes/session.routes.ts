@@ -1,13 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '@render/contracts';
+import { AppError, AuthMessages, LoginBody, MeResponse, SessionResponse, TokenResponse } from '@render/contracts';
 import { UsersRepository } from '@render/db';
-import { Type } from '@sinclair/typebox';
-import { LoginBody, MeResponse, Messages, SessionResponse } from '../contracts/auth.contracts.ts';
 import { sendError, userView } from '../lib/accounts.ts';
 import { hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { normaliseEmail } from '../lib/signup-rules.ts';
-
-const TokenResponse = Type.Object({ success: Type.Literal(true), token: Type.String() });
 
 const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const users = new UsersRepository(app.db);
@@ -27,16 +23,16 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       const user = await users.findByEmail(email);
       const passwordOk = await verifyPassword(request.body.password, user?.password_hash ?? dummyHash);
-      if (!user || !passwordOk) throw new AppError('UNAUTHORIZED', Messages.invalidCredentials);
+      if (!user || !passwordOk) throw new AppError('UNAUTHORIZED', AuthMessages.invalidCredentials);
       // Only after the password matched, so this cannot be used to probe which e-mails are registered.
-      if (user.status !== 'verified') return sendError(reply, 403, 'FORBIDDEN', Messages.unverified, { userId: user.id });
-      return { success: true as const, message: Messages.loginSuccess, token: app.issueToken(user), user: await userView(app, user) };
+      if (user.status !== 'verified') return sendError(reply, 403, 'FORBIDDEN', AuthMessages.unverified, { userId: user.id });
+      return { success: true as const, message: AuthMessages.loginSuccess, token: app.issueToken(user), user: await userView(app, user) };
     },
   );
 
   app.get(
     '/api/auth/me',
-    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: MeResponse } } },
+    { preHandler: app.authenticateReader, schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: MeResponse } } },
     async (request) => ({ success: true as const, user: await userView(app, request.account) }),
   );
 

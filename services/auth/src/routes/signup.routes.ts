@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '@render/contracts';
-import { EmailCodesRepository, takeAllShared, UsersRepository } from '@render/db';
-import { safeEqual } from '@render/fastify-kit';
 import {
+  AppError,
+  AuthMessages,
   EmailBody,
   MessageResponse,
-  Messages,
   SessionResponse,
   SignupBody,
   SignupResponse,
   VerifyBody,
-} from '../contracts/auth.contracts.ts';
+} from '@render/contracts';
+import { EmailCodesRepository, takeAllShared, UsersRepository } from '@render/db';
+import { safeEqual } from '@render/fastify-kit';
 import {
   CODE_MAX_ATTEMPTS,
   issueVerificationCode,
@@ -46,7 +46,7 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const plannedServices = checkPlannedServices(body.plannedServices);
 
       // Cheap pre-check so a duplicate does not cost a password hash; the unique index still decides races.
-      if (await users.findByEmail(email)) return sendError(reply, 409, 'CONFLICT', Messages.emailTaken);
+      if (await users.findByEmail(email)) return sendError(reply, 409, 'CONFLICT', AuthMessages.emailTaken);
       const passwordHash = await hashPassword(body.password);
 
       const created = await app.db.transaction().execute(async (trx) => {
@@ -63,12 +63,12 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await rotateApiKey(trx, app.apiKeyCipher, user.id);
         return { user, code: await issueVerificationCode(trx, user.id) };
       });
-      if (!created) return sendError(reply, 409, 'CONFLICT', Messages.emailTaken);
+      if (!created) return sendError(reply, 409, 'CONFLICT', AuthMessages.emailTaken);
 
       // The sign-up mail counts against the resend limit, so "resend" right after sign-up waits a minute.
       await takeAllShared(email, mailPerMinute, mailPerHour);
       await mailVerificationCode(app, created.user, created.code);
-      return reply.status(201).send({ success: true as const, message: Messages.registered, userId: created.user.id });
+      return reply.status(201).send({ success: true as const, message: AuthMessages.registered, userId: created.user.id });
     },
   );
 
@@ -78,23 +78,28 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { userId, verificationCode } = request.body;
       const user = await users.findById(userId);
-      if (!user) throw new AppError('VALIDATION_ERROR', Messages.codeExpired);
-      if (user.status === 'verified') throw new AppError('VALIDATION_ERROR', Messages.alreadyVerified);
+      if (!user) throw new AppError('VALIDATION_ERROR', AuthMessages.codeExpired);
+      if (user.status === 'verified') throw new AppError('VALIDATION_ERROR', AuthMessages.alreadyVerified);
 
       const code = await codes.findCurrent(user.id, 'verify');
-      if (!code || code.expires_at.getTime() <= Date.now()) throw new AppError('VALIDATION_ERROR', Messages.codeExpired);
-      if (code.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('VALIDATION_ERROR', Messages.codeLocked);
+      if (!code || code.expires_at.getTime() <= Date.now()) throw new AppError('VALIDATION_ERROR', AuthMessages.codeExpired);
+      if (code.attempts >= CODE_MAX_ATTEMPTS) throw new AppError('VALIDATION_ERROR', AuthMessages.codeLocked);
 
       if (!safeEqual(verificationCodeHash(user.id, verificationCode.trim()), code.code_hash)) {
         const attempts = await codes.recordFailedAttempt(code.id);
         const left = CODE_MAX_ATTEMPTS - attempts;
-        if (left <= 0) throw new AppError('VALIDATION_ERROR', Messages.codeLocked);
+        if (left <= 0) throw new AppError('VALIDATION_ERROR', AuthMessages.codeLocked);
         throw new AppError('VALIDATION_ERROR', `Invalid verification code. ${left} attempt${left === 1 ? '' : 's'} left.`);
       }
       // A concurrent request with the same code may have won; only one of them signs in.
-      if (!(await codes.consume(code.id))) throw new AppError('VALIDATION_ERROR', Messages.codeExpired);
+      if (!(await codes.consume(code.id))) throw new AppError('VALIDATION_ERROR', AuthMessages.codeExpired);
       const verified = (await users.markVerified(user.id)) ?? user;
-      return { success: true as const, message: Messages.verified, token: app.issueToken(verified), user: await userView(app, verified) };
+      return {
+        success: true as const,
+        message: AuthMessages.verified,
+        token: app.issueToken(verified),
+        user: await userView(app, verified),
+      };
     },
   );
 
@@ -104,13 +109,13 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const email = normaliseEmail(request.body.email);
       // Limited per address whether or not an account exists, so the 429 reveals nothing either.
-      if (!(await takeAllShared(email, mailPerMinute, mailPerHour))) throw new AppError('RATE_LIMITED', Messages.tooManyRequests);
+      if (!(await takeAllShared(email, mailPerMinute, mailPerHour))) throw new AppError('RATE_LIMITED', AuthMessages.tooManyRequests);
       const user = await users.findByEmail(email);
       if (user && user.status === 'pending') {
         const code = await issueVerificationCode(app.db, user.id);
         await mailVerificationCode(app, user, code);
       }
-      return { success: true as const, message: Messages.resendSent };
+      return { success: true as const, message: AuthMessages.resendSent };
     },
   );
 };

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '@render/contracts';
+import { AppError, WebhookResponse } from '@render/contracts';
 import Stripe from 'stripe';
-import { WebhookResponse } from '../contracts/billing.contracts.ts';
 import { processStripeEvent } from '../lib/billing-webhooks.ts';
 
 // Stripe's events are a few kilobytes; this leaves room for large invoices without accepting arbitrary uploads.

@@ -1,22 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { UsageResponse } from '@render/contracts';
 import { CreditLedgerRepository } from '@render/db';
-import { Type } from '@sinclair/typebox';
 import { CREDIT_WINDOW_DAYS, type CreditPolicy, creditLimit, windowStart } from '../lib/credits.ts';
-
-const Nullable = <T extends ReturnType<typeof Type.Integer>>(schema: T) => Type.Union([schema, Type.Null()]);
-
-export const UsageResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Object({
-    /** Credits of the plan in the window; null when unlimited. */
-    totalCredits: Nullable(Type.Integer()),
-    used: Type.Integer(),
-    limit: Nullable(Type.Integer()),
-    remaining: Nullable(Type.Integer()),
-    plan: Type.Union([Type.Literal('free'), Type.Literal('pro')]),
-    window: Type.Object({ days: Type.Integer(), since: Type.String() }),
-  }),
-});
 
 const usageRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (app, policy) => {
   const ledger = new CreditLedgerRepository(app.db);
@@ -24,7 +9,7 @@ const usageRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (app, policy)
   app.get(
     '/api/auth/usage',
     {
-      preHandler: app.authenticate,
+      preHandler: app.authenticateReader,
       schema: { tags: ['auth'], summary: 'Credits used in the current rolling window', response: { 200: UsageResponse } },
     },
     async (request) => {

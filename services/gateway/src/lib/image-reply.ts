@@ -31,6 +31,22 @@ export function assertPixelBudget(width: number, height: number, scale: number):
 }
 
 /**
+ * Headers of every SVG the API answers with. An SVG opened from its URL is a document on the gateway's
+ * origin: whatever got past the sanitisers (user SVG, templates, chart output) must not run script, load
+ * anything but inline styles and data: images, or be sniffed as something else. `sandbox` also gives the
+ * document an opaque origin, so even a link it navigates cannot act as the gateway.
+ */
+export const SVG_SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+/** Sets `SVG_SECURITY_HEADERS` (over the app-wide CSP) when the answer is, or revalidates, an SVG image. */
+export function secureSvgReply(reply: FastifyReply, format: string): FastifyReply {
+  return format === 'svg' ? reply.headers(SVG_SECURITY_HEADERS) : reply;
+}
+
+/**
  * Sends a render result as the caller asked: base64 inside JSON, or the bytes themselves. Timing headers go
  * on both so clients can tell queueing from rendering.
  */
@@ -51,7 +67,7 @@ export function sendImage(reply: FastifyReply, outcome: RenderOutcome, output: '
       },
     });
   }
-  return reply
+  return secureSvgReply(reply, meta.format)
     .type(meta.mimeType)
     .header('Content-Disposition', `inline; filename="image.${meta.format === 'jpeg' ? 'jpg' : meta.format}"`)
     .send(image);

@@ -4,6 +4,7 @@ import { TokenBuckets } from '@render/fastify-kit';
 import { RedisTokenBuckets, type RenderKind, type RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { watchClient } from '../lib/client-gone.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 export type AccountCaller = { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
@@ -31,7 +32,16 @@ export interface AccountClient {
     request: FastifyRequest,
     kind: K,
     payload: RenderPayload<K> | Promise<RenderPayload<K>>,
+    options?: BilledRenderOptions,
   ): Promise<RenderOutcome>;
+}
+
+export interface BilledRenderOptions {
+  /**
+   * Whether the caller hanging up ends the render (true by default): a job not yet started leaves the queue
+   * and nothing is charged. False for a render other requests wait on too (the signed image URL's).
+   */
+  endsWithClient?: boolean;
 }
 
 declare module 'fastify' {
@@ -209,11 +219,26 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
     request: FastifyRequest,
     kind: K,
     payload: RenderPayload<K> | Promise<RenderPayload<K>>,
+    options: BilledRenderOptions = {},
   ): Promise<RenderOutcome> {
     const caller = request.caller;
     // A billable route without the identify hook would render for free and unlimited: fail loudly instead.
     if (!caller) throw new AppError('INTERNAL_ERROR', 'Caller was not identified');
-    if (caller.kind === 'anonymous') return app.renderQueue.render(kind, await payload);
+    const client = options.endsWithClient === false ? null : watchClient(request);
+    try {
+      return await renderFor(caller, kind, payload, client?.signal);
+    } finally {
+      client?.dispose();
+    }
+  }
+
+  async function renderFor<K extends RenderKind>(
+    caller: Caller,
+    kind: K,
+    payload: RenderPayload<K> | Promise<RenderPayload<K>>,
+    signal: AbortSignal | undefined,
+  ): Promise<RenderOutcome> {
+    if (caller.kind === 'anonymous') return app.renderQueue.render(kind, await payload, { signal });
     // The job id doubles as the ledger's requestId, so a job retried by BullMQ is still one credit.
     const jobId = randomUUID();
     const reservation = reserve(caller.userId, jobId);
@@ -224,9 +249,14 @@ async function accountPlugin(app: FastifyInstance, opts: AccountPluginOptions) {
     const rendering = (async () => {
       const built = await payload;
       if (limited) await reservation;
-      return app.renderQueue.render(kind, built, { jobId });
+      return app.renderQueue.render(kind, built, { jobId, signal });
     })();
     const [rendered, reserved] = await Promise.allSettled([rendering, reservation]);
+    // An image the caller hung up before receiving was not delivered, so it is not charged.
+    if (rendered.status === 'fulfilled' && signal?.aborted) {
+      if (reserved.status === 'fulfilled') await settle(jobId, 'released');
+      throw signal.reason;
+    }
     if (rendered.status === 'fulfilled' && reserved.status === 'fulfilled') {
       // A reserved credit already counts as used, so usage read right after the answer is the same either
       // way: the charge is settled after the answer instead of before it (one round trip less).

@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger';
+import { NoCredentials, SecuritySchemes } from '@render/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { bodyErrorResponses, optionalDefaults } from '../lib/openapi-document.ts';
 
 /** OpenAPI is generated from the same TypeBox schemas the routes validate with, so it cannot drift. */
 async function openapiPlugin(app: FastifyInstance) {
@@ -14,11 +16,22 @@ async function openapiPlugin(app: FastifyInstance) {
       },
       tags: [
         { name: 'convert', description: 'Synchronous render calls' },
-        { name: 'system', description: 'Health' },
+        { name: 'templates', description: 'SVG templates with variables' },
+        { name: 'auth', description: 'Accounts, sessions and API keys' },
+        { name: 'billing', description: 'Plans and subscriptions' },
+        { name: 'admin', description: 'Platform overview (administrators)' },
+        { name: 'system', description: 'Health and this document' },
       ],
+      components: { securitySchemes: SecuritySchemes },
     },
+    // The schemas carry their defaults, which the server fills in: such fields are optional to a client.
+    // Every body can also be refused before its route runs (bad JSON, too large, not JSON).
+    transformObject: (documentObject) =>
+      bodyErrorResponses(optionalDefaults('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject)),
   });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/openapi.json', { schema: { tags: ['system'], summary: 'This OpenAPI 3.1 document', security: NoCredentials } }, async () =>
+    app.swagger(),
+  );
 }
 
 export default fp(openapiPlugin, { name: 'openapi', fastify: '5.x' });

@@ -33,6 +33,8 @@ export interface RenderQueueClient {
 
 export interface RenderOptions {
   jobId?: string;
+  /** The caller hung up: a job not yet started is taken off the queue and the wait ends. */
+  signal?: AbortSignal;
 }
 
 declare module 'fastify' {
@@ -118,13 +120,18 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     if (waiting >= opts.maxQueueDepth) throw new AppError('QUEUE_FULL', 'The render queue is full right now; please retry shortly');
 
     const jobId = options.jobId ?? randomUUID();
+    const { signal } = options;
+    if (signal?.aborted) throw signal.reason;
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     const answered = new Promise<RenderReply>((resolve, reject) => {
       pending.set(jobId, resolve);
       timer = setTimeout(
         () => reject(new AppError('RENDER_TIMEOUT', `Rendering did not finish within ${opts.deadlineMs} ms`)),
         opts.deadlineMs,
       );
+      onAbort = () => reject(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
     answered.catch(() => {}); // handled below; avoids an unhandled rejection if add() throws first
 
@@ -139,7 +146,8 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
       try {
         reply = await answered;
       } catch (err) {
-        // Nobody will read this result: drop the job if it has not started, and any stored result.
+        // Nobody will read this result: drop the job if it has not started (a started one is locked by its
+        // worker and cannot be removed; it finishes and its reply is ignored), and any stored result.
         await queue.remove(jobId).catch(() => undefined);
         await app.redis.del(resultKey(opts.prefix, jobId)).catch(() => undefined);
         throw err;
@@ -150,6 +158,7 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
       return { image, meta: reply.meta };
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
       pending.delete(jobId);
     }
   }

@@ -2,6 +2,7 @@ import { AppError, type ErrorCode, ErrorCodes, type TemplateOwnerInfo, type Temp
 import { INTERNAL_TOKEN_HEADER } from '@render/fastify-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isPlainPath } from '../lib/forward-path.ts';
 import { fetchService } from '../lib/service-fetch.ts';
 
 export interface TemplatesCall {
@@ -33,6 +34,14 @@ export interface TemplatesClientOptions {
 
 const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'The template service is unavailable right now; please retry shortly');
 
+// A path goes out only if it names its route plainly: an id such as `..` or `%2e%2e`, or a forwarded path
+// holding one, would otherwise be resolved by the URL parser into another route of the service (ids are
+// opaque strings to the contracts). No real template id looks like that, so it is simply not found.
+const templatePath = (path: string) => {
+  if (!isPlainPath(path)) throw new AppError('NOT_FOUND', 'Template Not Found');
+  return path;
+};
+
 /**
  * The gateway's side of the templates service. The gateway authenticates the caller and passes the user id
  * along with the internal token; the service trusts that pair and nothing else.
@@ -40,12 +49,13 @@ const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'The template serv
 async function templatesClientPlugin(app: FastifyInstance, opts: TemplatesClientOptions) {
   async function send(method: string, path: string, call: TemplatesCall): Promise<{ status: number; body: unknown }> {
     if (!opts.internalToken) throw unavailable();
+    const url = new URL(templatePath(path), opts.baseUrl);
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: opts.internalToken };
     if (call.userId) headers['x-user-id'] = call.userId;
     if (call.requestId) headers['x-request-id'] = call.requestId;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetchService(
-      new URL(path, opts.baseUrl),
+      url,
       { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) },
       { timeoutMs: opts.timeoutMs, serviceName: 'template service' },
     );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ChartConvertBody } from '@render/contracts';
+import { ChartConvertBody, SignedInOrAnonymous } from '@render/contracts';
 import { toChartRenderPayload } from '../lib/chart-input.ts';
 import { assertPixelBudget, imageResponses, sendImage } from '../lib/image-reply.ts';
 
@@ -11,6 +11,7 @@ const chartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
+        security: SignedInOrAnonymous,
         summary: 'Render a Chart.js, D3 or Highcharts chart to PNG, JPEG, SVG (D3, Highcharts) or PDF (Highcharts)',
         body: ChartConvertBody,
         response: imageResponses(['png', 'jpeg', 'svg', 'pdf']),

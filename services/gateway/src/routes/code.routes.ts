@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CodeCatalogResponse, CodeConvertBody } from '@render/contracts';
+import { CodeCatalogResponse, CodeConvertBody, NoCredentials, SignedInOrAnonymous } from '@render/contracts';
 import { codeCatalog } from '../lib/code-catalog.ts';
 import { prepareCodePayload } from '../lib/code-request.ts';
 import { imageResponses, sendImage } from '../lib/image-reply.ts';
@@ -12,6 +12,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
+        security: SignedInOrAnonymous,
         summary: 'Render highlighted source code to PNG, JPEG or WebP',
         description:
           'The image is the code window itself: the theme background with rounded corners (transparent outside them in PNG ' +
@@ -34,6 +35,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['convert'],
+        security: NoCredentials,
         summary: 'Languages and themes accepted by the code renderer',
         response: { 200: CodeCatalogResponse },
       },

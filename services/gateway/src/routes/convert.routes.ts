@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, assertSvgDocument, HtmlConvertBody, SvgConvertBody } from '@render/contracts';
+import { AppError, assertSvgDocument, HtmlConvertBody, SignedInOrAnonymous, SvgConvertBody } from '@render/contracts';
 import { assertPixelBudget, imageResponses, sendImage } from '../lib/image-reply.ts';
 
 const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -10,6 +10,7 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
+        security: SignedInOrAnonymous,
         summary: 'Render HTML to PNG, JPEG or WebP',
         body: HtmlConvertBody,
         response: imageResponses(['png', 'jpeg', 'webp']),
@@ -31,6 +32,7 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
+        security: SignedInOrAnonymous,
         summary: 'Render SVG to PNG, JPEG, WebP or a resized SVG',
         body: SvgConvertBody,
         response: imageResponses(['png', 'jpeg', 'webp', 'svg']),

@@ -1,4 +1,7 @@
+import { AppError } from '@render/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { accountCalls } from '../lib/account-api.ts';
+import { confinePath, isGatewayOnlyHeader } from '../lib/forward-path.ts';
 import { fetchService } from '../lib/service-fetch.ts';
 
 export interface ForwardOptions {
@@ -27,22 +30,31 @@ const HOP_BY_HOP = new Set([
  * Forwards whole path prefixes to another service. The body is forwarded as the exact bytes received
  * (webhook signatures are computed over them), so this scope parses nothing. The web app and API users
  * only ever talk to the gateway.
+ *
+ * The account service's public calls are declared one by one so the OpenAPI document shows them (with
+ * the contracts the service validates with); a hidden catch-all forwards anything else under the prefixes,
+ * so an unknown path still gets the service's own answer.
  */
 export default async function forwardRoutes(app: FastifyInstance, opts: ForwardOptions) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // The schemas only document: the target validates (and words the errors), and the body here is a Buffer.
+  app.setValidatorCompiler(() => () => true);
 
-  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+  const forwardUnder = (prefix: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = confinePath(request.url, prefix);
+    if (path === null) throw new AppError('VALIDATION_ERROR', `Invalid path: it must stay under ${prefix}`);
+
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
-      if (value === undefined || HOP_BY_HOP.has(name)) continue;
+      if (value === undefined || HOP_BY_HOP.has(name) || isGatewayOnlyHeader(name)) continue;
       headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     headers.set('x-forwarded-for', request.ip);
     headers.set('x-request-id', request.id);
 
     const upstream = await fetchService(
-      new URL(request.url, opts.target),
+      new URL(path, opts.target),
       {
         method: request.method,
         headers,
@@ -55,10 +67,15 @@ export default async function forwardRoutes(app: FastifyInstance, opts: ForwardO
     upstream.headers.forEach((value, name) => {
       if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') reply.header(name, value);
     });
+    // A Buffer skips the response serializer: the target's JSON goes out byte for byte, whatever the schema says.
     return reply.send(Buffer.from(await upstream.arrayBuffer()));
   };
 
   for (const prefix of opts.prefixes) {
+    const forward = forwardUnder(prefix);
+    for (const call of accountCalls.filter((c) => c.url.startsWith(`${prefix}/`))) {
+      app.route({ method: call.method, url: call.url, schema: call.schema, handler: forward });
+    }
     app.all(prefix, { schema: { hide: true } }, forward);
     app.all(`${prefix}/*`, { schema: { hide: true } }, forward);
   }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ScreenshotConvertBody } from '@render/contracts';
+import { ScreenshotConvertBody, SignedInOrAnonymous } from '@render/contracts';
 import { imageResponses, sendImage } from '../lib/image-reply.ts';
 import { screenshotPayload } from '../lib/screenshot-request.ts';
 
@@ -11,6 +11,7 @@ const screenshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
+        security: SignedInOrAnonymous,
         summary: 'Screenshot a web page as PNG, JPEG or WebP',
         description:
           'Loads the page in a fresh browser context (no cookies or storage from other calls) as the chosen device and ' +

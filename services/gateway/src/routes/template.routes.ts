@@ -2,8 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AppError,
   ErrorResponse,
+  NoCredentials,
   PublicTemplateListQuery,
   RenderLimits,
+  SignedIn,
+  SignedInOrAnonymous,
   StarResponse,
   StringEnum,
   SuccessResponse,
@@ -24,9 +27,9 @@ import {
 } from '@render/contracts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { imageResponses, sendImage } from '../lib/image-reply.ts';
+import { imageResponses, secureSvgReply, sendImage } from '../lib/image-reply.ts';
 import { TemplateImageCache } from '../lib/template-image-cache.ts';
-import type { AccountCaller } from '../plugins/account.plugin.ts';
+import type { AccountCaller, BilledRenderOptions } from '../plugins/account.plugin.ts';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
 
 export interface TemplateRoutesOptions {
@@ -83,7 +86,13 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
    * A filled template is an ordinary SVG job (one credit for `request.caller`); its image URLs go along for
    * the worker to fetch. The credit is reserved while the templates service fills the template.
    */
-  const renderTemplate = (request: FastifyRequest, input: Promise<TemplateRenderInput>, format: SvgOutputFormat, quality: number) =>
+  const renderTemplate = (
+    request: FastifyRequest,
+    input: Promise<TemplateRenderInput>,
+    format: SvgOutputFormat,
+    quality: number,
+    options?: BilledRenderOptions,
+  ) =>
     accountClient.renderBilled(
       request,
       'svg',
@@ -96,6 +105,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
         transparent: false,
         ...(filled.images.length > 0 ? { images: filled.images } : {}),
       })),
+      options,
     );
 
   const signedIn = { onRequest: accountClient.requireAccount };
@@ -105,17 +115,23 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
 
   app.get(
     '/api/template',
-    { ...signedIn, schema: { tags, summary: 'Own and public templates', querystring: TemplateListQuery, response: listResponse } },
+    {
+      ...signedIn,
+      schema: { tags, security: SignedIn, summary: 'Own and public templates', querystring: TemplateListQuery, response: listResponse },
+    },
     forward,
   );
   app.get(
     '/api/template/user',
-    { ...signedIn, schema: { tags, summary: 'Own templates', querystring: TemplateListQuery, response: listResponse } },
+    { ...signedIn, schema: { tags, security: SignedIn, summary: 'Own templates', querystring: TemplateListQuery, response: listResponse } },
     forward,
   );
   app.get(
     '/api/template/starred',
-    { ...signedIn, schema: { tags, summary: 'Starred templates', querystring: TemplateListQuery, response: listResponse } },
+    {
+      ...signedIn,
+      schema: { tags, security: SignedIn, summary: 'Starred templates', querystring: TemplateListQuery, response: listResponse },
+    },
     forward,
   );
   app.get(
@@ -124,6 +140,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       onRequest: accountClient.identifyIfSignedIn,
       schema: {
         tags,
+        security: SignedInOrAnonymous,
         summary: 'Public templates (sortBy=date newest first, or stars)',
         querystring: PublicTemplateListQuery,
         response: listResponse,
@@ -137,6 +154,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       ...signedIn,
       schema: {
         tags,
+        security: SignedIn,
         summary: 'Create a private template',
         body: TemplateInput,
         response: { 201: TemplateResponse, ...templateErrorResponses },
@@ -146,14 +164,21 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
   );
   app.get(
     '/api/template/:id',
-    { ...signedIn, schema: { tags, summary: 'One template', params: TemplateIdParams, response: oneResponse } },
+    { ...signedIn, schema: { tags, security: SignedIn, summary: 'One template', params: TemplateIdParams, response: oneResponse } },
     forward,
   );
   app.put(
     '/api/template/:id',
     {
       ...signedIn,
-      schema: { tags, summary: 'Replace a private template you own', params: TemplateIdParams, body: TemplateInput, response: oneResponse },
+      schema: {
+        tags,
+        security: SignedIn,
+        summary: 'Replace a private template you own',
+        params: TemplateIdParams,
+        body: TemplateInput,
+        response: oneResponse,
+      },
     },
     forward,
   );
@@ -163,6 +188,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       ...signedIn,
       schema: {
         tags,
+        security: SignedIn,
         summary: 'Delete a template you own',
         params: TemplateIdParams,
         response: { 200: SuccessResponse, ...templateErrorResponses },
@@ -172,7 +198,16 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
   );
   app.post(
     '/api/template/:id/publish',
-    { ...signedIn, schema: { tags, summary: 'Make a template public (irreversible)', params: TemplateIdParams, response: oneResponse } },
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        security: SignedIn,
+        summary: 'Make a template public (irreversible)',
+        params: TemplateIdParams,
+        response: oneResponse,
+      },
+    },
     forward,
   );
   app.post(
@@ -181,6 +216,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       ...signedIn,
       schema: {
         tags,
+        security: SignedIn,
         summary: 'Copy a template into a new private one',
         params: TemplateIdParams,
         response: { 201: TemplateResponse, ...templateErrorResponses },
@@ -195,6 +231,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       ...signedIn,
       schema: {
         tags,
+        security: SignedIn,
         summary: method === 'POST' ? 'Star a template' : 'Remove your star',
         params: TemplateIdParams,
         response: { 200: StarResponse, ...templateErrorResponses },
@@ -209,6 +246,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       ...signedIn,
       schema: {
         tags,
+        security: SignedIn,
         summary: 'Render a template with variables (one credit)',
         body: TemplateGenerateBody,
         response: { ...imageResponses(['png', 'jpeg', 'webp', 'svg']), 403: ErrorResponse, 404: ErrorResponse },
@@ -227,6 +265,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
     {
       schema: {
         tags,
+        security: NoCredentials,
         summary: 'A template rendered from a signed URL (for <img> tags); cached, charged to the owner once',
         description:
           'Query: the variables as name=value, optional format and quality, and sig = hex HMAC-SHA256 keyed with the owner\'s API key over "<template id>?<all other parameters sorted by name, percent-encoded, joined with &>".',
@@ -252,8 +291,15 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       }
       const key = TemplateImageCache.keyOf(id, updatedAt, signingString);
       const etag = `"${key}"`;
-      reply.header('Cache-Control', `public, max-age=${opts.browserMaxAgeSeconds}`).header('ETag', etag);
-      if (request.headers['if-none-match'] === etag) return (reply as FastifyReply).status(304).send();
+      // Made for <img> tags on other sites: the app-wide same-origin resource policy would block those.
+      reply
+        .header('Cache-Control', `public, max-age=${opts.browserMaxAgeSeconds}`)
+        .header('ETag', etag)
+        .header('Cross-Origin-Resource-Policy', 'cross-origin');
+      if (request.headers['if-none-match'] === etag)
+        return secureSvgReply(reply as FastifyReply, format)
+          .status(304)
+          .send();
 
       const hit = await cache.get(key).catch(() => undefined);
       if (hit) {
@@ -279,7 +325,8 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
           const variables = Object.fromEntries(params.filter(([name]) => !RESERVED.has(name)));
           const input = templatesClient.renderInput(id, ownerId, variables);
           request.caller = owner;
-          const outcome = await renderTemplate(request, input, format, quality);
+          // Others may be waiting on this render and it is cached: the first caller hanging up does not end it.
+          const outcome = await renderTemplate(request, input, format, quality, { endsWithClient: false });
           const { image, meta } = outcome;
           await cache
             .set(key, { bytes: image, format: meta.format, mimeType: meta.mimeType, width: meta.width, height: meta.height })

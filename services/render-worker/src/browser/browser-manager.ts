@@ -1,5 +1,6 @@
 import type { Logger } from '@render/logger';
-import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer-core';
+import puppeteer, { type Browser, BrowserContext, type LaunchOptions, type Page } from 'puppeteer-core';
+import { guardPageTargets, type PageTargetGuard } from './page-target-guard.ts';
 
 const CLOSE_TIMEOUT_MS = 10_000;
 
@@ -10,6 +11,7 @@ const CLOSE_TIMEOUT_MS = 10_000;
 export class BrowserManager {
   private browser: Browser | null = null;
   private launching: Promise<Browser> | null = null;
+  private readonly guards = new WeakMap<Browser, PageTargetGuard>();
   private closed = false;
   generation = 0;
 
@@ -32,11 +34,32 @@ export class BrowserManager {
     return generation === this.generation && this.browser?.connected === true;
   }
 
+  /**
+   * Opens a page in the browser or one of its contexts. Pages must be opened here: any other page target
+   * (a window a render opened) is closed as soon as it appears; see `guardPageTargets`.
+   */
+  newPage(owner: Browser | BrowserContext): Promise<Page> {
+    const guard = this.guards.get(owner instanceof BrowserContext ? owner.browser() : owner);
+    if (!guard) return Promise.reject(new Error('render browser was replaced'));
+    return guard.newPage(owner);
+  }
+
+  /** See PageTargetGuard.openedWindow. */
+  openedWindow(page: Page): boolean {
+    return this.guards.get(page.browser())?.openedWindow(page) ?? false;
+  }
+
   private async launch(): Promise<Browser> {
     const old = this.browser;
     this.browser = null;
     old?.process()?.kill('SIGKILL');
     const browser = await puppeteer.launch(this.launchOptions);
+    try {
+      this.guards.set(browser, await guardPageTargets(browser, this.logger));
+    } catch (err) {
+      browser.process()?.kill('SIGKILL');
+      throw err;
+    }
     this.generation += 1;
     const generation = this.generation;
     browser.on('disconnected', () => {

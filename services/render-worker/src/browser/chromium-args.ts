@@ -44,6 +44,10 @@ export function chromiumLaunchOptions(settings: ChromiumLaunchSettings): LaunchO
       // towards the machine's limit; no legitimate render needs more.
       '--js-flags=--max-old-space-size=512',
       '--dns-prefetch-disable',
+      // Windows a page opens (window.open, target=_blank links and forms) are refused outright: they would
+      // outlive the render. Headless shell honours this; new headless ignores it, and there the
+      // BrowserManager closes any page it did not open (page-target-guard.ts).
+      '--block-new-web-contents',
       '--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,InterestFeedContentSuggestions',
       `--proxy-server=${settings.proxyUrl}`,
       // Chromium bypasses proxies for loopback by default; "<-loopback>" removes that implicit bypass so

@@ -10,7 +10,8 @@ import type { BrowserManager } from './browser-manager.ts';
  * users comes from the slot flags a render task sets:
  * - `tainted`: the job ran page scripts, so globals and timers may survive `document.open()`; the page is
  *   navigated to a fresh document (new Window) and prepared again before anyone else uses it.
- * - `broken`: the job failed or timed out (e.g. an endless script); the page is closed and replaced.
+ * - `broken`: the job failed or timed out (e.g. an endless script), or opened a window; the page is closed
+ *   and replaced.
  * Both happen after the job has answered, in the background, so they add no latency to it.
  *
  * `fresh-context`: every job gets a new incognito context (own cookies, storage, cache) that is thrown away
@@ -89,7 +90,7 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
     private async openPage(slot: PageSlot): Promise<Page> {
       const browser = await manager.get();
       slot.context = settings.mode === 'fresh-context' ? await browser.createBrowserContext() : null;
-      const page = await (slot.context ?? browser).newPage();
+      const page = await manager.newPage(slot.context ?? browser);
       Object.assign(slot, {
         applied: {},
         session: undefined,
@@ -130,7 +131,7 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
       return {
         jobInstance: async () => {
           await slot.ready;
-          const stale = !slot.page || slot.page.isClosed() || !manager.isCurrent(slot.browserGeneration);
+          const stale = !slot.page || slot.page.isClosed() || !manager.isCurrent(slot.browserGeneration) || manager.openedWindow(slot.page);
           if (stale) {
             await this.discardPage(slot);
             slot.page = await this.openPage(slot);
@@ -142,6 +143,8 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
               // puppeteer-cluster adds a page 'error' listener per job; on a warm page they would pile up.
               page.removeAllListeners('error');
               if (slot.busy) slot.broken = true; // the task is still running on this page
+              // A window it opened could still navigate it (see PageTargetGuard.openedWindow).
+              if (manager.openedWindow(page)) slot.broken = true;
               slot.jobs += 1;
               if (settings.mode === 'fresh-context' || slot.broken || slot.jobs >= settings.recycleAfter) {
                 slot.ready = this.discardPage(slot);

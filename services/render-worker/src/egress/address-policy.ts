@@ -2,7 +2,11 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-export type EgressDecision = { allowed: true; address: string; family: 4 | 6 } | { allowed: false; reason: string };
+/**
+ * `reason` is user-facing (see NOT_PUBLIC); `addresses`, what a refused name resolved to, is for the
+ * worker's own log only.
+ */
+export type EgressDecision = { allowed: true; address: string; family: 4 | 6 } | { allowed: false; reason: string; addresses?: string[] };
 
 export type LookupAddress = { address: string; family: number };
 
@@ -20,6 +24,15 @@ const defaultLookup: LookupFn = (hostname, options) => dns.promises.lookup(hostn
 // special range for as 'unicast', which would otherwise let e.g. ::7f00:1
 // (deprecated IPv4-compatible form) or other unallocated space through.
 const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * Why an address is refused, in words that reach API callers (screenshot and image-variable errors). It
+ * names only the host as the caller wrote it, never what it resolved or decoded to: echoing DNS answers
+ * would let anyone map the worker's internal network through our error messages.
+ */
+const NOT_PUBLIC = 'a private, loopback or reserved network';
+const literalNotPublic = (host: string) => `${host} is in ${NOT_PUBLIC}`;
+const nameNotPublic = (host: string) => `${host} points to ${NOT_PUBLIC}`;
 
 const HOSTNAME_RE = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/;
 
@@ -159,7 +172,7 @@ export async function resolveTarget(host: string, port: number, opts: ResolveTar
   }
 
   if (net.isIP(bare) !== 0) {
-    if (!isPublicAddress(bare)) return { allowed: false, reason: `address ${bare} is not public` };
+    if (!isPublicAddress(bare)) return { allowed: false, reason: literalNotPublic(bare) };
     return { allowed: true, ...canonicalAddress(bare) };
   }
 
@@ -167,7 +180,7 @@ export async function resolveTarget(host: string, port: number, opts: ResolveTar
   // way here so they are judged as the address they really are, independent of the resolver.
   if (ipaddr.IPv4.isValid(bare)) {
     const v4 = ipaddr.IPv4.parse(bare).toString();
-    if (!isPublicAddress(v4)) return { allowed: false, reason: `address ${bare} (${v4}) is not public` };
+    if (!isPublicAddress(v4)) return { allowed: false, reason: literalNotPublic(bare) };
     return { allowed: true, address: v4, family: 4 };
   }
 
@@ -180,10 +193,8 @@ export async function resolveTarget(host: string, port: number, opts: ResolveTar
   if (addrs.length === 0) return { allowed: false, reason: `${bare} resolved to no addresses` };
   // Any internal answer refuses the whole name: otherwise a multi-record name could let a
   // retrying client land on the internal one.
-  for (const a of addrs) {
-    if (!isPublicAddress(a.address)) {
-      return { allowed: false, reason: `${bare} resolves to non-public address ${a.address}` };
-    }
+  if (!addrs.every((a) => isPublicAddress(a.address))) {
+    return { allowed: false, reason: nameNotPublic(bare), addresses: addrs.map((a) => a.address) };
   }
   const first = addrs[0] as LookupAddress;
   return { allowed: true, ...canonicalAddress(first.address) };

@@ -110,6 +110,8 @@ function toHeaderObject(flat: string[]): http.OutgoingHttpHeaders {
   return headers;
 }
 
+const CONNECT_TIMEOUT = 'connect timeout';
+
 function blockedBody(reason: string): string {
   return `Blocked by render egress policy: ${reason}\n`;
 }
@@ -158,8 +160,10 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       counters.allowed += 1;
     } else {
       counters.blocked += 1;
-      // Only host/port/reason: full URLs can carry tokens in the query string.
-      logger?.warn({ host, port, reason: decision.reason }, 'egress blocked');
+      // Only host/port/reason: full URLs can carry tokens in the query string. The resolved addresses
+      // stay in this log; the recorded reason reaches API callers and must not carry them.
+      const addresses = decision.addresses ? { addresses: decision.addresses } : {};
+      logger?.warn({ host, port, reason: decision.reason, ...addresses }, 'egress blocked');
       recordEgressRefusal({ host, port, kind: 'blocked', reason: decision.reason });
     }
     return decision;
@@ -193,9 +197,10 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   }
 
   // Noted (and, for plain http, put in a header) so a renderer can tell "could not connect" from a site that
-  // itself answers 502.
+  // itself answers 502. Only the error code reaches callers: a Node message names the address it dialled
+  // (what the host resolved to).
   function unreachable(host: string, port: number, err: Error): string {
-    const cause = (err as NodeJS.ErrnoException).code ?? err.message;
+    const cause = (err as NodeJS.ErrnoException).code ?? (err.message === CONNECT_TIMEOUT ? err.message : 'connection failed');
     recordEgressRefusal({ host, port, kind: 'unreachable', reason: cause });
     return cause;
   }
@@ -205,7 +210,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     const { port } = target;
     return new Promise((resolve) => {
       const upstream = track(net.connect({ host: address, port, family }));
-      const timer = setTimeout(() => upstream.destroy(new Error('connect timeout')), connectTimeoutMs);
+      const timer = setTimeout(() => upstream.destroy(new Error(CONNECT_TIMEOUT)), connectTimeoutMs);
       const onError = (err: Error): void => {
         clearTimeout(timer);
         debug({ address, port, err: err.message }, 'egress upstream connect failed');
@@ -271,7 +276,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     let connectTimer: NodeJS.Timeout | undefined;
     upstreamReq.on('socket', (socket) => {
       if (!socket.connecting) return;
-      connectTimer = setTimeout(() => upstreamReq.destroy(new Error('connect timeout')), connectTimeoutMs);
+      connectTimer = setTimeout(() => upstreamReq.destroy(new Error(CONNECT_TIMEOUT)), connectTimeoutMs);
       socket.once('connect', () => clearTimeout(connectTimer));
     });
     upstreamReq.on('close', () => clearTimeout(connectTimer));

@@ -1,6 +1,6 @@
 import type { CDPSession, Page, ScreenshotOptions } from 'puppeteer-core';
 import type { PageSlot } from '../browser/page-pool-concurrency.ts';
-import { RenderError } from './render-error.ts';
+import { classifyRenderFailure, RenderError, timedOut } from './render-error.ts';
 
 /**
  * Markup that needs page scripts (or can act after the job ends, like a meta refresh). Anything else is
@@ -118,21 +118,13 @@ export async function screenshot(page: Page, options: ScreenshotOptions): Promis
 
 /**
  * Runs one render within its deadline. On timeout the page is marked broken (it may be stuck in a script)
- * so it is replaced before the next job; any other failure also retires the page, and is worth a retry.
+ * so it is replaced before the next job; any other failure also retires the page. Failures of the browser
+ * machinery are worth a retry, failures of the content are not (see `classifyRenderFailure`).
  */
 export async function withDeadline<T>(slot: PageSlot, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new RenderError(
-            `Rendering timed out after ${timeoutMs} ms (the content may run an endless script or wait on slow resources)`,
-            false,
-          ),
-        ),
-      timeoutMs,
-    );
+    timer = setTimeout(() => reject(timedOut(timeoutMs)), timeoutMs);
   });
   // puppeteer's setContent/goto never settle when the tab crashes, so listen for the crash itself.
   const page = slot.page;
@@ -145,15 +137,7 @@ export async function withDeadline<T>(slot: PageSlot, timeoutMs: number, fn: () 
     return await Promise.race([fn(), deadline, crashed]);
   } catch (err) {
     slot.broken = true;
-    if (err instanceof RenderError) throw err;
-    const message = (err as Error).message ?? '';
-    if (/timeout|timed out/i.test(message)) {
-      throw new RenderError(
-        `Rendering timed out after ${timeoutMs} ms (the content may run an endless script or wait on slow resources)`,
-        false,
-      );
-    }
-    throw new RenderError('Failed to generate image: the renderer stopped unexpectedly', true);
+    throw classifyRenderFailure(err, timeoutMs);
   } finally {
     clearTimeout(timer);
     if (onCrash) page?.off('error', onCrash);

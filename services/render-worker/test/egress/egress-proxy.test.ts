@@ -240,6 +240,11 @@ describe('egress proxy', () => {
       expect(res.status).toBe(403);
       expect(res.headers['x-egress-blocked']).toBe('1');
       expect(res.body).toMatch(/^Blocked by render egress policy: /);
+      // The refusal names the host as the URL spells it (numeric forms are canonical there), never what a
+      // name resolved to.
+      const named = new URL(`http://${host}/`).hostname.replace(/^\[|\]$/g, '');
+      const where = /^[a-z]/.test(named) ? 'points to' : 'is in';
+      expect(res.body).toBe(`Blocked by render egress policy: ${named} ${where} a private, loopback or reserved network\n`);
     },
   );
 
@@ -338,7 +343,12 @@ describe('egress proxy', () => {
     expect(logs.length).toBeGreaterThan(0);
     for (const entry of logs) {
       expect(entry.msg).toBe('egress blocked');
-      expect(Object.keys(entry.obj).sort()).toEqual(['host', 'port', 'reason']);
+      // What a refused name resolved to is logged for operators (only), never sent to the page.
+      const keys =
+        entry.obj.host === 'rebind.test' || entry.obj.host === 'localhost'
+          ? ['addresses', 'host', 'port', 'reason']
+          : ['host', 'port', 'reason'];
+      expect(Object.keys(entry.obj).sort()).toEqual(keys);
       expect(JSON.stringify(entry.obj)).not.toContain('secret-token-value');
     }
     const stats = proxy.stats();

@@ -46,8 +46,11 @@ const connect = (authority: string) =>
 describe('egress refusals', () => {
   it('finds the newest refusal of a host:port, whatever its spelling, and only since a given time', () => {
     const before = Date.now();
-    recordEgressRefusal({ host: '[::1]', port: 9, kind: 'blocked', reason: 'address ::1 is not public' });
-    expect(findEgressRefusal('::1', 9, before)).toMatchObject({ kind: 'blocked', reason: 'address ::1 is not public' });
+    recordEgressRefusal({ host: '[::1]', port: 9, kind: 'blocked', reason: '::1 is in a private, loopback or reserved network' });
+    expect(findEgressRefusal('::1', 9, before)).toMatchObject({
+      kind: 'blocked',
+      reason: '::1 is in a private, loopback or reserved network',
+    });
     expect(findEgressRefusal('[::1]', 10, before)).toBeUndefined();
     expect(findEgressRefusal('[::1]', 9, Date.now() + 1_000)).toBeUndefined();
   });
@@ -56,7 +59,10 @@ describe('egress refusals', () => {
     const since = Date.now();
     const text = await connect('10.0.0.1:443');
     expect(text.startsWith('HTTP/1.1 403 Forbidden\r\n')).toBe(true);
-    expect(findEgressRefusal('10.0.0.1', 443, since)).toMatchObject({ kind: 'blocked', reason: 'address 10.0.0.1 is not public' });
+    expect(findEgressRefusal('10.0.0.1', 443, since)).toMatchObject({
+      kind: 'blocked',
+      reason: '10.0.0.1 is in a private, loopback or reserved network',
+    });
   });
 
   it('marks its own 502 for an unreachable allow-listed upstream, and notes the cause', async () => {

@@ -1,4 +1,5 @@
 import { createLogger } from '@render/logger';
+import type { LaunchOptions } from 'puppeteer-core';
 import { BrowserManager } from '../../src/browser/browser-manager.ts';
 import { chromiumLaunchOptions } from '../../src/browser/chromium-args.ts';
 import { poolDefinitions } from '../../src/browser/pools.ts';
@@ -7,6 +8,7 @@ import type { PoolName } from '../../src/renderers/renderer.ts';
 
 export interface TestPool {
   cluster: RenderCluster;
+  manager: BrowserManager;
   close(): Promise<void>;
 }
 
@@ -16,17 +18,20 @@ export async function startTestPool(
   proxyUrl: string,
   label: string,
   pages = 1,
-  overrides: Pick<RenderClusterOptions, 'pick'> = {},
+  overrides: Pick<RenderClusterOptions, 'pick'> & { launch?: (options: LaunchOptions) => LaunchOptions } = {},
 ): Promise<TestPool> {
   const logger = createLogger(label, process.env.TEST_LOG_LEVEL ?? 'silent');
+  const { launch = (options) => options, ...clusterOverrides } = overrides;
   const manager = new BrowserManager(
-    chromiumLaunchOptions({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell', sandbox: 'auto', proxyUrl }),
+    launch(
+      chromiumLaunchOptions({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell', sandbox: 'auto', proxyUrl }),
+    ),
     logger,
   );
   try {
     const cluster = await createRenderCluster({
       ...poolDefinitions[pool],
-      ...overrides,
+      ...clusterOverrides,
       pages,
       manager,
       recycleAfter: 100,
@@ -35,6 +40,7 @@ export async function startTestPool(
     });
     return {
       cluster,
+      manager,
       close: async () => {
         await cluster.close();
         await manager.close();

@@ -1,44 +1,9 @@
 import { AppError, assertSvgDocument, ReservedVariableNames, TemplateLimits, type TemplateVariable } from '@render/contracts';
 import type { StoredTemplateVariable, TemplateVariableKind } from '@render/db';
 import { DOMParser, type Document, type Element, type Node, XMLSerializer } from '@xmldom/xmldom';
+import { elementsOf, sanitizeSvgDocument, styleTextProblem } from './svg-sanitizer.ts';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const ELEMENT_NODE = 1;
-const PROCESSING_INSTRUCTION_NODE = 7;
-const DOCUMENT_TYPE_NODE = 10;
-
-// Elements that run script, embed other documents or pull in other content. foreignObject is dropped
-// whole because it carries HTML, where every HTML vector applies again.
-const DROPPED_ELEMENTS = new Set([
-  'script',
-  'foreignobject',
-  'iframe',
-  'frame',
-  'frameset',
-  'embed',
-  'object',
-  'applet',
-  'handler',
-  'listener',
-  'base',
-  'meta',
-  'link',
-]);
-// Animations can set an attribute to a value later: `<set attributeName="href" to="javascript:…">`.
-const ANIMATIONS = new Set(['set', 'animate', 'animatecolor', 'animatemotion', 'animatetransform']);
-const LINK_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction']);
-
-/** Where a link may point after sanitising: inside the document, the web, or an embedded image. */
-function isSafeLink(value: string): boolean {
-  // Browsers ignore whitespace and control characters inside a scheme ("java\tscript:").
-  const compact = [...value]
-    .filter((c) => c.charCodeAt(0) > 0x20)
-    .join('')
-    .toLowerCase();
-  return compact.startsWith('#') || compact.startsWith('http://') || compact.startsWith('https://') || compact.startsWith('data:image/');
-}
-
-const isUnsafeStyle = (value: string) => /javascript:|expression\s*\(|-moz-binding|behavior\s*:/i.test(value);
 
 function parse(svg: string): Element & { ownerDocument: Document } {
   const doc = new DOMParser({
@@ -62,6 +27,13 @@ function* walk(root: Element): Generator<Element> {
   for (const child of elementChildren(root)) yield* walk(child);
 }
 
+/** Start tags in the raw text (an upper bound of the element count), counted before anything is parsed. */
+function countStartTags(svg: string): number {
+  let count = 0;
+  for (const _ of svg.matchAll(/<[A-Za-z_]/g)) count += 1;
+  return count;
+}
+
 export interface SanitizedSvg {
   svg: string;
   /** data-variable name → the element names bound to it, in document order. */
@@ -71,79 +43,31 @@ export interface SanitizedSvg {
 }
 
 /**
- * Parses a template's SVG and returns it without anything that could run or navigate: script and
- * embedding elements, elements outside the SVG namespace, on* handlers, script-bearing animations,
- * links other than #fragments, http(s) and data:image, and processing instructions (xml-stylesheet).
- * The render path draws SVG as an image with scripts off anyway; this keeps stored templates clean for
- * every other consumer (the editor preview, SVG output, downloads).
+ * Parses a template's SVG and returns only what DOMPurify's SVG allow-list and our policy keep (see
+ * svg-sanitizer.ts): no script, handlers, foreign content or script-bearing animations, links and url()s
+ * only to #fragments and raster data: images, CSS without imports or external URLs. The stored SVG is
+ * served as is (signed image URLs with format=svg, the editor preview), so it must be inert on its own.
  */
 export function sanitizeTemplateSvg(input: string): SanitizedSvg {
   if (Buffer.byteLength(input, 'utf8') > TemplateLimits.svgMaxBytes) {
     throw new AppError('VALIDATION_ERROR', `SVG content is too large: at most ${TemplateLimits.svgMaxBytes / 1024} KB`);
   }
-  assertSvgDocument(input, 'VALIDATION_ERROR');
-  const root = parse(input);
-  const doc = root.ownerDocument;
-  const removed: string[] = [];
-
-  for (let node = doc.firstChild; node; ) {
-    const next = node.nextSibling;
-    if (node.nodeType === PROCESSING_INSTRUCTION_NODE && node.nodeName !== 'xml') removed.push(`<?${node.nodeName}?>`);
-    if (node.nodeType === PROCESSING_INSTRUCTION_NODE || node.nodeType === DOCUMENT_TYPE_NODE) doc.removeChild(node);
-    node = next;
+  if (input.includes('\u0000')) throw new AppError('VALIDATION_ERROR', 'Invalid SVG: the content contains a NUL character (U+0000)');
+  if (countStartTags(input) > TemplateLimits.svgMaxElements) {
+    throw new AppError('VALIDATION_ERROR', `SVG has too many elements: at most ${TemplateLimits.svgMaxElements.toLocaleString('en')}`);
   }
-
-  const rootNamespace = root.namespaceURI;
-  const clean = (element: Element) => {
-    for (let node = element.firstChild; node; ) {
-      const next = node.nextSibling;
-      if (node.nodeType === PROCESSING_INSTRUCTION_NODE) {
-        removed.push(`<?${node.nodeName}?>`);
-        element.removeChild(node);
-      } else if (node.nodeType === ELEMENT_NODE) {
-        const child = node as Element;
-        const name = (child.localName ?? child.nodeName).toLowerCase();
-        const foreign = child.namespaceURI !== rootNamespace && child.namespaceURI !== SVG_NS;
-        const animatesUnsafe = ANIMATIONS.has(name) && /^(on|href$|xlink:href$)/i.test(child.getAttribute('attributeName') ?? '');
-        if (DROPPED_ELEMENTS.has(name) || foreign || animatesUnsafe) {
-          removed.push(`<${child.nodeName}>`);
-          element.removeChild(child);
-        } else {
-          cleanAttributes(child);
-          if (name === 'style' && isUnsafeStyle(child.textContent ?? '')) {
-            removed.push('<style> with script URLs');
-            element.removeChild(child);
-          } else clean(child);
-        }
-      }
-      node = next;
-    }
-  };
-  const cleanAttributes = (element: Element) => {
-    for (const attr of Array.from(element.attributes)) {
-      const local = (attr.localName ?? attr.name).toLowerCase();
-      const unsafe =
-        local.startsWith('on') ||
-        (LINK_ATTRIBUTES.has(local) && !isSafeLink(attr.value)) ||
-        (local === 'style' && isUnsafeStyle(attr.value));
-      if (unsafe) {
-        removed.push(`${attr.name} on <${element.nodeName}>`);
-        element.removeAttributeNode(attr);
-      }
-    }
-  };
-  cleanAttributes(root);
-  clean(root);
+  assertSvgDocument(input, 'VALIDATION_ERROR');
+  const { root, removed, serialize } = sanitizeSvgDocument(input);
 
   const bindings = new Map<string, string[]>();
-  for (const element of walk(root)) {
+  for (const element of elementsOf(root)) {
     const name = element.getAttribute('data-variable');
     if (name === null) continue;
     const list = bindings.get(name) ?? [];
-    list.push((element.localName ?? element.nodeName).toLowerCase());
+    list.push(element.localName.toLowerCase());
     bindings.set(name, list);
   }
-  return { svg: new XMLSerializer().serializeToString(root), bindings, removed };
+  return { svg: serialize(), bindings, removed };
 }
 
 const isHttpUrl = (value: string) => {
@@ -157,8 +81,22 @@ const isHttpUrl = (value: string) => {
 
 const isNumeric = (value: string) => value.trim() !== '' && Number.isFinite(Number(value));
 
+/**
+ * A text value bound to <style> becomes CSS, and the filled SVG is served as is (format=svg): it must pass
+ * the same CSS checks as the template's own styles.
+ */
+function checkStyleValue(variable: { name: string }, value: string, what: string): void {
+  const problem = styleTextProblem(value);
+  if (problem) {
+    throw new AppError('VALIDATION_ERROR', `${what} of variable "${variable.name}" is not allowed inside <style>: the CSS ${problem}`);
+  }
+}
+
 /** Checks one variable's value for its type; the message names the variable. */
 function checkValue(variable: { name: string; type: TemplateVariableKind }, value: string, what: string): void {
+  // Postgres text and jsonb refuse NUL, and XML cannot carry it.
+  if (value.includes('\u0000'))
+    throw new AppError('VALIDATION_ERROR', `${what} of variable "${variable.name}" must not contain a NUL character`);
   if (variable.type === 'number' && !isNumeric(value)) {
     throw new AppError('VALIDATION_ERROR', `${what} of variable "${variable.name}" must be a number, got "${value.slice(0, 40)}"`);
   }
@@ -207,6 +145,7 @@ export function checkVariables(variables: TemplateVariable[], bindings: Map<stri
     }
     const defaultValue = variable.defaultValue === undefined ? '' : String(variable.defaultValue);
     if (defaultValue !== '') checkValue(variable, defaultValue, 'The default value');
+    if (defaultValue !== '' && bound.includes('style')) checkStyleValue(variable, defaultValue, 'The default value');
     stored.push({ name: variable.name, type: variable.type, defaultValue });
   }
   for (const name of bindings.keys()) {
@@ -271,6 +210,7 @@ export function fillTemplate(svg: string, variables: StoredTemplateVariable[], v
       if (element.hasAttribute('xlink:href')) element.setAttribute('xlink:href', ref);
       continue;
     }
+    if ((element.localName ?? element.nodeName).toLowerCase() === 'style') checkStyleValue(variable, value, 'The value');
     while (element.firstChild) element.removeChild(element.firstChild);
     element.appendChild(doc.createTextNode(value));
   }

@@ -1,11 +1,10 @@
 import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { TimeoutError } from 'puppeteer-core';
 import { findEgressRefusal } from '../../egress/egress-refusals.ts';
-import { RenderError } from '../render-error.ts';
+import { isInfrastructureError, RenderError } from '../render-error.ts';
 
-export const failure = (cause: string, retryable = false) => new RenderError(`Failed to capture screenshot: ${cause}`, retryable);
-
-const CRASH = /target closed|session closed|browser has disconnected|frame was detached|page crashed|protocol error.*(closed|detached)/i;
+export const failure = (cause: string, retryable = false, error?: unknown) =>
+  new RenderError(`Failed to capture screenshot: ${cause}`, retryable, { cause: error });
 
 /**
  * Follows what the top frame is showing: every document it loads (redirect targets, `location = …` from
@@ -75,7 +74,7 @@ export class MainDocument {
   private async explain(err: Error, url: string): Promise<RenderError> {
     if (err instanceof RenderError) return err;
     const message = err.message ?? '';
-    if (CRASH.test(message)) return failure('the renderer stopped unexpectedly', true);
+    if (isInfrastructureError(err) || /page crashed/i.test(message)) return failure('the renderer stopped unexpectedly', true, err);
     // A refused or blocked top-frame request that still produced a proxy answer says more than the error.
     try {
       await this.assertAllowed();

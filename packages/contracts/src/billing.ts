@@ -1,7 +1,6 @@
-// Billing request/response contracts (spec §3 Subscription, §7). Like auth.contracts.ts, they move to
-// packages/contracts once that package's rework lands.
-import { StringEnum, withMessages } from '@render/contracts';
+// Billing request/response contracts (spec §3 Subscription, §7).
 import { type TSchema, Type } from '@sinclair/typebox';
+import { StringEnum, withMessages } from './schema-helpers.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -31,8 +30,6 @@ export const CancelResponse = Type.Object({
   /** Pro access is kept until this date (the end of the paid period). */
   accessUntil: Nullable(Type.String({ format: 'date-time' })),
 });
-
-export const MessageResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
 
 export const PaymentMethodView = Type.Object({
   brand: Type.String(),

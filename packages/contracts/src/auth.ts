@@ -1,8 +1,7 @@
-// Auth request/response contracts. They live here only while packages/contracts is being reworked by
-// another change; move them to packages/contracts (next to the render contracts) once that lands, so the
-// web app and the gateway's OpenAPI share them.
-import { StringEnum, withMessages } from '@render/contracts';
+// Account request/response contracts (spec §3, §5, §9): the auth service validates with them, the gateway
+// documents its forwarded /api/auth/* calls with them, and the web app can share them.
 import { type Static, Type } from '@sinclair/typebox';
+import { StringEnum, withMessages } from './schema-helpers.ts';
 
 // Spec §3 signup enums.
 export const USAGE_SOURCES = ['personal', 'business', 'education', 'other'] as const;
@@ -21,7 +20,7 @@ export const PLANNED_SERVICES = [
 export const NAME_MIN = 2;
 export const PASSWORD_MIN = 8;
 
-export const Messages = {
+export const AuthMessages = {
   nameRequired: 'Name is required',
   nameTooShort: `Name must be at least ${NAME_MIN} characters`,
   emailInvalid: 'Invalid email address',
@@ -50,6 +49,9 @@ export const Messages = {
   alreadyVerified: 'This account is already verified. Please log in.',
   verified: 'Email verified successfully!',
   tooManyRequests: 'Too many requests. Please try again later.',
+  invalidToken: 'Invalid or expired token',
+  invalidApiKey: 'Invalid API key',
+  sessionRequired: 'This call needs a session token (sign in): an API key can only read the account and its usage',
 } as const;
 
 // Schemas check presence and shape with the spec's wording; rules a JSON schema cannot word well
@@ -59,35 +61,57 @@ const requiredString = (message: string, maxLength: number) =>
   withMessages(Type.String({ minLength: 1, maxLength }), { required: message, type: message, minLength: message });
 
 const Email = withMessages(Type.String({ minLength: 1, maxLength: 254, format: 'email' }), {
-  required: Messages.emailRequired,
-  type: Messages.emailInvalid,
-  minLength: Messages.emailRequired,
-  maxLength: Messages.emailInvalid,
-  format: Messages.emailInvalid,
+  required: AuthMessages.emailRequired,
+  type: AuthMessages.emailInvalid,
+  minLength: AuthMessages.emailRequired,
+  maxLength: AuthMessages.emailInvalid,
+  format: AuthMessages.emailInvalid,
 });
 
 // 128 caps the work a single request can make scrypt do on a long input.
 const Password = withMessages(Type.String({ minLength: 1, maxLength: 128 }), {
-  required: Messages.passwordRequired,
-  type: Messages.passwordRequired,
-  minLength: Messages.passwordRequired,
+  required: AuthMessages.passwordRequired,
+  type: AuthMessages.passwordRequired,
+  minLength: AuthMessages.passwordRequired,
   maxLength: 'Password must be at most 128 characters',
 });
 
-const ConfirmPassword = requiredString(Messages.confirmRequired, 128);
+// A new password (signup, reset) follows spec §5, in the schema so the document and clients know the rule.
+// Ajv checks allOf before a string's own keywords: presence, length and strength are allOf parts, in the
+// order the web form reports them.
+const NewPassword = withMessages(
+  Type.String({
+    maxLength: 128,
+    description: `At least ${PASSWORD_MIN} characters, with an uppercase letter, a lowercase letter and a number`,
+    allOf: [
+      withMessages(Type.String({ minLength: 1 }), { minLength: AuthMessages.passwordRequired }),
+      withMessages(Type.String({ pattern: `^[\\s\\S]{${PASSWORD_MIN},}$` }), { format: AuthMessages.passwordTooShort }),
+      withMessages(Type.String({ pattern: '^(?=[\\s\\S]*[a-z])(?=[\\s\\S]*[A-Z])(?=[\\s\\S]*[0-9])' }), {
+        format: AuthMessages.passwordWeak,
+      }),
+    ],
+  }),
+  {
+    required: AuthMessages.passwordRequired,
+    type: AuthMessages.passwordRequired,
+    maxLength: 'Password must be at most 128 characters',
+  },
+);
+
+const ConfirmPassword = requiredString(AuthMessages.confirmRequired, 128);
 
 const oneOf = <const T extends readonly string[]>(values: T, message: string) =>
   withMessages(StringEnum(values), { required: message, type: message, enum: message });
 
 export const SignupBody = Type.Object({
   name: withMessages(Type.String({ minLength: 1, maxLength: 100 }), {
-    required: Messages.nameRequired,
-    type: Messages.nameRequired,
-    minLength: Messages.nameRequired,
+    required: AuthMessages.nameRequired,
+    type: AuthMessages.nameRequired,
+    minLength: AuthMessages.nameRequired,
     maxLength: 'Name must be at most 100 characters',
   }),
   email: Email,
-  password: Password,
+  password: NewPassword,
   confirmPassword: ConfirmPassword,
   company: Type.Optional(
     Type.Union([
@@ -95,16 +119,19 @@ export const SignupBody = Type.Object({
       Type.Null(),
     ]),
   ),
-  usageSource: oneOf(USAGE_SOURCES, Messages.usageSource),
-  referralSource: oneOf(REFERRAL_SOURCES, Messages.referralSource),
-  plannedServices: withMessages(Type.Array(oneOf(PLANNED_SERVICES, Messages.plannedServices), { maxItems: PLANNED_SERVICES.length * 2 }), {
-    required: Messages.plannedServices,
-    type: Messages.plannedServices,
-  }),
+  usageSource: oneOf(USAGE_SOURCES, AuthMessages.usageSource),
+  referralSource: oneOf(REFERRAL_SOURCES, AuthMessages.referralSource),
+  plannedServices: withMessages(
+    Type.Array(oneOf(PLANNED_SERVICES, AuthMessages.plannedServices), { maxItems: PLANNED_SERVICES.length * 2 }),
+    {
+      required: AuthMessages.plannedServices,
+      type: AuthMessages.plannedServices,
+    },
+  ),
   acceptTerms: withMessages(Type.Unsafe<true>({ type: 'boolean', enum: [true] }), {
-    required: Messages.acceptTerms,
-    type: Messages.acceptTerms,
-    enum: Messages.acceptTerms,
+    required: AuthMessages.acceptTerms,
+    type: AuthMessages.acceptTerms,
+    enum: AuthMessages.acceptTerms,
   }),
 });
 export type SignupBody = Static<typeof SignupBody>;
@@ -115,7 +142,7 @@ export const VerifyBody = Type.Object({
     type: 'userId must be a string',
     format: 'Invalid verification request',
   }),
-  verificationCode: requiredString(Messages.codeRequired, 16),
+  verificationCode: requiredString(AuthMessages.codeRequired, 16),
 });
 
 export const EmailBody = Type.Object({ email: Email });
@@ -123,8 +150,8 @@ export const EmailBody = Type.Object({ email: Email });
 export const LoginBody = Type.Object({ email: Email, password: Password });
 
 export const ResetPasswordBody = Type.Object({
-  token: requiredString(Messages.resetInvalid, 200),
-  password: Password,
+  token: requiredString(AuthMessages.resetInvalid, 200),
+  password: NewPassword,
   confirmPassword: ConfirmPassword,
 });
 
@@ -163,22 +190,20 @@ export const SessionResponse = Type.Object({
 
 export const MeResponse = Type.Object({ success: Type.Literal(true), user: UserView });
 
+export const TokenResponse = Type.Object({ success: Type.Literal(true), token: Type.String() });
+
+/** Login with the right password on an account whose e-mail is not verified yet: the id lets the app offer a new code. */
+export const UnverifiedLoginResponse = Type.Object({
+  success: Type.Literal(false),
+  message: Type.String(),
+  code: Type.Literal('FORBIDDEN'),
+  userId: Type.String(),
+});
+
 export const ApiKeyResponse = Type.Object({ success: Type.Literal(true), apiKey: Type.String() });
 
 export const ApiKeyOwnerResponse = Type.Object({
   userId: Type.String(),
   role: StringEnum(['user', 'admin'] as const),
   plan: StringEnum(['free', 'pro'] as const),
-});
-
-const Windows = Type.Object({ last24h: Type.Integer(), last7d: Type.Integer(), last30d: Type.Integer() });
-
-export const AdminStatsResponse = Type.Object({
-  success: Type.Literal(true),
-  stats: Type.Object({
-    totalUsers: Type.Integer(),
-    newUsers: Windows,
-    totalGenerations: Type.Integer(),
-    generations: Windows,
-  }),
 });
