@@ -306,9 +306,40 @@ async function ensureDatabase(port: number): Promise<void> {
   }
 }
 
+/**
+ * Whether a server that is not this checkout's answers on `port` with our credentials: another checkout's
+ * embedded cluster (its `./scripts/dev`, or one kept with RENDER_KEEP_SERVICES). Sharing it beats failing to
+ * bind the port; each test suite makes its own databases anyway.
+ */
+async function foreignServerAccepts(port: number): Promise<boolean> {
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: USER,
+    password: PASSWORD,
+    database: 'postgres',
+    connectionTimeoutMillis: 2_000,
+  });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 async function start(config: EmbeddedPostgresConfig): Promise<void> {
   const { runtime } = await locate(config, true);
   if (!runtime) throw new Error('no binaries to run'); // locate(…, true) always resolves them
+  const ownRunning = isInitialised(runtime.dataDir) && isRunning(runtime);
+  if (!ownRunning && (await foreignServerAccepts(config.port))) {
+    log(`reusing the server another checkout runs on port ${config.port}`);
+    await ensureDatabase(config.port);
+    process.stdout.write(`postgres://${USER}:${PASSWORD}@127.0.0.1:${config.port}/${DATABASE}\n`);
+    return;
+  }
   if (!isInitialised(runtime.dataDir)) await initialise(runtime, config.stateDir);
 
   if (isRunning(runtime)) {
