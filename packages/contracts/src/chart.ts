@@ -220,7 +220,8 @@ export const ChartConvertBody = Type.Object(
     // Which formats each library draws, in the schema so the document and generated clients know it too.
     allOf: [
       conditional(
-        { properties: { library: { enum: ['chartjs', 'd3'] } }, required: ['library'] },
+        // Only for a format that exists at all: an unknown one keeps the general "format must be one of" message.
+        { properties: { library: { enum: ['chartjs', 'd3'] }, format: { enum: [...ChartFormats] } }, required: ['library'] },
         {
           properties: {
             format: withMessages(StringEnum(['png', 'jpeg', 'svg'] as const), {
@@ -230,7 +231,7 @@ export const ChartConvertBody = Type.Object(
         },
       ),
       conditional(
-        { properties: { library: { const: 'chartjs' } }, required: ['library'] },
+        { properties: { library: { const: 'chartjs' }, format: { enum: [...ChartFormats] } }, required: ['library'] },
         {
           properties: {
             format: withMessages(StringEnum(['png', 'jpeg'] as const), {

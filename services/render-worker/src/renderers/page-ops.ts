@@ -130,7 +130,10 @@ export async function withDeadline<T>(slot: PageSlot, timeoutMs: number, fn: () 
   const page = slot.page;
   let onCrash: (() => void) | undefined;
   const crashed = new Promise<never>((_, reject) => {
-    onCrash = () => reject(new RenderError('Failed to generate image: the page crashed (it may have used too much memory)', false));
+    // Retried once on a fresh page: a tab can also crash for reasons that are not its job's (its renderer
+    // process ended under it, e.g. shared with a closed window's opener). A memory bomb crashes again and
+    // is then answered, after a second of CPU more.
+    onCrash = () => reject(new RenderError('Failed to generate image: the page crashed (it may have used too much memory)', true));
     page?.once('error', onCrash);
   });
   try {
