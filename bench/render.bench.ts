@@ -55,11 +55,17 @@ try {
     log(`raw: in-process warm pages (1 page × ${opts.requests}, then ${opts.pages} pages × ${opts.durationMs} ms)`);
     raw = await runRaw(opts.chromiumPath, opts);
   }
-  if (opts.phases.has('stack') || opts.phases.has('formats')) {
+  if (opts.phases.has('stack') || opts.phases.has('keys') || opts.phases.has('formats')) {
     if (opts.phases.has('stack'))
       log(`full stack: gateway + worker over HTTP (c=1 × ${opts.requests}, then c=${opts.concurrency} × ${opts.durationMs} ms)`);
+    if (opts.phases.has('keys')) log('API keys: the same HTML runs with an unlimited and a Free account’s key');
     if (opts.phases.has('formats')) log(`formats: each format through the full stack, c=1 × ${opts.formatRequests}`);
-    stack = await runStack(repoRoot, { ...opts, load: opts.phases.has('stack'), formats: opts.phases.has('formats') });
+    stack = await runStack(repoRoot, {
+      ...opts,
+      load: opts.phases.has('stack'),
+      keys: opts.phases.has('keys'),
+      formats: opts.phases.has('formats'),
+    });
   }
   if (opts.phases.has('naive')) {
     log(`naive: a browser per request × ${opts.naiveIterations}`);
@@ -105,8 +111,12 @@ out.push(
     [
       row('raw       1 page, sequential', raw?.sequential),
       row(`raw       ${opts.pages} pages, concurrent`, raw?.parallel),
-      row('stack     HTTP c=1', stack?.sequential),
-      row(`stack     HTTP c=${opts.concurrency}`, stack?.concurrent),
+      row('stack     HTTP c=1, anonymous', stack?.sequential),
+      row(`stack     HTTP c=${opts.concurrency}, anonymous`, stack?.concurrent),
+      ...(stack?.keyed ?? []).flatMap((k) => [
+        row(`stack     HTTP c=1, ${k.name}`, k.sequential),
+        row(`stack     HTTP c=${opts.concurrency}, ${k.name}`, k.concurrent),
+      ]),
       row('naive     browser per request', naive),
     ],
   ),
@@ -128,7 +138,14 @@ if (stack) {
   out.push(
     table(
       ['run', 'total', 'X-Render-Time', 'X-Queue-Time', 'rest (HTTP+gateway+Redis)', 'render p95'],
-      [breakdown('stack HTTP c=1', stack.sequential), breakdown(`stack HTTP c=${opts.concurrency}`, stack.concurrent)],
+      [
+        breakdown('stack HTTP c=1, anonymous', stack.sequential),
+        breakdown(`stack HTTP c=${opts.concurrency}, anonymous`, stack.concurrent),
+        ...stack.keyed.flatMap((k) => [
+          breakdown(`stack HTTP c=1, ${k.name}`, k.sequential),
+          breakdown(`stack HTTP c=${opts.concurrency}, ${k.name}`, k.concurrent),
+        ]),
+      ],
     ),
   );
   if (raw)
@@ -172,6 +189,20 @@ const targets: Target[] = [
     op: '≥',
     limit: 0.8,
   },
+  ...(stack?.keyed ?? []).flatMap((k): Target[] => [
+    {
+      label: `${k.name} c=1 p50 ÷ raw 1-page p50`,
+      value: ratio(k.sequential.latency.p50, raw?.sequential.latency.p50),
+      op: '≤',
+      limit: 1.2,
+    },
+    {
+      label: `${k.name} c=${opts.concurrency} renders/s ÷ raw ${opts.pages}-page renders/s`,
+      value: ratio(k.concurrent.rendersPerSec, raw?.parallel.rendersPerSec),
+      op: '≥',
+      limit: 1.0,
+    },
+  ]),
   {
     label: `stack c=${opts.concurrency} renders/s ÷ naive renders/s`,
     value: ratio(stack?.concurrent.rendersPerSec, naive?.rendersPerSec),
@@ -203,6 +234,10 @@ const allErrors: [string, LoadResult | undefined][] = [
   [`raw ${opts.pages} pages`, raw?.parallel],
   ['stack c=1', stack?.sequential],
   [`stack c=${opts.concurrency}`, stack?.concurrent],
+  ...(stack?.keyed ?? []).flatMap((k): [string, LoadResult][] => [
+    [`${k.name} c=1`, k.sequential],
+    [`${k.name} c=${opts.concurrency}`, k.concurrent],
+  ]),
   ['naive', naive],
   ...(stack?.formats ?? []).map((f): [string, LoadResult] => [f.name, f.result]),
 ];

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-export type Phase = 'raw' | 'stack' | 'formats' | 'naive';
+export type Phase = 'raw' | 'stack' | 'keys' | 'formats' | 'naive';
 
 export interface BenchOptions {
   pages: number;
@@ -29,16 +29,16 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
   --warmup-ms N         unmeasured lead-in of the concurrent runs           BENCH_WARMUP_MS (1000)
   --concurrency N       HTTP clients in the full-stack concurrent run       BENCH_CONCURRENCY (8)
   --naive N             browser-per-request iterations                      BENCH_NAIVE_ITERATIONS (10)
-  --only LIST           phases to run: raw,stack,formats,naive              BENCH_ONLY (all)
+  --only LIST           phases to run: raw,stack,keys,formats,naive         BENCH_ONLY (all)
   --format-requests N   measured requests per format (formats phase)        BENCH_FORMAT_REQUESTS (40)
   --json PATH           where to write results ("" = nowhere)               BENCH_JSON (bench/results/latest.json)
   --strict              exit 1 when a target is missed, not only on errors  BENCH_STRICT=1
   -h, --help
 
-Also read: CHROMIUM_PATH, REDIS_URL (loopback only), DATABASE_URL (the template workload creates and drops
-its own database there; without it that workload is skipped).`;
+Also read: CHROMIUM_PATH, REDIS_URL (loopback only), DATABASE_URL (the template workload and the API-key
+runs create and drop their own database there; without it they are skipped).`;
 
-const PHASES: readonly Phase[] = ['raw', 'stack', 'formats', 'naive'];
+const PHASES: readonly Phase[] = ['raw', 'stack', 'keys', 'formats', 'naive'];
 
 function int(name: string, raw: string | undefined, fallback: number, min: number): number {
   if (raw === undefined || raw === '') return fallback;

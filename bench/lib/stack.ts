@@ -32,10 +32,18 @@ export interface FormatResult {
   result: LoadResult;
 }
 
+/** The HTML runs again with an API key: what users calling from their own code measure. */
+export interface KeyedResult {
+  name: string;
+  sequential: LoadResult;
+  concurrent: LoadResult;
+}
+
 export interface StackResults {
   queuePrefix: string;
   sequential: LoadResult;
   concurrent: LoadResult;
+  keyed: KeyedResult[];
   concurrency: number;
   formats: FormatResult[];
   /** TCP connections the client opened over both runs: ~concurrency when keep-alive works. */
@@ -128,6 +136,8 @@ export async function runStack(
     warmupMs: number;
     /** Run the HTML load runs (c=1 and c=N) and/or the per-format runs. */
     load: boolean;
+    /** The HTML load runs with API keys too (an unlimited and a Free account); needs DATABASE_URL. */
+    keys: boolean;
     formats: boolean;
     formatRequests: number;
   },
@@ -172,7 +182,7 @@ export async function runStack(
   let client: ReturnType<typeof convertClient> | undefined;
   let templateServices: TemplateServices | undefined;
   try {
-    if (opts.formats && opts.databaseUrl) templateServices = await startTemplateServices(repoRoot, opts.databaseUrl, common);
+    if ((opts.formats || opts.keys) && opts.databaseUrl) templateServices = await startTemplateServices(repoRoot, opts.databaseUrl, common);
     gateway = startService(
       'gateway',
       [...tsx, path.join(repoRoot, 'services/gateway/src/server.ts')],
@@ -196,6 +206,16 @@ export async function runStack(
       ? await runForDuration(client.convert, { concurrency: opts.concurrency, warmupMs: opts.warmupMs, durationMs: opts.durationMs })
       : empty;
 
+    const keyed: KeyedResult[] = [];
+    if (opts.keys && templateServices) {
+      const gatewayUrl = `http://127.0.0.1:${port}`;
+      const callers: Array<[string, string]> = [
+        ['API key, unlimited', await templateServices.unlimitedKey(gatewayUrl)],
+        ['API key, Free', await templateServices.freeKey(gatewayUrl)],
+      ];
+      for (const [name, apiKey] of callers) keyed.push(await runKeyed(port, name, apiKey, opts));
+    }
+
     // Each format alone, one request at a time, on the same running stack: p50 comparable with HTML's.
     const formats: FormatResult[] = [];
     if (opts.formats) {
@@ -212,6 +232,7 @@ export async function runStack(
       queuePrefix,
       sequential,
       concurrent,
+      keyed,
       concurrency: opts.concurrency,
       formats,
       connections: client.connections(),
@@ -224,6 +245,26 @@ export async function runStack(
     await worker.stop();
     await pageServer.close();
     await runCleanup(dropKeys);
+  }
+}
+
+async function runKeyed(
+  port: number,
+  name: string,
+  apiKey: string,
+  opts: { requests: number; warmupRequests: number; concurrency: number; durationMs: number; warmupMs: number },
+): Promise<KeyedResult> {
+  const client = convertClient(port, opts.concurrency, { ...htmlRequest, headers: { 'x-api-key': apiKey } });
+  try {
+    const sequential = await runSequential(client.convert, { warmup: opts.warmupRequests, count: opts.requests });
+    const concurrent = await runForDuration(client.convert, {
+      concurrency: opts.concurrency,
+      warmupMs: opts.warmupMs,
+      durationMs: opts.durationMs,
+    });
+    return { name, sequential, concurrent };
+  } finally {
+    client.close();
   }
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb, migrateToLatest } from '@render/db';
@@ -29,6 +30,14 @@ export interface TemplateServices {
   gatewayEnv: Record<string, string>;
   /** Signs in through the gateway and saves the bench template: what the template workload calls with. */
   prepare(gatewayUrl: string): Promise<{ templateId: string; apiKey: string }>;
+  /** The administrator's API key: an unlimited account (no limit to enforce before rendering). */
+  unlimitedKey(gatewayUrl: string): Promise<string>;
+  /**
+   * The API key of a Free account signed up through the gateway (the mailed code read from MAIL_DIR), whose
+   * credits never run out: its charged ledger rows are deleted by a trigger once settled, so every call
+   * takes the limited path (the credit reserved before the render) for as long as the bench runs.
+   */
+  freeKey(gatewayUrl: string): Promise<string>;
   warnings(): string[];
   stop(): Promise<void>;
 }
@@ -74,6 +83,12 @@ export async function startTemplateServices(repoRoot: string, databaseUrl: strin
   await migrateToLatest(db);
   await db.destroy();
 
+  const mailDir = path.join(repoRoot, '.data', `bench-mail-${process.pid}`);
+  const removeMail = onCleanup({
+    name: 'bench mail',
+    run: () => rm(mailDir, { recursive: true, force: true }),
+    runSync: () => undefined,
+  });
   const internalToken = randomBytes(24).toString('hex');
   const adminEmail = 'bench@example.com';
   const adminPassword = `Bench-${randomBytes(8).toString('hex')}1`;
@@ -91,7 +106,7 @@ export async function startTemplateServices(repoRoot: string, databaseUrl: strin
           PORT: String(authPort),
           JWT_SECRET: randomBytes(32).toString('hex'),
           API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-          MAIL_DIR: path.join(repoRoot, '.data', 'bench-mail'),
+          MAIL_DIR: mailDir,
           ADMIN_EMAIL: adminEmail,
           ADMIN_PASSWORD: adminPassword,
         },
@@ -107,16 +122,17 @@ export async function startTemplateServices(repoRoot: string, databaseUrl: strin
     const authUrl = `http://127.0.0.1:${authPort}`;
     const templatesUrl = `http://127.0.0.1:${templatesPort}`;
     await Promise.all([waitForHttp(`${authUrl}/api/auth/me`, services[0]!, 60_000), waitForHttp(`${templatesUrl}/`, services[1]!, 60_000)]);
+    const adminSession = async (gatewayUrl: string) => {
+      const login = await postJson(gatewayUrl, '/api/auth/login', { email: adminEmail, password: adminPassword });
+      if (login.status !== 200) throw new Error(`bench login failed: ${login.status} ${await login.text()}`);
+      return (await login.json()) as { token: string; user: { apiKey: string } };
+    };
     return {
       gatewayEnv: { AUTH_SERVICE_URL: authUrl, TEMPLATES_SERVICE_URL: templatesUrl, INTERNAL_TOKEN: internalToken },
+      unlimitedKey: async (gatewayUrl) => (await adminSession(gatewayUrl)).user.apiKey,
+      freeKey: (gatewayUrl) => signUpFree(gatewayUrl, mailDir, url.toString()),
       async prepare(gatewayUrl) {
-        const login = await fetch(`${gatewayUrl}/api/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email: adminEmail, password: adminPassword }),
-        });
-        if (login.status !== 200) throw new Error(`bench login failed: ${login.status} ${await login.text()}`);
-        const { token, user } = (await login.json()) as { token: string; user: { apiKey: string } };
+        const { token, user } = await adminSession(gatewayUrl);
         const created = await fetch(`${gatewayUrl}/api/template`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -130,11 +146,63 @@ export async function startTemplateServices(repoRoot: string, databaseUrl: strin
       async stop() {
         for (const service of services.reverse()) await service.stop();
         await runCleanup(dropDatabase);
+        await runCleanup(removeMail);
       },
     };
   } catch (err) {
     for (const service of services) await service.stop();
     await runCleanup(dropDatabase);
+    await runCleanup(removeMail);
     throw err;
   }
+}
+
+const postJson = (base: string, path: string, body: unknown) =>
+  fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** The verification code mailed to `email`, from the .eml files the account service writes without SMTP. */
+async function mailedCode(mailDir: string, email: string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const files = await readdir(mailDir).catch(() => [] as string[]);
+    for (const file of files) {
+      const text = await readFile(path.join(mailDir, file), 'utf8');
+      const code = text.includes(email) ? /verification code is (\d{6})/.exec(text)?.[1] : undefined;
+      if (code) return code;
+    }
+    await sleep(100);
+  }
+  throw new Error(`no verification mail for ${email} in ${mailDir}`);
+}
+
+async function signUpFree(gatewayUrl: string, mailDir: string, databaseUrl: string): Promise<string> {
+  const email = `bench-free-${process.pid}-${Date.now()}@example.com`;
+  const password = `Bench-${randomBytes(6).toString('hex')}1`;
+  const signup = await postJson(gatewayUrl, '/api/auth/signup', {
+    name: 'Bench Free',
+    email,
+    password,
+    confirmPassword: password,
+    usageSource: 'business',
+    referralSource: 'other',
+    plannedServices: ['html2img'],
+    acceptTerms: true,
+  });
+  if (signup.status !== 201 && signup.status !== 200) throw new Error(`bench signup failed: ${signup.status} ${await signup.text()}`);
+  const { userId } = (await signup.json()) as { userId: string };
+  const verify = await postJson(gatewayUrl, '/api/auth/verify', { userId, verificationCode: await mailedCode(mailDir, email) });
+  if (verify.status !== 200) throw new Error(`bench verify failed: ${verify.status} ${await verify.text()}`);
+  const { user } = (await verify.json()) as { user: { apiKey: string } };
+  // The bench database is its own: a trigger there forgets this user's settled charges.
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`create or replace function bench_forget_charge() returns trigger language plpgsql as $$
+      begin delete from credit_ledger where id = new.id; return null; end $$`);
+    await client.query(`create trigger bench_forget_charge after update of status on credit_ledger for each row
+      when (new.status = 'charged' and new.user_id = '${userId.replace(/[^0-9a-f-]/g, '')}') execute function bench_forget_charge()`);
+  } finally {
+    await client.end();
+  }
+  return user.apiKey;
 }

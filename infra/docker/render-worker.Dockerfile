@@ -17,10 +17,13 @@ COPY . .
 RUN pnpm install --frozen-lockfile --offline
 
 FROM base AS runtime
-# Before the app layer so code changes do not re-download Chromium.
+# Before the app layer so code changes do not re-download Chromium. The fonts are the ones
+# scripts/lib/setup.sh installs (README.md, "Fonts"; ~150 MB): every major script and colour emoji. The
+# worker points Chromium at /app/infra/fonts/fonts.conf (copied with the app) through FONTCONFIG_FILE.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      chromium chromium-headless-shell fonts-noto-color-emoji fonts-dejavu-core \
+      chromium chromium-headless-shell \
+      fontconfig fonts-dejavu-core fonts-liberation2 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PATH=/app/node_modules/.bin:$PATH \

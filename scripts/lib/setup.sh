@@ -98,7 +98,14 @@ ensure_node_modules() {
 	printf '%s\n' "$want" >node_modules/.setup-hash
 }
 
-# --- b. Chromium --------------------------------------------------------------
+# --- b. Chromium and fonts ----------------------------------------------------
+
+# Fonts every render relies on (README.md, "Fonts"): Liberation (metric-compatible Arial, Times New Roman,
+# Courier New: Chromium's default families), Noto for Arabic, Hebrew, Indic, Thai and the other non-CJK
+# scripts, Noto CJK (Chinese, Japanese, Korean), Noto Color Emoji, and DejaVu (code's symbol fallback).
+# About 150 MB installed (Noto CJK 91, Noto core 43, emoji 11, DejaVu and Liberation 7), 80 MB to download.
+# The worker points Chromium at infra/fonts/fonts.conf itself, so nothing is written to /etc/fonts.
+RENDER_FONT_PACKAGES=(fontconfig fonts-dejavu-core fonts-liberation2 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 
 ensure_chromium() {
 	if [[ -n "${CHROMIUM_PATH:-}" ]]; then
@@ -106,7 +113,7 @@ ensure_chromium() {
 		return
 	fi
 	if [[ ! -x /usr/bin/chromium-headless-shell ]]; then
-		apt_install chromium chromium-headless-shell fonts-noto-color-emoji fonts-dejavu-core
+		apt_install chromium chromium-headless-shell "${RENDER_FONT_PACKAGES[@]}"
 	fi
 	if [[ -x /usr/bin/chromium-headless-shell ]]; then
 		export CHROMIUM_PATH=/usr/bin/chromium-headless-shell
@@ -115,6 +122,24 @@ ensure_chromium() {
 	else
 		setup_die "no Chromium found after installing it"
 	fi
+}
+
+# Also on machines whose Chromium was installed before these fonts were needed.
+ensure_fonts() {
+	command -v dpkg-query >/dev/null 2>&1 || {
+		setup_log "no dpkg: install the fonts in README.md (Fonts) yourself, or CJK, Indic and Thai text renders as boxes"
+		return
+	}
+	local pkg missing=()
+	for pkg in "${RENDER_FONT_PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q ' installed$' || missing+=("$pkg")
+	done
+	[[ ${#missing[@]} -gt 0 ]] || return 0
+	if [[ "$(id -u)" != 0 ]] && ! command -v sudo >/dev/null 2>&1; then
+		setup_log "warning: fonts missing (${missing[*]}); without root they cannot be installed, and some scripts render as boxes"
+		return 0
+	fi
+	apt_install "${missing[@]}"
 }
 
 # --- c. Redis -----------------------------------------------------------------
@@ -221,6 +246,7 @@ trap setup_stop_services EXIT
 ensure_pnpm
 ensure_node_modules
 ensure_chromium
+ensure_fonts
 ensure_redis
 ensure_postgres
 setup_log "running migrations"

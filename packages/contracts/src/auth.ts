@@ -155,14 +155,6 @@ export const ResetPasswordBody = Type.Object({
   confirmPassword: ConfirmPassword,
 });
 
-export const ApiKeyVerifyBody = Type.Object({ apiKey: requiredString('apiKey is required', 200) });
-
-export const ApiKeySignatureBody = Type.Object({
-  userId: Type.String({ format: 'uuid' }),
-  message: Type.String({ minLength: 1, maxLength: 16_384 }),
-  signature: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
-});
-
 /** Spec §3 user as the web app shows it. */
 export const UserView = Type.Object({
   id: Type.String(),
@@ -201,9 +193,3 @@ export const UnverifiedLoginResponse = Type.Object({
 });
 
 export const ApiKeyResponse = Type.Object({ success: Type.Literal(true), apiKey: Type.String() });
-
-export const ApiKeyOwnerResponse = Type.Object({
-  userId: Type.String(),
-  role: StringEnum(['user', 'admin'] as const),
-  plan: StringEnum(['free', 'pro'] as const),
-});

@@ -25,6 +25,7 @@ export type RasterFormat = (typeof RasterFormats)[number];
 export const SvgOutputFormats = ['png', 'jpeg', 'webp', 'svg'] as const;
 export type SvgOutputFormat = (typeof SvgOutputFormats)[number];
 export const OutputModes = ['json', 'binary'] as const;
+export type OutputMode = (typeof OutputModes)[number];
 
 export const MimeTypes = {
   png: 'image/png',
@@ -115,16 +116,64 @@ export const SvgConvertBody = Type.Object(
 );
 export type SvgConvertBody = Static<typeof SvgConvertBody>;
 
+// Job payloads: what the gateway queues and the worker re-validates (packages/queue compiles them once).
+// Every field is filled in (defaults applied) and nothing else is allowed.
+
+export const HtmlRenderPayload = Type.Required(Type.Omit(HtmlConvertBody, ['output']), { additionalProperties: false });
+export type HtmlRenderPayload = Static<typeof HtmlRenderPayload>;
+
+/**
+ * An SVG template's image variable: every attribute value in the SVG exactly equal to `ref` becomes the image
+ * at `url`, which the worker fetches itself (through its egress policy) and inlines as a data: URI.
+ */
+export const SvgImageVariable = Type.Object(
+  {
+    ref: Type.String({ pattern: '^render-image:[0-9]{1,2}$' }),
+    url: Type.String({ maxLength: 2048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' }),
+  },
+  { additionalProperties: false },
+);
+export type SvgImageVariable = Static<typeof SvgImageVariable>;
+
+export const SvgRenderPayload = Type.Composite(
+  [
+    Type.Required(Type.Omit(SvgConvertBody, ['output'])),
+    Type.Object({ images: Type.Optional(Type.Array(SvgImageVariable, { maxItems: 20 })) }),
+  ],
+  { additionalProperties: false },
+);
+export type SvgRenderPayload = Static<typeof SvgRenderPayload>;
+
+/**
+ * What describes a rendered image, wherever it travels: the worker's result, its reply to the gateway, the
+ * signed-URL image cache and the JSON answer all carry these fields.
+ */
+export const ImageMeta = Type.Object({
+  format: Type.String(),
+  mimeType: Type.String(),
+  width: Type.Integer({ description: 'image width in pixels' }),
+  height: Type.Integer({ description: 'image height in pixels' }),
+});
+export type ImageMeta = Static<typeof ImageMeta>;
+
+/** A finished render as the worker reports it to the gateway: the image's metadata, size and timings. */
+export const RenderResultMeta = Type.Object({
+  ...ImageMeta.properties,
+  size: Type.Integer({ description: 'image size in bytes' }),
+  renderMs: Type.Integer(),
+  queueMs: Type.Integer(),
+  /** Set when the image did not fit in the reply: it waits under this Redis key, which the gateway GETDELs. */
+  resultKey: Type.Optional(Type.String()),
+});
+export type RenderResultMeta = Static<typeof RenderResultMeta>;
+
 export const ImageJsonResponse = Type.Object(
   {
     success: Type.Literal(true),
     data: Type.Object({
       image: Type.String({ description: 'base64-encoded image' }),
-      format: Type.String(),
-      mimeType: Type.String(),
-      width: Type.Integer({ description: 'image width in pixels' }),
-      height: Type.Integer({ description: 'image height in pixels' }),
-      size: Type.Integer({ description: 'image size in bytes' }),
+      ...ImageMeta.properties,
+      size: RenderResultMeta.properties.size,
     }),
   },
   { $id: 'ImageJsonResponse' },

@@ -208,19 +208,6 @@ export type TemplateGenerateBody = Static<typeof TemplateGenerateBody>;
 export const StarResponse = Type.Object({ data: Type.Object({ isStarred: Type.Boolean(), starCount: Type.Integer() }) });
 export const SuccessResponse = Type.Object({ success: Type.Literal(true) });
 
-/** What the templates service hands the gateway to render: the filled SVG, and the image URLs to fetch. */
-export const TemplateRenderInput = Type.Object({
-  svg: Type.String(),
-  width: Type.Integer(),
-  height: Type.Integer(),
-  images: Type.Array(Type.Object({ ref: Type.String(), url: Type.String() })),
-});
-export type TemplateRenderInput = Static<typeof TemplateRenderInput>;
-
-/** Who may be charged for a signed image URL, and which version of the template it shows. */
-export const TemplateOwnerInfo = Type.Object({ ownerId: Type.String(), updatedAt: Type.String() });
-export type TemplateOwnerInfo = Static<typeof TemplateOwnerInfo>;
-
 export const templateErrorResponses = {
   400: ErrorResponse,
   401: ErrorResponse,

@@ -1,49 +1,35 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@render/config';
+import { Type } from '@sinclair/typebox';
 
-// The only module in @render/db that reads process.env.
+// @render/db's settings, validated by @render/config like every service's (its ConfigError, all problems at
+// once). The environment comes in as an argument: only the CLIs, the package's entry points, hand over
+// the process's own; nothing else here reads it.
 
 type Env = Record<string, string | undefined>;
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+/** postgres:// or postgresql://, naming a database (postgres://…/NAME). */
+export const DatabaseUrl = Type.String({
+  pattern: '^postgres(ql)?://[^/?#]*/[^/?#]+',
+  description: 'postgres://user:password@host:port/database',
+});
 
-function postgresUrl(env: Env, name: string): string {
-  const value = env[name]?.trim();
-  if (!value) throw new ConfigError(`${name} is required`);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`${name} is not a valid URL`);
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`${name} must be a postgres:// URL, got ${url.protocol}//`);
-  }
-  if (url.pathname.length <= 1) {
-    throw new ConfigError(`${name} must name a database (postgres://…/NAME)`);
-  }
-  return value;
-}
+export const DbConfigSchema = Type.Object({ DATABASE_URL: DatabaseUrl });
 
-function port(env: Env, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 65_535) {
-    throw new ConfigError(`${name} must be a TCP port, got ${JSON.stringify(raw)}`);
-  }
-  return value;
-}
+export const EmbeddedPostgresConfigSchema = Type.Object({
+  EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65_535, default: 5440 }),
+  /** The cluster's data directory; see EmbeddedPostgresConfig.dataDir. */
+  EMBEDDED_PG_DIR: Type.Optional(Type.String()),
+});
 
 export interface DbConfig {
   databaseUrl: string;
 }
 
-export function loadDbConfig(env: Env = process.env): DbConfig {
-  return { databaseUrl: postgresUrl(env, 'DATABASE_URL') };
+export function loadDbConfig(env: Env): DbConfig {
+  return { databaseUrl: loadConfig(DbConfigSchema, env).DATABASE_URL };
 }
 
 export interface EmbeddedPostgresConfig {
@@ -70,10 +56,11 @@ export function embeddedPostgresStateDir(checkout: string = repoRoot): string {
   return path.join(EMBEDDED_PG_STATE_ROOT, createHash('sha256').update(path.resolve(checkout)).digest('hex').slice(0, 16));
 }
 
-export function loadEmbeddedPostgresConfig(env: Env = process.env): EmbeddedPostgresConfig {
-  const fromEnv = env.EMBEDDED_PG_DIR?.trim();
+export function loadEmbeddedPostgresConfig(env: Env): EmbeddedPostgresConfig {
+  const { EMBEDDED_PG_PORT, EMBEDDED_PG_DIR } = loadConfig(EmbeddedPostgresConfigSchema, env);
+  const fromEnv = EMBEDDED_PG_DIR?.trim();
   return {
-    port: port(env, 'EMBEDDED_PG_PORT', 5440),
+    port: EMBEDDED_PG_PORT,
     dataDir: path.resolve(fromEnv || path.join(repoRoot, '.data/postgres')),
     dataDirFromEnv: Boolean(fromEnv),
     stateDir: embeddedPostgresStateDir(),

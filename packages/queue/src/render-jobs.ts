@@ -1,13 +1,16 @@
 import {
   ChartRenderPayload,
   CodeRenderPayloadWithHeight,
-  HtmlConvertBody,
+  HtmlRenderPayload,
   ScreenshotRenderPayload,
-  SvgConvertBody,
+  SvgRenderPayload,
 } from '@render/contracts';
-import { type Static, type TObject, Type } from '@sinclair/typebox';
+import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { JobsOptions } from 'bullmq';
+
+// The payload shapes live in @render/contracts with every other request shape; re-exported for the worker.
+export { HtmlRenderPayload, SvgImageVariable, SvgRenderPayload } from '@render/contracts';
 
 /**
  * A render job is defined once here and used by both sides: the gateway enqueues `payload`, the worker
@@ -35,31 +38,6 @@ function defineRenderJob<T extends TObject>(kind: string, payload: T): RenderJob
     },
   };
 }
-
-export const HtmlRenderPayload = Type.Required(Type.Omit(HtmlConvertBody, ['output']), { additionalProperties: false });
-export type HtmlRenderPayload = Static<typeof HtmlRenderPayload>;
-
-/**
- * An SVG template's image variable: every attribute value in the SVG exactly equal to `ref` becomes the image
- * at `url`, which the worker fetches itself (through its egress policy) and inlines as a data: URI.
- */
-export const SvgImageVariable = Type.Object(
-  {
-    ref: Type.String({ pattern: '^render-image:[0-9]{1,2}$' }),
-    url: Type.String({ maxLength: 2048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' }),
-  },
-  { additionalProperties: false },
-);
-export type SvgImageVariable = Static<typeof SvgImageVariable>;
-
-export const SvgRenderPayload = Type.Composite(
-  [
-    Type.Required(Type.Omit(SvgConvertBody, ['output'])),
-    Type.Object({ images: Type.Optional(Type.Array(SvgImageVariable, { maxItems: 20 })) }),
-  ],
-  { additionalProperties: false },
-);
-export type SvgRenderPayload = Static<typeof SvgRenderPayload>;
 
 export const renderJobs = {
   html: defineRenderJob('html', HtmlRenderPayload),

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@render/contracts';
+import type { ErrorCode, ImageMeta, RenderResultMeta } from '@render/contracts';
 
 /**
  * How a worker answers the gateway that is waiting for a job: one pub/sub message on that gateway's own
@@ -9,17 +9,10 @@ import type { ErrorCode } from '@render/contracts';
  */
 export const INLINE_IMAGE_MAX = 4 * 1024 * 1024;
 
-export interface RenderResultMeta {
-  format: string;
-  mimeType: string;
-  width: number;
-  height: number;
-  size: number;
-  renderMs: number;
-  queueMs: number;
-  /** Set when the image did not fit inline: the gateway GETDELs it. */
-  resultKey?: string;
-}
+export type { RenderResultMeta };
+
+/** A rendered image with its metadata: what a renderer returns and what the signed-URL image cache keeps. */
+export type RenderedImage = ImageMeta & { bytes: Buffer };
 
 export type RenderReply =
   | { jobId: string; ok: true; meta: RenderResultMeta; image?: Buffer }

@@ -1,4 +1,4 @@
-import { dbPlugin as db } from '@render/db';
+import { dbPlugin as db, repositoriesPlugin as repositories } from '@render/db';
 import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -36,6 +36,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Auth
   const { config } = opts;
   await fastify.register(errorHandler);
   await fastify.register(db, { url: config.DATABASE_URL });
+  await fastify.register(repositories);
   await fastify.register(security, {
     apiKeyEncryptionKey: config.API_KEY_ENCRYPTION_KEY,
     internalToken: config.INTERNAL_TOKEN,

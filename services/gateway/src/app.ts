@@ -2,19 +2,19 @@ import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors } from '@
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
-import account from './plugins/account.plugin.ts';
+import authClient from './plugins/auth-client.plugin.ts';
+import credits from './plugins/credits.plugin.ts';
+import identity from './plugins/identity.plugin.ts';
 import openapi from './plugins/openapi.plugin.ts';
 import redis from './plugins/redis.plugin.ts';
 import renderQueue from './plugins/render-queue.plugin.ts';
 import securityHeaders from './plugins/security-headers.plugin.ts';
 import templatesClient from './plugins/templates-client.plugin.ts';
-import chartRoutes from './routes/chart.routes.ts';
-import codeRoutes from './routes/code.routes.ts';
 import convertRoutes from './routes/convert.routes.ts';
 import forwardRoutes from './routes/forward.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
-import screenshotRoutes from './routes/screenshot.routes.ts';
 import templateRoutes from './routes/template.routes.ts';
+import templateImageRoutes from './routes/template-image.routes.ts';
 
 export function serverOptions(config: GatewayConfig): FastifyServerOptions {
   return {
@@ -42,13 +42,13 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     deadlineMs: config.RENDER_DEADLINE_MS,
     maxQueueDepth: config.MAX_QUEUE_DEPTH,
   });
-  await fastify.register(account, {
-    authServiceUrl: config.AUTH_SERVICE_URL,
+  await fastify.register(authClient, {
+    baseUrl: config.AUTH_SERVICE_URL,
     internalToken: config.INTERNAL_TOKEN,
     timeoutMs: config.ACCOUNT_TIMEOUT_MS,
-    anonRateLimitPerMinute: config.ANON_RATE_LIMIT_PER_MINUTE,
-    keyPrefix: config.QUEUE_PREFIX,
   });
+  await fastify.register(identity, { anonRateLimitPerMinute: config.ANON_RATE_LIMIT_PER_MINUTE, keyPrefix: config.QUEUE_PREFIX });
+  await fastify.register(credits);
   await fastify.register(templatesClient, {
     baseUrl: config.TEMPLATES_SERVICE_URL,
     internalToken: config.INTERNAL_TOKEN,
@@ -56,10 +56,8 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   });
   await fastify.register(pingRoutes);
   await fastify.register(convertRoutes);
-  await fastify.register(chartRoutes);
-  await fastify.register(codeRoutes);
-  await fastify.register(screenshotRoutes);
-  await fastify.register(templateRoutes, {
+  await fastify.register(templateRoutes);
+  await fastify.register(templateImageRoutes, {
     cache: {
       prefix: config.QUEUE_PREFIX,
       ttlSeconds: config.TEMPLATE_IMAGE_CACHE_TTL_SECONDS,

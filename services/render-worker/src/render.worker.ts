@@ -16,12 +16,12 @@ import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { BrowserManager } from './browser/browser-manager.ts';
 import { chromiumLaunchOptions } from './browser/chromium-args.ts';
-import { poolDefinitions } from './browser/pools.ts';
 import { createRenderCluster, type RenderCluster } from './browser/render-cluster.ts';
 import type { WorkerConfig } from './config.ts';
 import { parseAllowlist } from './egress/address-policy.ts';
 import { startEgressProxy } from './egress/egress-proxy.ts';
 import { rendererPools, renderers } from './renderers/index.ts';
+import { poolDefinitions } from './renderers/pools.ts';
 import { failureReason, RenderError } from './renderers/render-error.ts';
 import type { PoolName, RenderedImage, Renderer, RendererContext } from './renderers/renderer.ts';
 

@@ -1,4 +1,4 @@
-import { dbPlugin } from '@render/db';
+import { dbPlugin, repositoriesPlugin } from '@render/db';
 import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -22,6 +22,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Temp
   const { config } = opts;
   await fastify.register(errorHandler);
   await fastify.register(dbPlugin, { url: config.DATABASE_URL });
+  await fastify.register(repositoriesPlugin);
   await fastify.register(viewer, { internalToken: config.INTERNAL_TOKEN });
   await fastify.register(templatesRoutes);
   await fastify.register(internalRoutes);

@@ -1,5 +1,5 @@
 import type { UserView } from '@render/contracts';
-import { ApiKeysRepository, EmailCodesRepository, type UserRow } from '@render/db';
+import type { Repositories, UserRow } from '@render/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type ApiKeyCipher, newApiKey, newVerificationCode, sha256 } from './secrets.ts';
 
@@ -8,9 +8,9 @@ export const CODE_MAX_ATTEMPTS = 5;
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
 /** Issues a new key (revoking any active one) and returns the plaintext, which exists only in this call. */
-export async function rotateApiKey(db: FastifyInstance['db'], cipher: ApiKeyCipher, userId: string): Promise<string> {
+export async function rotateApiKey(repositories: Repositories, cipher: ApiKeyCipher, userId: string): Promise<string> {
   const apiKey = newApiKey();
-  await new ApiKeysRepository(db).replace({
+  await repositories.apiKeys.replace({
     user_id: userId,
     key_hash: sha256(apiKey),
     key_ciphertext: cipher.encrypt(apiKey),
@@ -20,9 +20,9 @@ export async function rotateApiKey(db: FastifyInstance['db'], cipher: ApiKeyCiph
 }
 
 /** Stores a fresh code (hashed; any earlier one stops working) and returns it for the mail. */
-export async function issueVerificationCode(db: FastifyInstance['db'], userId: string): Promise<string> {
+export async function issueVerificationCode(repositories: Repositories, userId: string): Promise<string> {
   const code = newVerificationCode();
-  await new EmailCodesRepository(db).issue({
+  await repositories.emailCodes.issue({
     userId,
     purpose: 'verify',
     codeHash: verificationCodeHash(userId, code),
@@ -65,7 +65,7 @@ function showableKey(app: FastifyInstance, ciphertext: string, userId: string): 
 }
 
 export async function userView(app: FastifyInstance, user: UserRow): Promise<UserView> {
-  const key = await new ApiKeysRepository(app.db).findActiveByUserId(user.id);
+  const key = await app.repositories.apiKeys.findActiveByUserId(user.id);
   return {
     id: user.id,
     name: user.name,

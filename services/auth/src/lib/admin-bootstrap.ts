@@ -1,4 +1,3 @@
-import { ApiKeysRepository, UsersRepository } from '@render/db';
 import type { FastifyInstance } from 'fastify';
 import { rotateApiKey } from './accounts.ts';
 import { hashPassword } from './passwords.ts';
@@ -10,7 +9,8 @@ import { normaliseEmail } from './signup-rules.ts';
  * silently resets a password someone changed.
  */
 export async function bootstrapAdmin(app: FastifyInstance, email: string, password: string): Promise<void> {
-  const admin = await new UsersRepository(app.db).upsertAdmin({
+  const { users, apiKeys } = app.repositories;
+  const admin = await users.upsertAdmin({
     name: 'Administrator',
     email: normaliseEmail(email),
     password_hash: await hashPassword(password),
@@ -19,6 +19,6 @@ export async function bootstrapAdmin(app: FastifyInstance, email: string, passwo
     referral_source: 'other',
     planned_services: [],
   });
-  if (!(await new ApiKeysRepository(app.db).findActiveByUserId(admin.id))) await rotateApiKey(app.db, app.apiKeyCipher, admin.id);
+  if (!(await apiKeys.findActiveByUserId(admin.id))) await rotateApiKey(app.repositories, app.apiKeyCipher, admin.id);
   app.log.info({ userId: admin.id }, 'administrator account ready');
 }

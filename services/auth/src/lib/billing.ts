@@ -1,16 +1,6 @@
 import { AppError } from '@render/contracts';
-import {
-  type BillingInterval,
-  type DB,
-  type SubscriptionRow,
-  type SubscriptionState,
-  type SubscriptionStatus,
-  SubscriptionsRepository,
-  type UserPlan,
-  UsersRepository,
-} from '@render/db';
+import type { BillingInterval, Repositories, SubscriptionRow, SubscriptionState, SubscriptionStatus, UserPlan } from '@render/db';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import Stripe from 'stripe';
 
 export type Currency = 'usd' | 'eur';
@@ -105,17 +95,16 @@ export function subscriptionState(sub: Stripe.Subscription, userId: string): Sub
  * subscription's metadata). Returns undefined when the event is for nobody we know or is stale.
  */
 export async function applySubscription(
-  db: Kysely<DB>,
+  { subscriptions, users }: Repositories,
   log: FastifyBaseLogger,
   sub: Stripe.Subscription,
   userIdHint?: string | null,
 ): Promise<SubscriptionRow | undefined> {
-  const subscriptions = new SubscriptionsRepository(db);
   const customerId = idOf(sub.customer);
   const existing =
     (await subscriptions.findBySubscriptionId(sub.id)) ?? (customerId ? await subscriptions.findByCustomerId(customerId) : undefined);
   const userId = existing?.user_id ?? userIdHint ?? sub.metadata?.userId;
-  if (!userId || !customerId || !(await new UsersRepository(db).findById(userId).catch(() => undefined))) {
+  if (!userId || !customerId || !(await users.findById(userId).catch(() => undefined))) {
     log.warn({ subscription: sub.id, customer: customerId }, 'stripe subscription for an unknown user ignored');
     return undefined;
   }

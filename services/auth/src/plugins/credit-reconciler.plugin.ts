@@ -1,4 +1,3 @@
-import { CreditLedgerRepository } from '@render/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -20,7 +19,7 @@ export interface CreditReconcilerOptions {
  * as used. Every replica sweeps such rows now and then; the sweep is one idempotent UPDATE.
  */
 async function creditReconcilerPlugin(app: FastifyInstance, opts: CreditReconcilerOptions) {
-  const ledger = new CreditLedgerRepository(app.db);
+  const { credits: ledger } = app.repositories;
   let running: Promise<number> | undefined;
 
   const reconcile = () => {
@@ -47,4 +46,4 @@ async function creditReconcilerPlugin(app: FastifyInstance, opts: CreditReconcil
   });
 }
 
-export default fp(creditReconcilerPlugin, { name: 'credit-reconciler', fastify: '5.x', dependencies: ['db'] });
+export default fp(creditReconcilerPlugin, { name: 'credit-reconciler', fastify: '5.x', dependencies: ['repositories'] });

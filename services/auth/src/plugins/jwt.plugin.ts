@@ -1,6 +1,6 @@
 import fastifyJwt from '@fastify/jwt';
 import { AppError, AuthMessages } from '@render/contracts';
-import { ApiKeysRepository, type UserRole, type UserRow, UsersRepository } from '@render/db';
+import type { UserRole, UserRow } from '@render/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256 } from '../lib/secrets.ts';
@@ -68,8 +68,7 @@ async function jwtPlugin(app: FastifyInstance, opts: { secret: string; expiresIn
     sign: { algorithm: ALGORITHM, expiresIn: opts.expiresIn },
     verify: { algorithms: [ALGORITHM] },
   });
-  const users = new UsersRepository(app.db);
-  const apiKeys = new ApiKeysRepository(app.db);
+  const { users, apiKeys } = app.repositories;
 
   app.decorateRequest('account', null as unknown as UserRow);
   const passwordChangedAt = (user: Pick<UserRow, 'password_changed_at'>) => user.password_changed_at?.getTime() ?? 0;
@@ -119,4 +118,4 @@ async function jwtPlugin(app: FastifyInstance, opts: { secret: string; expiresIn
   });
 }
 
-export default fp(jwtPlugin, { name: 'jwt', fastify: '5.x', dependencies: ['db'] });
+export default fp(jwtPlugin, { name: 'jwt', fastify: '5.x', dependencies: ['repositories'] });

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AdminStatsResponse } from '@render/contracts';
-import { CreditLedgerRepository, UsersRepository } from '@render/db';
 
 const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const users = new UsersRepository(app.db);
-  const ledger = new CreditLedgerRepository(app.db);
+  const { users, credits: ledger } = app.repositories;
 
   app.get(
     '/api/admin/stats',

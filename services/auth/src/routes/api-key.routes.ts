@@ -1,14 +1,12 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ApiKeyOwnerResponse, ApiKeyResponse, ApiKeySignatureBody, ApiKeyVerifyBody, AppError } from '@render/contracts';
-import { ApiKeysRepository, UsersRepository } from '@render/db';
+import { ApiKeyResponse, AppError, AuthInternalRoutes } from '@render/contracts';
 import { requireInternalToken, safeEqual } from '@render/fastify-kit';
 import { rotateApiKey } from '../lib/accounts.ts';
 import { sha256 } from '../lib/secrets.ts';
 
 const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const apiKeys = new ApiKeysRepository(app.db);
-  const users = new UsersRepository(app.db);
+  const { apiKeys, users } = app.repositories;
 
   app.post(
     '/api/auth/api-key/regenerate',
@@ -16,7 +14,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: app.authenticate,
       schema: { tags: ['auth'], summary: 'Replace the API key; the old one stops working at once', response: { 200: ApiKeyResponse } },
     },
-    async (request) => ({ success: true as const, apiKey: await rotateApiKey(app.db, app.apiKeyCipher, request.account.id) }),
+    async (request) => ({ success: true as const, apiKey: await rotateApiKey(app.repositories, app.apiKeyCipher, request.account.id) }),
   );
 
   // Service-to-service: the gateway resolves a caller's API key here. Not for browsers.
@@ -27,12 +25,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     internal.post(
       '/internal/api-keys/verify',
       {
-        schema: {
-          tags: ['internal'],
-          summary: 'Resolve an API key to its owner',
-          body: ApiKeyVerifyBody,
-          response: { 200: ApiKeyOwnerResponse },
-        },
+        schema: AuthInternalRoutes.verifyApiKey.schema,
       },
       async (request) => {
         const owner = await apiKeys.findOwnerByHash(sha256(request.body.apiKey));
@@ -43,12 +36,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     internal.post(
       '/internal/api-keys/verify-signature',
       {
-        schema: {
-          tags: ['internal'],
-          summary: "Check an HMAC-SHA256 made with a user's API key (signed template image URLs)",
-          body: ApiKeySignatureBody,
-          response: { 200: ApiKeyOwnerResponse },
-        },
+        schema: AuthInternalRoutes.verifySignature.schema,
       },
       async (request) => {
         const { userId, message, signature } = request.body;

@@ -8,12 +8,11 @@ import {
   UpgradeBody,
   UpgradeResponse,
 } from '@render/contracts';
-import { SubscriptionsRepository } from '@render/db';
 import { applySubscription, BillingMessages, currencyFromAcceptLanguage, idOf, stripeCall } from '../lib/billing.ts';
 
 /** Spec §7 billing calls. Every one needs a signed-in user and answers 503 while billing is not configured. */
 const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app, opts) => {
-  const subscriptions = new SubscriptionsRepository(app.db);
+  const { subscriptions } = app.repositories;
   const returnUrl = `${opts.appUrl.replace(/\/+$/, '')}/dashboard`;
   const tags = ['billing'];
 
@@ -105,7 +104,7 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
       const sub = await stripeCall(request.log, 'subscriptions.update', () =>
         stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }),
       );
-      const saved = await applySubscription(app.db, request.log, sub, request.account.id);
+      const saved = await applySubscription(app.repositories, request.log, sub, request.account.id);
       const accessUntil = saved?.current_period_end ?? row.current_period_end;
       return { success: true as const, message: BillingMessages.cancelled, accessUntil: accessUntil ? accessUntil.toISOString() : null };
     },
@@ -125,7 +124,7 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
       const sub = await stripeCall(request.log, 'subscriptions.update', () =>
         stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }),
       );
-      await applySubscription(app.db, request.log, sub, request.account.id);
+      await applySubscription(app.repositories, request.log, sub, request.account.id);
       return { success: true as const, message: BillingMessages.reactivated };
     },
   );

@@ -1,24 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '@render/contracts';
-import { CreditLedgerRepository } from '@render/db';
+import { AppError, AuthInternalRoutes } from '@render/contracts';
 import { requireInternalToken } from '@render/fastify-kit';
-import { Type } from '@sinclair/typebox';
 import { type CreditPolicy, creditLimit, creditLimitMessage, windowStart } from '../lib/credits.ts';
-
-const RequestId = Type.String({ minLength: 1, maxLength: 200 });
-
-const ReserveBody = Type.Object(
-  // A pattern rather than format: a malformed id must be a 400, not a Postgres cast error.
-  {
-    userId: Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }),
-    requestId: RequestId,
-  },
-  { additionalProperties: false },
-);
-const SettleBody = Type.Object(
-  { requestId: RequestId, outcome: Type.Union([Type.Literal('charged'), Type.Literal('released')]) },
-  { additionalProperties: false },
-);
 
 /**
  * Service-to-service credit accounting for the gateway: reserve one credit before a render is queued,
@@ -26,19 +9,14 @@ const SettleBody = Type.Object(
  * Not forwarded from outside; needs X-Internal-Token.
  */
 const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (app, policy) => {
-  const ledger = new CreditLedgerRepository(app.db);
+  const { credits: ledger } = app.repositories;
 
   app.addHook('onRequest', requireInternalToken(app.internalToken));
 
   app.post(
     '/internal/credits/reserve',
     {
-      schema: {
-        tags: ['internal'],
-        summary: 'Reserve one credit for a render (idempotent per requestId)',
-        body: ReserveBody,
-        response: { 200: Type.Object({ reservationId: Type.String() }) },
-      },
+      schema: AuthInternalRoutes.reserveCredit.schema,
     },
     async (request) => {
       const { userId, requestId } = request.body;
@@ -55,12 +33,7 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
   app.post(
     '/internal/credits/settle',
     {
-      schema: {
-        tags: ['internal'],
-        summary: 'Charge or release a reservation (idempotent)',
-        body: SettleBody,
-        response: { 200: Type.Object({ status: Type.Union([Type.Literal('charged'), Type.Literal('released'), Type.Null()]) }) },
-      },
+      schema: AuthInternalRoutes.settleCredit.schema,
     },
     async (request) => {
       const row = await ledger.settle(request.body.requestId, request.body.outcome);

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AuthMessages, EmailBody, MessageResponse, ResetPasswordBody } from '@render/contracts';
-import { PasswordResetsRepository, takeAllShared, UsersRepository } from '@render/db';
+import { takeAllShared } from '@render/db';
 import { RESET_TTL_MS } from '../lib/accounts.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { newResetToken, sha256 } from '../lib/secrets.ts';
 import { checkNewPassword, normaliseEmail } from '../lib/signup-rules.ts';
 
 const passwordRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app, opts) => {
-  const users = new UsersRepository(app.db);
-  const resets = new PasswordResetsRepository(app.db);
+  const { users, passwordResets: resets } = app.repositories;
   const { mailPerMinute, mailPerHour } = app.rateLimits;
 
   app.post(

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AuthMessages, LoginBody, MeResponse, SessionResponse, TokenResponse } from '@render/contracts';
-import { UsersRepository } from '@render/db';
 import { sendError, userView } from '../lib/accounts.ts';
 import { hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { normaliseEmail } from '../lib/signup-rules.ts';
 
 const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const users = new UsersRepository(app.db);
+  const { users } = app.repositories;
   const { loginPerAccount, loginPerIp } = app.rateLimits;
   // Compared against when the e-mail is unknown, so both failures take one scrypt's time.
   const dummyHash = await hashPassword('not-a-real-password-0');

@@ -9,7 +9,7 @@ import {
   SignupResponse,
   VerifyBody,
 } from '@render/contracts';
-import { EmailCodesRepository, takeAllShared, UsersRepository } from '@render/db';
+import { takeAllShared } from '@render/db';
 import { safeEqual } from '@render/fastify-kit';
 import {
   CODE_MAX_ATTEMPTS,
@@ -24,8 +24,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { checkName, checkNewPassword, checkPlannedServices, normaliseEmail } from '../lib/signup-rules.ts';
 
 const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const users = new UsersRepository(app.db);
-  const codes = new EmailCodesRepository(app.db);
+  const { users, emailCodes: codes } = app.repositories;
   const { mailPerMinute, mailPerHour } = app.rateLimits;
 
   app.post(
@@ -49,8 +48,8 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await users.findByEmail(email)) return sendError(reply, 409, 'CONFLICT', AuthMessages.emailTaken);
       const passwordHash = await hashPassword(body.password);
 
-      const created = await app.db.transaction().execute(async (trx) => {
-        const user = await new UsersRepository(trx).create({
+      const created = await app.repositories.transaction(async (trx) => {
+        const user = await trx.users.create({
           name,
           email,
           password_hash: passwordHash,
@@ -112,7 +111,7 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await takeAllShared(email, mailPerMinute, mailPerHour))) throw new AppError('RATE_LIMITED', AuthMessages.tooManyRequests);
       const user = await users.findByEmail(email);
       if (user && user.status === 'pending') {
-        const code = await issueVerificationCode(app.db, user.id);
+        const code = await issueVerificationCode(app.repositories, user.id);
         await mailVerificationCode(app, user, code);
       }
       return { success: true as const, message: AuthMessages.resendSent };

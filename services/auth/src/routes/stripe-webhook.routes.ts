@@ -35,7 +35,7 @@ const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw new AppError('VALIDATION_ERROR', 'Invalid Stripe signature');
         throw error;
       }
-      const processed = await processStripeEvent(app.db, stripe, request.log, event);
+      const processed = await processStripeEvent(app.repositories, stripe, request.log, event);
       if (!processed) return { received: true as const, duplicate: true };
       request.log.info({ event: event.id, type: event.type }, 'stripe event processed');
       return { received: true as const };

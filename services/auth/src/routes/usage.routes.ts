@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UsageResponse } from '@render/contracts';
-import { CreditLedgerRepository } from '@render/db';
 import { CREDIT_WINDOW_DAYS, type CreditPolicy, creditLimit, windowStart } from '../lib/credits.ts';
 
 const usageRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (app, policy) => {
-  const ledger = new CreditLedgerRepository(app.db);
+  const { credits: ledger } = app.repositories;
 
   app.get(
     '/api/auth/usage',

@@ -11,6 +11,7 @@ import {
   isScriptLikeString,
 } from '@render/contracts';
 import { checkChartShape } from './chart-shapes.ts';
+import { assertPixelBudget } from './image-reply.ts';
 
 /** The spec's (§5) wording for each input, reused as the prefix of every more specific reason. */
 export const ChartMessages = {
@@ -82,7 +83,7 @@ function resolveChartType(library: ChartLibrary, requested: string | undefined, 
 
 /**
  * Checks a convert request beyond its schema and turns it into the job payload: parsed, shape-checked,
- * code-free JSON. Every refusal is a 400 with the spec's message first.
+ * code-free JSON within the pixel budget. Every refusal is a 400 with the spec's message first.
  */
 export function toChartRenderPayload(body: ChartConvertBody): ChartRenderPayload {
   const { library, format } = body;
@@ -109,6 +110,7 @@ export function toChartRenderPayload(body: ChartConvertBody): ChartRenderPayload
 
   const chartType = resolveChartType(library, body.chartType, chartOptions);
   checkChartShape(library, chartType, chartData, chartOptions);
+  assertPixelBudget(body.width, body.height, format === 'png' || format === 'jpeg' ? body.scale : 1);
 
   return {
     library,

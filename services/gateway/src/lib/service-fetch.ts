@@ -1,14 +1,47 @@
 import { AppError } from '@render/contracts';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { TypeCheck } from '@sinclair/typebox/compiler';
+
+export interface ServiceCallOptions {
+  timeoutMs: number;
+  /** Named in the errors, e.g. "account service". */
+  serviceName: string;
+  /**
+   * What a timeout answers: 504 by default. The account calls made on a caller's behalf (credentials,
+   * credits) answer 503 instead: to that caller the service is simply unavailable.
+   */
+  timeoutCode?: 'UPSTREAM_TIMEOUT' | 'SERVICE_UNAVAILABLE';
+}
+
+export const serviceUnavailable = (serviceName: string) =>
+  new AppError('SERVICE_UNAVAILABLE', `The ${serviceName} is unavailable right now; please retry shortly`);
 
 /**
  * A call to one of our own services: a timeout is a 504 and an unreachable service a 503, both naming the
  * service, so a caller never sees a fetch error as a 500.
  */
-export async function fetchService(url: URL, init: RequestInit, opts: { timeoutMs: number; serviceName: string }): Promise<Response> {
+export async function fetchService(url: URL, init: RequestInit, opts: ServiceCallOptions): Promise<Response> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(opts.timeoutMs) });
   } catch (err) {
-    if ((err as Error).name === 'TimeoutError') throw new AppError('UPSTREAM_TIMEOUT', `The ${opts.serviceName} did not answer in time`);
-    throw new AppError('SERVICE_UNAVAILABLE', `The ${opts.serviceName} is unavailable right now; please retry shortly`);
+    if ((err as Error).name === 'TimeoutError' && opts.timeoutCode !== 'SERVICE_UNAVAILABLE') {
+      throw new AppError('UPSTREAM_TIMEOUT', `The ${opts.serviceName} did not answer in time`);
+    }
+    throw serviceUnavailable(opts.serviceName);
   }
+}
+
+/**
+ * A service's answer in the shape its contract declares, checked with a validator compiled once (at plugin
+ * registration, never per request). Anything else means the service misbehaves: a 503, not a crash on a
+ * missing field further on.
+ */
+export function checkAnswer<T extends TSchema>(body: unknown, shape: TypeCheck<T>, serviceName: string): Static<T> {
+  if (shape.Check(body)) return body;
+  throw new AppError('SERVICE_UNAVAILABLE', `The ${serviceName} gave an answer the gateway cannot read; please retry shortly`);
+}
+
+/** `checkAnswer` over a response's JSON body; a body that is not JSON is just as unreadable. */
+export async function readAnswer<T extends TSchema>(res: Response, shape: TypeCheck<T>, serviceName: string): Promise<Static<T>> {
+  return checkAnswer(await res.json().catch(() => undefined), shape, serviceName);
 }

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
+import { ImageMeta } from '@render/contracts';
+import type { RenderedImage } from '@render/queue';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Redis } from 'ioredis';
 
-export interface CachedImage {
-  bytes: Buffer;
-  format: string;
-  mimeType: string;
-  width: number;
-  height: number;
-}
+/** A cached rendition: the image and its metadata, as the worker described it. */
+export type CachedImage = RenderedImage;
+
+const metaShape = TypeCompiler.Compile(ImageMeta);
 
 export interface TemplateImageCacheOptions {
   prefix: string;
@@ -43,7 +43,11 @@ export class TemplateImageCache {
   async get(key: string): Promise<CachedImage | undefined> {
     const [meta, bytes] = await this.redis.hmgetBuffer(this.entryKey(key), 'meta', 'bytes');
     if (!meta || !bytes) return undefined;
-    return { ...(JSON.parse(meta.toString('utf8')) as Omit<CachedImage, 'bytes'>), bytes };
+    // An entry written by another version of the gateway may not fit: it is a miss, and gets rewritten.
+    const parsed: unknown = JSON.parse(meta.toString('utf8'));
+    return metaShape.Check(parsed)
+      ? { format: parsed.format, mimeType: parsed.mimeType, width: parsed.width, height: parsed.height, bytes }
+      : undefined;
   }
 
   async set(key: string, image: CachedImage): Promise<void> {

@@ -1,9 +1,21 @@
-import { AppError, type ErrorCode, ErrorCodes, type TemplateOwnerInfo, type TemplateRenderInput } from '@render/contracts';
+import {
+  AppError,
+  type ErrorCode,
+  ErrorCodes,
+  ErrorResponse,
+  type RouteContract,
+  routePath,
+  type TemplateOwnerInfo,
+  type TemplateRenderInput,
+  TemplatesInternalRoutes,
+} from '@render/contracts';
 import { INTERNAL_TOKEN_HEADER } from '@render/fastify-kit';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { isPlainPath } from '../lib/forward-path.ts';
-import { fetchService } from '../lib/service-fetch.ts';
+import { checkAnswer, fetchService, serviceUnavailable } from '../lib/service-fetch.ts';
 
 export interface TemplatesCall {
   /** The signed-in user the call is made for; absent for a visitor. */
@@ -32,7 +44,14 @@ export interface TemplatesClientOptions {
   timeoutMs: number;
 }
 
-const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'The template service is unavailable right now; please retry shortly');
+const SERVICE = 'template service';
+const { renderInput, owner } = TemplatesInternalRoutes;
+// Compiled once, at load: the answers are checked on every generation and signed image.
+const renderInputAnswer = TypeCompiler.Compile(renderInput.schema.response[200]);
+const ownerAnswer = TypeCompiler.Compile(owner.schema.response[200]);
+const errorAnswer = TypeCompiler.Compile(ErrorResponse);
+
+const unavailable = () => serviceUnavailable(SERVICE);
 
 // A path goes out only if it names its route plainly: an id such as `..` or `%2e%2e`, or a forwarded path
 // holding one, would otherwise be resolved by the URL parser into another route of the service (ids are
@@ -41,6 +60,14 @@ const templatePath = (path: string) => {
   if (!isPlainPath(path)) throw new AppError('NOT_FOUND', 'Template Not Found');
   return path;
 };
+
+/** The service's 4xx as the gateway's own error: its code when it is one of ours for that status. */
+function refusal(status: number, body: unknown): AppError {
+  if (!errorAnswer.Check(body)) return new AppError('VALIDATION_ERROR', 'Invalid template request');
+  const { code, message } = body;
+  const known = Object.hasOwn(ErrorCodes, code) && ErrorCodes[code as ErrorCode] === status;
+  return new AppError(known ? (code as ErrorCode) : 'VALIDATION_ERROR', message);
+}
 
 /**
  * The gateway's side of the templates service. The gateway authenticates the caller and passes the user id
@@ -57,7 +84,7 @@ async function templatesClientPlugin(app: FastifyInstance, opts: TemplatesClient
     const res = await fetchService(
       url,
       { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) },
-      { timeoutMs: opts.timeoutMs, serviceName: 'template service' },
+      { timeoutMs: opts.timeoutMs, serviceName: SERVICE },
     );
     const body = await res.json().catch(() => undefined);
     if (res.status >= 500 || body === undefined) {
@@ -67,22 +94,25 @@ async function templatesClientPlugin(app: FastifyInstance, opts: TemplatesClient
     return { status: res.status, body };
   }
 
-  /** An internal call's answer, or its 4xx as the same AppError (code and message), so callers see one error. */
-  async function expectOk<T>(method: string, path: string, call: TemplatesCall): Promise<T> {
-    const { status, body } = await send(method, path, call);
-    if (status < 400) return body as T;
-    const { code, message } = body as { code?: string; message?: string };
-    const known = code && Object.hasOwn(ErrorCodes, code) && ErrorCodes[code as ErrorCode] === status;
-    throw new AppError(known ? (code as ErrorCode) : 'VALIDATION_ERROR', message ?? 'Invalid template request');
+  /**
+   * An internal call's answer in its contract's shape, or its 4xx as the same AppError (code and message),
+   * so callers see one error.
+   */
+  async function expectOk<T extends TSchema>(
+    route: RouteContract,
+    templateId: string,
+    call: TemplatesCall,
+    answer: TypeCheck<T>,
+  ): Promise<Static<T>> {
+    const { status, body } = await send(route.method, routePath(route.url, { id: templateId }), call);
+    if (status < 400) return checkAnswer(body, answer, SERVICE);
+    throw refusal(status, body);
   }
-
-  const path = (templateId: string, rest: string) => `/internal/templates/${encodeURIComponent(templateId)}/${rest}`;
 
   app.decorate('templatesClient', {
     forward: send,
-    renderInput: (templateId, userId, variables) =>
-      expectOk<TemplateRenderInput>('POST', path(templateId, 'render-input'), { body: { userId, variables } }),
-    owner: (templateId) => expectOk<TemplateOwnerInfo>('GET', path(templateId, 'owner'), {}),
+    renderInput: (templateId, userId, variables) => expectOk(renderInput, templateId, { body: { userId, variables } }, renderInputAnswer),
+    owner: (templateId) => expectOk(owner, templateId, {}, ownerAnswer),
   } satisfies TemplatesClient);
 }
 

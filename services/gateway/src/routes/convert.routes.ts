@@ -1,49 +1,99 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, assertSvgDocument, HtmlConvertBody, SignedInOrAnonymous, SvgConvertBody } from '@render/contracts';
-import { assertPixelBudget, imageResponses, sendImage } from '../lib/image-reply.ts';
+import {
+  ChartConvertBody,
+  CodeCatalogResponse,
+  CodeConvertBody,
+  HtmlConvertBody,
+  NoCredentials,
+  ScreenshotConvertBody,
+  SvgConvertBody,
+} from '@render/contracts';
+import { toChartRenderPayload } from '../lib/chart-input.ts';
+import { codeCatalog } from '../lib/code-catalog.ts';
+import { prepareCodePayload } from '../lib/code-request.ts';
+import { renderRoute } from '../lib/image-route.ts';
+import { htmlPayload, svgPayload } from '../lib/markup-request.ts';
+import { screenshotPayload } from '../lib/screenshot-request.ts';
 
+/**
+ * The render calls: each checks its body beyond the schema and builds its job payload; `renderRoute` does
+ * the rest (caller, credits, queue, the image answer).
+ */
 const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(
-    '/api/html-to-img/convert',
-    {
-      // Credentials (or the anonymous per-IP limit) are checked before the body is even parsed.
-      onRequest: app.accountClient.identify,
-      schema: {
-        tags: ['convert'],
-        security: SignedInOrAnonymous,
-        summary: 'Render HTML to PNG, JPEG or WebP',
-        body: HtmlConvertBody,
-        response: imageResponses(['png', 'jpeg', 'webp']),
-      },
-    },
-    async (request, reply) => {
-      const { output, html, format, width, height, quality, scale } = request.body;
-      if (!html.trim()) throw new AppError('VALIDATION_ERROR', 'Please enter some HTML content');
-      assertPixelBudget(width, height, scale);
-      const outcome = await app.accountClient.renderBilled(request, 'html', { html, format, width, height, quality, scale });
-      return sendImage(reply, outcome, output);
-    },
-  );
+  renderRoute(app, {
+    url: '/api/html-to-img/convert',
+    kind: 'html',
+    summary: 'Render HTML to PNG, JPEG or WebP',
+    body: HtmlConvertBody,
+    formats: ['png', 'jpeg', 'webp'],
+    toPayload: htmlPayload,
+    output: (body) => body.output,
+  });
 
-  app.post(
-    '/api/svg-to-img/convert',
+  renderRoute(app, {
+    url: '/api/svg-to-img/convert',
+    kind: 'svg',
+    summary: 'Render SVG to PNG, JPEG, WebP or a resized SVG',
+    body: SvgConvertBody,
+    formats: ['png', 'jpeg', 'webp', 'svg'],
+    toPayload: svgPayload,
+    output: (body) => body.output,
+  });
+
+  renderRoute(app, {
+    url: '/api/chart-to-img/convert',
+    kind: 'chart',
+    summary: 'Render a Chart.js, D3 or Highcharts chart to PNG, JPEG, SVG (D3, Highcharts) or PDF (Highcharts)',
+    body: ChartConvertBody,
+    formats: ['png', 'jpeg', 'svg', 'pdf'],
+    toPayload: toChartRenderPayload,
+    output: (body) => body.outputType,
+  });
+
+  renderRoute(app, {
+    url: '/api/code-to-img/convert',
+    kind: 'code',
+    summary: 'Render highlighted source code to PNG, JPEG or WebP',
+    description:
+      'The image is the code window itself: the theme background with rounded corners (transparent outside them in PNG ' +
+      'and WebP, filled with the theme background in JPEG). Height fits the code unless `height` is given (then the code ' +
+      'is cropped or the window padded); long lines wrap. Auto height is limited to 16,000 image pixels and the ' +
+      'width × height × scale² pixel budget.',
+    body: CodeConvertBody,
+    formats: ['png', 'jpeg', 'webp'],
+    toPayload: prepareCodePayload,
+    output: (body) => body.outputType,
+  });
+
+  renderRoute(app, {
+    url: '/api/screenshot/convert',
+    kind: 'screenshot',
+    summary: 'Screenshot a web page as PNG, JPEG or WebP',
+    description:
+      'Loads the page in a fresh browser context (no cookies or storage from other calls) as the chosen device and ' +
+      'language, waits for its load event (plus `waitForSelector` and `delay`), then captures the viewport, the full ' +
+      'page or one element. Addresses that are not public (loopback, private networks, cloud metadata) are refused. ' +
+      'Failures answer 422 with "Failed to capture screenshot: <cause>".',
+    body: ScreenshotConvertBody,
+    formats: ['png', 'jpeg', 'webp'],
+    toPayload: screenshotPayload,
+    output: (body) => body.outputType,
+  });
+
+  app.get(
+    '/api/code-to-img/languages',
     {
-      // Credentials (or the anonymous per-IP limit) are checked before the body is even parsed.
-      onRequest: app.accountClient.identify,
       schema: {
         tags: ['convert'],
-        security: SignedInOrAnonymous,
-        summary: 'Render SVG to PNG, JPEG, WebP or a resized SVG',
-        body: SvgConvertBody,
-        response: imageResponses(['png', 'jpeg', 'webp', 'svg']),
+        security: NoCredentials,
+        summary: 'Languages and themes accepted by the code renderer',
+        response: { 200: CodeCatalogResponse },
       },
     },
-    async (request, reply) => {
-      const { output, svg, format, width, height, quality, transparent } = request.body;
-      if (!svg.trim()) throw new AppError('VALIDATION_ERROR', 'Please enter some SVG content');
-      assertSvgDocument(svg);
-      const outcome = await app.accountClient.renderBilled(request, 'svg', { svg, format, width, height, quality, transparent });
-      return sendImage(reply, outcome, output);
+    async (_request, reply) => {
+      // The list only changes with a deploy.
+      reply.header('Cache-Control', 'public, max-age=3600');
+      return codeCatalog();
     },
   );
 };

@@ -1,4 +1,9 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { LaunchOptions } from 'puppeteer-core';
+
+/** The system's fontconfig plus the worker's emoji rules (README, "Fonts"); only set when the checkout has it. */
+const FONTCONFIG_FILE = fileURLToPath(new URL('../../../../infra/fonts/fonts.conf', import.meta.url));
 
 export interface ChromiumLaunchSettings {
   executablePath: string;
@@ -22,6 +27,7 @@ export function chromiumLaunchOptions(settings: ChromiumLaunchSettings): LaunchO
     handleSIGTERM: false,
     handleSIGHUP: false,
     protocolTimeout: 30_000,
+    ...(existsSync(FONTCONFIG_FILE) ? { env: { ...process.env, FONTCONFIG_FILE } } : {}),
     args: [
       ...(sandbox ? [] : ['--no-sandbox']),
       '--disable-gpu',

@@ -32,6 +32,13 @@ export interface RenderClusterOptions {
   logger: Logger;
 }
 
+/**
+ * How one pool's pages are made. The renderers define them (`renderers/pools.ts`: which libraries a warm
+ * page holds is a renderer's concern) and the composition root passes them in, so browser/ never depends
+ * on renderers/.
+ */
+export type PoolDefinition = Pick<RenderClusterOptions, 'mode' | 'preparePage' | 'pick'>;
+
 interface ClusterInternals {
   work(): Promise<void>;
   doWork(): Promise<void>;

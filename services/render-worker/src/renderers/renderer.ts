@@ -1,12 +1,8 @@
+import type { RenderedImage } from '@render/queue';
 import type { RenderCluster } from '../browser/render-cluster.ts';
 
-export interface RenderedImage {
-  bytes: Buffer;
-  format: string;
-  mimeType: string;
-  width: number;
-  height: number;
-}
+/** The image metadata is defined once, in @render/contracts (ImageMeta); the worker adds the bytes. */
+export type { RenderedImage };
 
 /**
  * Page pools a renderer can ask for; each is created on first use, over the worker's one browser.

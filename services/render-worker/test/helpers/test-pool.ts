@@ -2,8 +2,8 @@ import { createLogger } from '@render/logger';
 import type { LaunchOptions } from 'puppeteer-core';
 import { BrowserManager } from '../../src/browser/browser-manager.ts';
 import { chromiumLaunchOptions } from '../../src/browser/chromium-args.ts';
-import { poolDefinitions } from '../../src/browser/pools.ts';
 import { createRenderCluster, type RenderCluster, type RenderClusterOptions } from '../../src/browser/render-cluster.ts';
+import { poolDefinitions } from '../../src/renderers/pools.ts';
 import type { PoolName } from '../../src/renderers/renderer.ts';
 
 export interface TestPool {

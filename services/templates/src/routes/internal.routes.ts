@@ -1,13 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  TemplateIdParams,
-  TemplateOwnerInfo,
-  TemplateRenderInput,
-  TemplateVariableValues,
-  templateErrorResponses,
-} from '@render/contracts';
-import { TemplatesRepository } from '@render/db';
-import { Type } from '@sinclair/typebox';
+import { TemplatesInternalRoutes } from '@render/contracts';
 import { fillTemplate } from '../lib/svg-template.ts';
 import { templateId, templateNotFound } from './templates.routes.ts';
 
@@ -16,18 +8,12 @@ import { templateId, templateNotFound } from './templates.routes.ts';
  * in the gateway; this service only says what to render.
  */
 const internalRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const templates = new TemplatesRepository(app.db);
+  const { templates } = app.repositories;
 
   app.post(
     '/internal/templates/:id/render-input',
     {
-      schema: {
-        tags: ['internal'],
-        summary: 'The filled SVG of a template the user may use',
-        params: TemplateIdParams,
-        body: Type.Object({ userId: Type.String({ format: 'uuid' }), variables: Type.Optional(TemplateVariableValues) }),
-        response: { 200: TemplateRenderInput, ...templateErrorResponses },
-      },
+      schema: TemplatesInternalRoutes.renderInput.schema,
     },
     async (request) => {
       const row = await templates.findVisible(templateId(request.params.id), request.body.userId);
@@ -42,12 +28,7 @@ const internalRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/internal/templates/:id/owner',
     {
-      schema: {
-        tags: ['internal'],
-        summary: "A template's owner and last change",
-        params: TemplateIdParams,
-        response: { 200: TemplateOwnerInfo, ...templateErrorResponses },
-      },
+      schema: TemplatesInternalRoutes.owner.schema,
     },
     async (request) => {
       const row = await templates.findOwner(templateId(request.params.id));

@@ -1,18 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  AppError,
-  PublicTemplateListQuery,
-  StarResponse,
-  SuccessResponse,
-  TemplateIdParams,
-  TemplateInput,
-  TemplateLimits,
-  TemplateListQuery,
-  TemplateListResponse,
-  TemplateResponse,
-  templateErrorResponses,
-} from '@render/contracts';
-import { type TemplateContent, type TemplateListScope, TemplatesRepository } from '@render/db';
+import { AppError, type TemplateInput, TemplateLimits, type TemplateListQuery, TemplateRoutes } from '@render/contracts';
+import type { TemplateContent, TemplateListScope } from '@render/db';
 import type { FastifyRequest } from 'fastify';
 import { checkVariables, sanitizeTemplateSvg } from '../lib/svg-template.ts';
 import { toTemplateView } from '../lib/template-view.ts';
@@ -43,7 +31,7 @@ const viewerIdOf = (request: FastifyRequest) => request.viewer?.userId ?? null;
 const signedIn = (request: FastifyRequest) => (request.viewer as { userId: string }).userId;
 
 const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const templates = new TemplatesRepository(app.db);
+  const { templates } = app.repositories;
   const signedInOnly = { preHandler: app.requireViewer };
 
   async function view(id: string, viewerId: string | null) {
@@ -75,44 +63,21 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { data: rows.map((row) => toTemplateView(row, viewerId)), pagination: { page, pageSize, total } };
   }
 
-  const listSchema = (summary: string) => ({
-    tags: ['templates'],
-    summary,
-    querystring: TemplateListQuery,
-    response: { 200: TemplateListResponse, ...templateErrorResponses },
-  });
-
-  app.get('/api/template', { ...signedInOnly, schema: listSchema('Templates the caller can use: their own and public ones') }, (request) =>
-    list('visible', request, request.query),
-  );
-  app.get('/api/template/user', { ...signedInOnly, schema: listSchema("The caller's own templates") }, (request) =>
+  app.get('/api/template', { ...signedInOnly, schema: TemplateRoutes.list.schema }, (request) => list('visible', request, request.query));
+  app.get('/api/template/user', { ...signedInOnly, schema: TemplateRoutes.listOwn.schema }, (request) =>
     list('user', request, request.query),
   );
-  app.get('/api/template/starred', { ...signedInOnly, schema: listSchema('Templates the caller starred') }, (request) =>
+  app.get('/api/template/starred', { ...signedInOnly, schema: TemplateRoutes.listStarred.schema }, (request) =>
     list('starred', request, request.query),
   );
   // Visitors may browse the public list (spec §6); everything else needs a signed-in user.
-  app.get(
-    '/api/template/public',
-    {
-      schema: {
-        ...listSchema('Public templates, newest first or most starred first'),
-        querystring: PublicTemplateListQuery,
-      },
-    },
-    (request) => list('public', request, request.query),
-  );
+  app.get('/api/template/public', { schema: TemplateRoutes.listPublic.schema }, (request) => list('public', request, request.query));
 
   app.post(
     '/api/template',
     {
       ...signedInOnly,
-      schema: {
-        tags: ['templates'],
-        summary: 'Create a private template',
-        body: TemplateInput,
-        response: { 201: TemplateResponse, ...templateErrorResponses },
-      },
+      schema: TemplateRoutes.create.schema,
     },
     async (request, reply) => {
       const viewerId = signedIn(request);
@@ -121,18 +86,11 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  const byId = { params: TemplateIdParams };
-
   app.get(
     '/api/template/:id',
     {
       ...signedInOnly,
-      schema: {
-        tags: ['templates'],
-        summary: 'One template (own or public)',
-        ...byId,
-        response: { 200: TemplateResponse, ...templateErrorResponses },
-      },
+      schema: TemplateRoutes.get.schema,
     },
     (request) => view(templateId(request.params.id), signedIn(request)),
   );
@@ -141,13 +99,7 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/template/:id',
     {
       ...signedInOnly,
-      schema: {
-        tags: ['templates'],
-        summary: 'Replace a private template you own',
-        ...byId,
-        body: TemplateInput,
-        response: { 200: TemplateResponse, ...templateErrorResponses },
-      },
+      schema: TemplateRoutes.update.schema,
     },
     async (request) => {
       const id = templateId(request.params.id);
@@ -170,12 +122,7 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/template/:id',
     {
       ...signedInOnly,
-      schema: {
-        tags: ['templates'],
-        summary: 'Delete a template you own',
-        ...byId,
-        response: { 200: SuccessResponse, ...templateErrorResponses },
-      },
+      schema: TemplateRoutes.delete.schema,
     },
     async (request) => {
       const id = templateId(request.params.id);
@@ -190,12 +137,7 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/template/:id/publish',
     {
       ...signedInOnly,
-      schema: {
-        tags: ['templates'],
-        summary: 'Make a template you own public (irreversible)',
-        ...byId,
-        response: { 200: TemplateResponse, ...templateErrorResponses },
-      },
+      schema: TemplateRoutes.publish.schema,
     },
     async (request) => {
       const id = templateId(request.params.id);
@@ -210,12 +152,7 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/template/:id/duplicate',
     {
       ...signedInOnly,
-      schema: {
-        tags: ['templates'],
-        summary: 'Copy a template you can see into a new private template of yours',
-        ...byId,
-        response: { 201: TemplateResponse, ...templateErrorResponses },
-      },
+      schema: TemplateRoutes.duplicate.schema,
     },
     async (request, reply) => {
       const sourceId = templateId(request.params.id);
@@ -237,12 +174,7 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       method,
       url: '/api/template/:id/star',
       preHandler: app.requireViewer,
-      schema: {
-        tags: ['templates'],
-        summary: starred ? 'Star a template (idempotent)' : 'Remove your star (idempotent)',
-        ...byId,
-        response: { 200: StarResponse, ...templateErrorResponses },
-      },
+      schema: starred ? TemplateRoutes.star.schema : TemplateRoutes.unstar.schema,
       handler: async (request) => {
         const starCount = await templates.setStar(templateId(request.params.id), signedIn(request), starred);
         if (starCount === undefined) throw templateNotFound();

@@ -23,8 +23,7 @@
   const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
   const EPSILON = 0.01;
 
-  const fontOf = (style, job) =>
-    `${style.italic ? 'italic ' : ''}${style.bold ? '700' : '400'} ${job.fontSize}px '${job.family}', monospace`;
+  const fontOf = (style, job) => `${style.italic ? 'italic ' : ''}${style.bold ? '700' : '400'} ${job.fontSize}px ${job.family}`;
 
   const draw = async (job) => {
     const { width, fontSize, padding, scale } = job;

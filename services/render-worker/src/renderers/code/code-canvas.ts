@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { CodeLayout, CodeLimits, type CodeRenderPayload, codeLineHeight, RenderLimits } from '@render/contracts';
 import type { ThemedToken } from 'shiki';
-import { CODE_FONT_FAMILY } from './code-font.ts';
+import { CODE_FONT_STACK } from './code-font.ts';
 import type { HighlightedCode } from './code-highlighter.ts';
 import { type CodePageOptions, FontStyle, tokenColors } from './code-page.ts';
 
@@ -40,6 +40,7 @@ export interface CanvasCodeJob {
   scale: number;
   format: CodeRenderPayload['format'];
   quality: number;
+  /** The font-family list (code-font.ts), as a canvas `font` ends. */
   family: string;
   tabSize: number;
   gutterGapChars: number;
@@ -100,7 +101,7 @@ export function buildCanvasJob(
     scale: opts.scale,
     format: opts.format,
     quality: opts.quality,
-    family: CODE_FONT_FAMILY,
+    family: CODE_FONT_STACK,
     tabSize: CodeLayout.tabSize,
     gutterGapChars: CodeLayout.gutterGapChars,
     maxImageHeight: CodeLimits.maxImageHeight,

@@ -10,6 +10,18 @@ import { dirname, join } from 'node:path';
  */
 export const CODE_FONT_FAMILY = 'JetBrains Mono';
 
+/**
+ * Characters JetBrains Mono lacks (box drawing, arrows, maths, ✓ ❯ …) come from DejaVu Sans Mono, installed
+ * with the worker's fonts (README, "Fonts"), which draws them one cell wide. It is declared as local() faces
+ * whose unicode-range leaves out every emoji-presentation code point: DejaVu's black-and-white ☕ ⚡ ♈ …
+ * would otherwise win over the colour emoji font. Those, and CJK, Indic, Thai…, go on to `monospace` and
+ * Chromium's per-character fallback (Noto fonts, Noto Color Emoji).
+ */
+export const CODE_FALLBACK_FAMILY = 'Code Fallback';
+
+/** The font-family list code is drawn with, in CSS and canvas `font` syntax. */
+export const CODE_FONT_STACK = `'${CODE_FONT_FAMILY}', '${CODE_FALLBACK_FAMILY}', monospace`;
+
 export interface FontNeeds {
   italic: boolean;
   bold: boolean;
@@ -102,5 +114,43 @@ export function fontFaceCss(subsets: Set<string>, needs: FontNeeds): string {
 export function allFontFaceCss(): string {
   return loadFaces()
     .map((f) => f.css)
+    .join('');
+}
+
+const FALLBACK_FACES = [
+  { weight: 400, italic: false, local: ['DejaVu Sans Mono', 'DejaVuSansMono'] },
+  { weight: 700, italic: false, local: ['DejaVu Sans Mono Bold', 'DejaVuSansMono-Bold'] },
+  { weight: 400, italic: true, local: ['DejaVu Sans Mono Oblique', 'DejaVuSansMono-Oblique'] },
+  { weight: 700, italic: true, local: ['DejaVu Sans Mono Bold Oblique', 'DejaVuSansMono-BoldOblique'] },
+];
+
+let fallbackRange: string | undefined;
+
+/** The Basic Multilingual Plane (DejaVu Sans Mono has nothing beyond it) without emoji-presentation code points. */
+function fallbackUnicodeRange(): string {
+  if (fallbackRange !== undefined) return fallbackRange;
+  const ranges: string[] = [];
+  const hex = (cp: number) => cp.toString(16).toUpperCase();
+  let start = -1;
+  for (let cp = 0; cp <= 0x10000; cp++) {
+    const keep = cp < 0x10000 && (cp < 0xd800 || cp > 0xdfff) && !/\p{Emoji_Presentation}/u.test(String.fromCodePoint(cp));
+    if (keep && start < 0) start = cp;
+    if (!keep && start >= 0) {
+      ranges.push(start === cp - 1 ? `U+${hex(start)}` : `U+${hex(start)}-${hex(cp - 1)}`);
+      start = -1;
+    }
+  }
+  fallbackRange = ranges.join(',');
+  return fallbackRange;
+}
+
+/** The fallback faces (see CODE_FALLBACK_FAMILY) for these styles; they name installed fonts, so cost no data. */
+export function fallbackFontFaceCss(needs: FontNeeds): string {
+  return FALLBACK_FACES.filter((f) => (!f.italic || needs.italic) && (f.weight === 400 || needs.bold))
+    .map(
+      (f) =>
+        `@font-face{font-family:'${CODE_FALLBACK_FAMILY}';font-style:${f.italic ? 'italic' : 'normal'};font-weight:${f.weight};` +
+        `src:${f.local.map((name) => `local('${name}')`).join(',')};unicode-range:${fallbackUnicodeRange()}}`,
+    )
     .join('');
 }

@@ -1,6 +1,6 @@
 import { CodeLayout, type CodeRenderPayload, codeLineHeight } from '@render/contracts';
 import type { ThemedToken } from 'shiki';
-import { allFontFaceCss, CODE_FONT_FAMILY, fontFaceCss, subsetsFor } from './code-font.ts';
+import { allFontFaceCss, CODE_FONT_STACK, fallbackFontFaceCss, fontFaceCss, subsetsFor } from './code-font.ts';
 import type { HighlightedCode } from './code-highlighter.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -107,7 +107,7 @@ export function buildCodeContent(highlighted: HighlightedCode, opts: CodePageOpt
     `html,body{margin:0;padding:0;overflow:hidden;background:${transparentCorners ? 'transparent' : bg}}` +
     `#${WINDOW_ID}{box-sizing:border-box;width:${opts.width}px;${windowHeight}overflow:hidden;padding:${opts.padding}px;` +
     `background:${bg};color:${fg};border-radius:${opts.borderRadius}px;` +
-    `font-family:'${CODE_FONT_FAMILY}',monospace;font-size:${opts.fontSize}px;line-height:${lineHeight}px;` +
+    `font-family:${CODE_FONT_STACK};font-size:${opts.fontSize}px;line-height:${lineHeight}px;` +
     // Ligatures would merge characters (!= → ≠) and break the one-glyph-per-character grid.
     `font-variant-ligatures:none;font-feature-settings:"liga" 0,"calt" 0;tab-size:${CodeLayout.tabSize}}` +
     `.l{display:flex;min-height:${lineHeight}px}` +
@@ -121,7 +121,7 @@ export function buildCodeContent(highlighted: HighlightedCode, opts: CodePageOpt
 /** A self-contained document for one job (fonts limited to what the code uses). */
 export function buildCodePage(highlighted: HighlightedCode, opts: CodePageOptions): string {
   const { css, rows, fonts } = buildCodeContent(highlighted, opts);
-  return `<!doctype html><html><head><meta charset="utf-8"><style>${fontFaceCss(fonts.subsets, fonts)}${css}</style></head><body><div id="${WINDOW_ID}">${rows}</div></body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${fontFaceCss(fonts.subsets, fonts)}${fallbackFontFaceCss(fonts)}${css}</style></head><body><div id="${WINDOW_ID}">${rows}</div></body></html>`;
 }
 
 /** Element ids of the code pool's host page, whose fonts stay loaded between jobs. */
@@ -132,5 +132,5 @@ export const HOST_STYLE_ID = 's';
  * uses it, and then keeps it), and an empty style and window a job fills in with one DevTools call.
  */
 export function codeHostHtml(): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><style>${allFontFaceCss()}</style><style id="${HOST_STYLE_ID}"></style></head><body><div id="${WINDOW_ID}"></div></body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${allFontFaceCss()}${fallbackFontFaceCss({ italic: true, bold: true })}</style><style id="${HOST_STYLE_ID}"></style></head><body><div id="${WINDOW_ID}"></div></body></html>`;
 }

@@ -1,0 +1,125 @@
+// The calls between the gateway and the services behind it (`/internal/*`, X-Internal-Token only). The
+// services validate with these schemas and the gateway checks their answers against them, so neither side
+// trusts a shape it has not declared.
+import { type Static, Type } from '@sinclair/typebox';
+import { UserView } from './auth.ts';
+import { defineRoute } from './route.ts';
+import { StringEnum, withMessages } from './schema-helpers.ts';
+import { TemplateIdParams, TemplateVariableValues, templateErrorResponses } from './template.ts';
+
+// A pattern rather than `format`: a malformed id must be a 400, not a Postgres cast error.
+const UserId = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
+const RequestId = Type.String({ minLength: 1, maxLength: 200 });
+const tags = ['internal'];
+
+// Accounts (services/auth).
+
+export const ApiKeyVerifyBody = Type.Object({
+  apiKey: withMessages(Type.String({ minLength: 1, maxLength: 200 }), {
+    required: 'apiKey is required',
+    type: 'apiKey is required',
+    minLength: 'apiKey is required',
+  }),
+});
+
+export const ApiKeySignatureBody = Type.Object({
+  userId: Type.String({ format: 'uuid' }),
+  message: Type.String({ minLength: 1, maxLength: 16_384 }),
+  signature: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+});
+
+/** The account behind an API key or a signature: who the gateway renders and charges for. */
+export const ApiKeyOwnerResponse = Type.Object({
+  userId: Type.String(),
+  role: StringEnum(['user', 'admin'] as const),
+  plan: StringEnum(['free', 'pro'] as const),
+});
+export type ApiKeyOwnerResponse = Static<typeof ApiKeyOwnerResponse>;
+
+export const CreditReserveBody = Type.Object({ userId: UserId, requestId: RequestId }, { additionalProperties: false });
+export type CreditReserveBody = Static<typeof CreditReserveBody>;
+export const CreditReserveResponse = Type.Object({ reservationId: Type.String() });
+
+export const CreditOutcome = StringEnum(['charged', 'released'] as const);
+export type CreditOutcome = Static<typeof CreditOutcome>;
+export const CreditSettleBody = Type.Object({ requestId: RequestId, outcome: CreditOutcome }, { additionalProperties: false });
+export type CreditSettleBody = Static<typeof CreditSettleBody>;
+export const CreditSettleResponse = Type.Object({
+  status: Type.Union([Type.Literal('charged'), Type.Literal('released'), Type.Null()]),
+});
+
+/**
+ * What the gateway reads of `GET /api/auth/me` (a public call) to turn a session token into a caller; the
+ * rest of the answer is the web app's.
+ */
+export const SessionIdentity = Type.Object({ user: Type.Pick(UserView, ['id', 'accountType', 'plan']) });
+export type SessionIdentity = Static<typeof SessionIdentity>;
+
+export const AuthInternalRoutes = {
+  verifyApiKey: defineRoute('POST', '/internal/api-keys/verify', {
+    tags,
+    summary: 'Resolve an API key to its owner',
+    body: ApiKeyVerifyBody,
+    response: { 200: ApiKeyOwnerResponse },
+  }),
+  verifySignature: defineRoute('POST', '/internal/api-keys/verify-signature', {
+    tags,
+    summary: "Check an HMAC-SHA256 made with a user's API key (signed template image URLs)",
+    body: ApiKeySignatureBody,
+    response: { 200: ApiKeyOwnerResponse },
+  }),
+  reserveCredit: defineRoute('POST', '/internal/credits/reserve', {
+    tags,
+    summary: 'Reserve one credit for a render (idempotent per requestId)',
+    body: CreditReserveBody,
+    response: { 200: CreditReserveResponse },
+  }),
+  settleCredit: defineRoute('POST', '/internal/credits/settle', {
+    tags,
+    summary: 'Charge or release a reservation (idempotent)',
+    body: CreditSettleBody,
+    response: { 200: CreditSettleResponse },
+  }),
+};
+
+// Templates (services/templates).
+
+export const TemplateRenderInputBody = Type.Object({
+  userId: Type.String({ format: 'uuid' }),
+  variables: Type.Optional(TemplateVariableValues),
+});
+export type TemplateRenderInputBody = Static<typeof TemplateRenderInputBody>;
+
+/**
+ * What the templates service hands the gateway to render: the filled SVG, and the image URLs to fetch (the
+ * worker's job schema, SvgImageVariable, checks them strictly).
+ */
+export const TemplateRenderInput = Type.Object({
+  svg: Type.String(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  images: Type.Array(Type.Object({ ref: Type.String(), url: Type.String() })),
+});
+export type TemplateRenderInput = Static<typeof TemplateRenderInput>;
+
+/** Who may be charged for a signed image URL, and which version of the template it shows. */
+export const TemplateOwnerInfo = Type.Object({ ownerId: Type.String(), updatedAt: Type.String() });
+export type TemplateOwnerInfo = Static<typeof TemplateOwnerInfo>;
+
+export const TemplatesInternalRoutes = {
+  renderInput: defineRoute('POST', '/internal/templates/:id/render-input', {
+    tags,
+    summary: 'The filled SVG of a template the user may use',
+    params: TemplateIdParams,
+    body: TemplateRenderInputBody,
+    response: { 200: TemplateRenderInput, ...templateErrorResponses },
+  }),
+  // Signed image URLs carry no session: the signature is checked against the owner's key, so the gateway
+  // first needs to know who the owner is (and which version it would be caching).
+  owner: defineRoute('GET', '/internal/templates/:id/owner', {
+    tags,
+    summary: "A template's owner and last change",
+    params: TemplateIdParams,
+    response: { 200: TemplateOwnerInfo, ...templateErrorResponses },
+  }),
+};

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  type MimeTypes,
+  NoCredentials,
+  type OutputMode,
+  type RouteSchema,
+  type SecurityRequirements,
+  SignedIn,
+  SignedInOrAnonymous,
+} from '@render/contracts';
+import type { RenderKind, RenderPayload } from '@render/queue';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { imageResponses, sendImage } from './image-reply.ts';
+
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
+export type ImageFormat = keyof typeof MimeTypes;
+
+/**
+ * Who may call an image route: `anyone` (credentials optional; without them the per-IP anonymous limit
+ * applies), `signedIn` (credentials required), or `public` (no credentials read; signed URLs).
+ */
+export type ImageAccess = 'anyone' | 'signedIn' | 'public';
+
+const security: Record<ImageAccess, SecurityRequirements> = { anyone: SignedInOrAnonymous, signedIn: SignedIn, public: NoCredentials };
+
+export interface ImageRouteSpec<S extends RouteSchema> {
+  tags: string[];
+  access: ImageAccess;
+  /** The formats the route can answer with, each documented with its media type. */
+  formats: ImageFormat[];
+  /** summary, description and the request's body, params or querystring. */
+  schema: S;
+  /** Statuses beyond those of every image route (e.g. a template's 403 and 404). */
+  errors?: Record<number, TSchema>;
+}
+
+/**
+ * The options every image route is declared with: its caller hook and its schema, with the security and
+ * the responses (binary in each format, or JSON with base64) of an image answer. Credentials (or the
+ * anonymous per-IP limit) are checked in onRequest, before the body is even parsed.
+ */
+export function imageRoute<S extends RouteSchema>(app: App, spec: ImageRouteSpec<S>) {
+  const { identify, requireAccount } = app.identity;
+  const hook = spec.access === 'anyone' ? identify : spec.access === 'signedIn' ? requireAccount : undefined;
+  return {
+    ...(hook ? { onRequest: hook } : {}),
+    schema: {
+      tags: spec.tags,
+      security: security[spec.access],
+      ...spec.schema,
+      response: { ...imageResponses(spec.formats), ...spec.errors },
+    },
+  };
+}
+
+export interface RenderRouteSpec<B extends TObject, K extends RenderKind> {
+  url: string;
+  /** The render queue (and job schema) the payload goes to. */
+  kind: K;
+  summary: string;
+  description?: string;
+  body: B;
+  formats: ImageFormat[];
+  access?: 'anyone' | 'signedIn';
+  tags?: string[];
+  errors?: Record<number, TSchema>;
+  /** Checks what the schema cannot and builds the job payload, or the promise of one (a template being filled). */
+  toPayload(body: Static<B>, request: FastifyRequest): RenderPayload<K> | Promise<RenderPayload<K>>;
+  /** JSON (base64) or binary: the body field that chooses. */
+  output(body: Static<B>): OutputMode;
+}
+
+/** A billed render call: body → job payload → reserve, render, settle (`credits`) → the image. */
+export function renderRoute<B extends TObject, K extends RenderKind>(app: App, spec: RenderRouteSpec<B, K>) {
+  const { summary, description, body } = spec;
+  const options = imageRoute(app, {
+    tags: spec.tags ?? ['convert'],
+    access: spec.access ?? 'anyone',
+    formats: spec.formats,
+    errors: spec.errors,
+    schema: { summary, ...(description ? { description } : {}), body },
+  });
+  app.post(spec.url, options, async (request, reply) => {
+    // Validated against `body` by Fastify; its generic type is only lost to the type provider's mapping.
+    const input = request.body as Static<B>;
+    const outcome = await app.credits.renderBilled(request, spec.kind, spec.toPayload(input, request));
+    return sendImage(reply, outcome, spec.output(input));
+  });
+}

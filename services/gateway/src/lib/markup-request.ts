@@ -1,0 +1,25 @@
+import {
+  AppError,
+  assertSvgDocument,
+  type HtmlConvertBody,
+  type HtmlRenderPayload,
+  type SvgConvertBody,
+  type SvgRenderPayload,
+} from '@render/contracts';
+import { assertPixelBudget } from './image-reply.ts';
+
+/** An HTML convert call as its job: some content, within the pixel budget; only the job's fields. */
+export function htmlPayload(body: HtmlConvertBody): HtmlRenderPayload {
+  const { html, format, width, height, quality, scale } = body;
+  if (!html.trim()) throw new AppError('VALIDATION_ERROR', 'Please enter some HTML content');
+  assertPixelBudget(width, height, scale);
+  return { html, format, width, height, quality, scale };
+}
+
+/** An SVG convert call as its job: parsed and its root checked here, so a non-SVG never occupies a worker. */
+export function svgPayload(body: SvgConvertBody): SvgRenderPayload {
+  const { svg, format, width, height, quality, transparent } = body;
+  if (!svg.trim()) throw new AppError('VALIDATION_ERROR', 'Please enter some SVG content');
+  assertSvgDocument(svg);
+  return { svg, format, width, height, quality, transparent };
+}

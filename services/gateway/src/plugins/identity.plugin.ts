@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { type ApiKeyOwnerResponse, AppError } from '@render/contracts';
+import { TokenBuckets } from '@render/fastify-kit';
+import { RedisTokenBuckets } from '@render/queue';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+export type AccountCaller = { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
+export type Caller = { kind: 'anonymous' } | AccountCaller;
+
+export interface Identity {
+  /**
+   * onRequest hook of billable routes: resolves the credentials (API key or Bearer token) into
+   * `request.caller`, 401 when they are wrong, 503 when the account service cannot tell; no credentials
+   * means anonymous, which is rate limited per IP.
+   */
+  identify(request: FastifyRequest): Promise<void>;
+  /** onRequest hook of routes for signed-in users only: as `identify`, but no credentials is a 401. */
+  requireAccount(request: FastifyRequest): Promise<void>;
+  /** onRequest hook of reads open to visitors: credentials are used when sent, and their absence is not limited. */
+  identifyIfSignedIn(request: FastifyRequest): Promise<void>;
+  /** The caller of a route behind `requireAccount`. */
+  account(request: FastifyRequest): AccountCaller;
+  /** The owner behind a signature made with their API key (signed image URLs); 403 when it does not match. */
+  signatureOwner(userId: string, message: string, signature: string): Promise<AccountCaller>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: Identity;
+  }
+  interface FastifyRequest {
+    /** Set by the identity hooks; null on routes that use none. */
+    caller: Caller | null;
+  }
+}
+
+export interface IdentityPluginOptions {
+  anonRateLimitPerMinute: number;
+  /** Redis key prefix of the shared anonymous-limit buckets (the queue prefix). */
+  keyPrefix: string;
+  /** How long a verified session token is trusted without asking again. */
+  cacheTtlMs?: number;
+}
+
+const API_KEY_PREFIX = 'rk_';
+const DEFAULT_CACHE_TTL_MS = 30_000;
+const MAX_CACHE_ENTRIES = 10_000;
+
+type Credential = { type: 'apiKey'; value: string } | { type: 'jwt'; value: string };
+
+function credentialOf(request: FastifyRequest): Credential | null {
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey.trim()) return { type: 'apiKey', value: apiKey.trim() };
+  const authorization = request.headers.authorization;
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match?.[1]) throw new AppError('UNAUTHORIZED', 'Authorization must be "Bearer <API key or token>"');
+  const value = match[1];
+  return value.startsWith(API_KEY_PREFIX) ? { type: 'apiKey', value } : { type: 'jwt', value };
+}
+
+const accountOf = (owner: ApiKeyOwnerResponse): AccountCaller => ({
+  kind: 'account',
+  userId: owner.userId,
+  role: owner.role,
+  plan: owner.plan,
+});
+
+/**
+ * Who is calling: credentials become a caller through the account service (`authClient`), session tokens
+ * are cached briefly, and calls without credentials share a per-IP limit in Redis.
+ */
+async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions) {
+  const { authClient } = app;
+  const sessions = new SessionCache(opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
+  // The anonymous limit holds across gateway replicas (buckets in Redis). Without Redis nothing renders
+  // anyway, but the check itself must not turn into a 500: each process then limits on its own.
+  const anonymous = new RedisTokenBuckets(app.redis, `${opts.keyPrefix}:rl:anon`, opts.anonRateLimitPerMinute, 60_000);
+  const anonymousFallback = new TokenBuckets(opts.anonRateLimitPerMinute, 60_000);
+  const takeAnonymous = (ip: string) => anonymous.take(ip).catch(() => anonymousFallback.take(ip));
+
+  async function resolve(credential: Credential): Promise<AccountCaller> {
+    if (credential.type === 'apiKey') {
+      const owner = await authClient.apiKeyOwner(credential.value);
+      if (!owner) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+      return accountOf(owner);
+    }
+    const user = await authClient.sessionOwner(credential.value);
+    if (!user) throw new AppError('UNAUTHORIZED', 'Invalid or expired token');
+    return { kind: 'account', userId: user.id, role: user.accountType === 'administrator' ? 'admin' : 'user', plan: user.plan };
+  }
+
+  /** The caller behind the request's credentials, or null when it sends none. */
+  async function authenticated(request: FastifyRequest): Promise<AccountCaller | null> {
+    const credential = credentialOf(request);
+    if (!credential) return null;
+    // API keys are verified on every call: a regenerated key must stop working at once, and the call is
+    // one small request next to the credit reservation that follows anyway. Session tokens stay valid until
+    // they expire whatever we do, so their lookups are cached briefly.
+    if (credential.type === 'apiKey') return resolve(credential);
+    return sessions.resolve(credential.value, () => resolve(credential));
+  }
+
+  async function identify(request: FastifyRequest): Promise<void> {
+    const caller = await authenticated(request);
+    if (!caller && !(await takeAnonymous(request.ip))) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many conversions without an API key: anonymous use is limited to ${opts.anonRateLimitPerMinute} per minute. Sign up for a free API key or retry in a minute.`,
+      );
+    }
+    request.caller = caller ?? { kind: 'anonymous' };
+  }
+
+  async function requireAccount(request: FastifyRequest): Promise<void> {
+    const caller = await authenticated(request);
+    if (!caller) throw new AppError('UNAUTHORIZED', 'Please sign in (Bearer token) or send your API key');
+    request.caller = caller;
+  }
+
+  async function identifyIfSignedIn(request: FastifyRequest): Promise<void> {
+    request.caller = (await authenticated(request)) ?? { kind: 'anonymous' };
+  }
+
+  function account(request: FastifyRequest): AccountCaller {
+    // A signed-in route without the requireAccount hook would act for nobody: fail loudly instead.
+    if (request.caller?.kind !== 'account') throw new AppError('INTERNAL_ERROR', 'Caller was not identified');
+    return request.caller;
+  }
+
+  async function signatureOwner(userId: string, message: string, signature: string): Promise<AccountCaller> {
+    const owner = await authClient.signatureOwner(userId, message, signature);
+    if (!owner) throw new AppError('FORBIDDEN', 'Invalid or missing signature (sig)');
+    return accountOf(owner);
+  }
+
+  app.decorateRequest('caller', null);
+  app.decorate('identity', { identify, requireAccount, identifyIfSignedIn, account, signatureOwner } satisfies Identity);
+  app.addHook('onClose', async () => sessions.clear());
+}
+
+/**
+ * Callers behind session tokens, for a short TTL. Keyed by a hash so the process never keeps raw tokens as
+ * map keys (heap dumps, debug output). Only successes are cached: a wrong token is re-checked each time.
+ */
+class SessionCache {
+  private readonly entries = new Map<string, { caller: AccountCaller; expiresAt: number }>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  /** The cached caller of `token`, or the one `lookup` finds (then cached). */
+  async resolve(token: string, lookup: () => Promise<AccountCaller>): Promise<AccountCaller> {
+    const key = createHash('sha256').update(`jwt:${token}`).digest('hex');
+    const hit = this.entries.get(key);
+    if (hit && hit.expiresAt > Date.now()) return hit.caller;
+    const caller = await lookup();
+    const now = Date.now();
+    if (this.entries.size >= MAX_CACHE_ENTRIES) {
+      for (const [k, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(k);
+      if (this.entries.size >= MAX_CACHE_ENTRIES) this.entries.clear();
+    }
+    this.entries.set(key, { caller, expiresAt: now + this.ttlMs });
+    return caller;
+  }
+
+  clear() {
+    this.entries.clear();
+  }
+}
+
+export default fp(identityPlugin, { name: 'identity', dependencies: ['redis', 'auth-client'], fastify: '5.x' });
