@@ -283,14 +283,12 @@ async function startServer(runtime: Runtime, port: number): Promise<void> {
   throw new Error(`pg_ctl start failed: ${output(result)}\n--- ${logFile} (tail) ---\n${tail}`);
 }
 
+/** A connection to the maintenance database with the embedded cluster's credentials. */
+const adminClient = (port: number) =>
+  new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres', connectionTimeoutMillis: 5_000 });
+
 async function ensureDatabase(port: number): Promise<void> {
-  const client = new pg.Client({
-    host: '127.0.0.1',
-    port,
-    user: USER,
-    password: PASSWORD,
-    database: 'postgres',
-  });
+  const client = adminClient(port);
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
@@ -312,14 +310,7 @@ async function ensureDatabase(port: number): Promise<void> {
  * bind the port; each test suite makes its own databases anyway.
  */
 async function foreignServerAccepts(port: number): Promise<boolean> {
-  const client = new pg.Client({
-    host: '127.0.0.1',
-    port,
-    user: USER,
-    password: PASSWORD,
-    database: 'postgres',
-    connectionTimeoutMillis: 2_000,
-  });
+  const client = adminClient(port);
   try {
     await client.connect();
     return true;

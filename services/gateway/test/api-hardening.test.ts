@@ -1,44 +1,32 @@
 import { request as httpRequest } from 'node:http';
 import { createRedis, renderJobs } from '@render/queue';
-import type { RenderWorkerHandle } from '@render/render-worker';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database, as its own tests start it.
-import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { INTERNAL_TOKEN, json, type Stack, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import { testRedisUrl } from './helpers/redis.ts';
-import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import { type FullStack, startFullStack, type TestGateway } from './helpers/stack.ts';
 
 // Protocol-level honesty and hardening of the gateway, over real sockets: 405 with Allow, the API's own 400
 // for URLs Fastify refuses before routing, NUL characters, security headers, the OpenAPI document, and
 // callers that hang up before their render is answered.
 
+let stack: FullStack;
 let auth: Stack;
 let templatesService: { url: string; close(): Promise<void> };
-let worker: RenderWorkerHandle;
 let gateway: TestGateway;
 let prefix: string;
 let user: Awaited<ReturnType<typeof verifiedUser>>;
 
 beforeAll(async () => {
-  prefix = uniquePrefix('hardening');
-  auth = await startStack();
-  templatesService = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
   // One page, so that a burst of calls waits in the queue.
-  worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_QUEUES: 'html', RENDER_PAGES: '1', RENDER_PREFETCH: '0' });
-  gateway = await startGateway({
-    QUEUE_PREFIX: prefix,
-    AUTH_SERVICE_URL: auth.url,
-    TEMPLATES_SERVICE_URL: templatesService.url,
-    INTERNAL_TOKEN,
-  });
+  stack = await startFullStack('hardening', { worker: { RENDER_QUEUES: 'html', RENDER_PAGES: '1', RENDER_PREFETCH: '0' } });
+  ({ auth, templates: templatesService, gateway, prefix } = stack);
   user = await verifiedUser(auth);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await templatesService?.close();
-  await auth?.close();
+  await stack?.close();
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${gateway.url}${path}`, { headers });

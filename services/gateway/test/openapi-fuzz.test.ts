@@ -1,14 +1,13 @@
-import type { RenderWorkerHandle } from '@render/render-worker';
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
 import { type FakeStripe, startFakeStripe } from '../../auth/test/helpers/fake-stripe.ts';
-import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { json, type Stack, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import { hostileValue, inlineRefs, mutatedObject, type Schema, schemaArbitrary } from './helpers/openapi-arbitraries.ts';
 import { startCanary, type TestServer } from './helpers/servers.ts';
-import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import { type FullStack, startFullStack, type TestGateway } from './helpers/stack.ts';
 
 // Property-based requests generated from the gateway's own OpenAPI document, sent over a real socket to the
 // whole stack (auth, templates, Postgres, Redis, a render worker with Chromium). Every answer must be below
@@ -34,9 +33,8 @@ interface GeneratedRequest {
   valid: boolean;
 }
 
+let stack: FullStack;
 let auth: Stack;
-let templatesService: { url: string; close(): Promise<void> };
-let worker: RenderWorkerHandle;
 let gateway: TestGateway;
 let canary: TestServer;
 let stripe: FakeStripe;
@@ -48,7 +46,6 @@ const TEMPLATE_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><rect width="100" height="50" fill="#09c"/><text x="5" y="30" data-variable="title">Hi</text></svg>';
 
 beforeAll(async () => {
-  const prefix = uniquePrefix('fuzz');
   // Billing answers 503 without Stripe; the stand-in Stripe server makes it answer as in production.
   stripe = await startFakeStripe({
     price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
@@ -56,24 +53,20 @@ beforeAll(async () => {
     price_month_eur: { unit_amount: 4900, currency: 'eur', interval: 'month' },
     price_year_eur: { unit_amount: 49000, currency: 'eur', interval: 'year' },
   });
-  auth = await startStack({
-    ...stripe.env,
-    STRIPE_SECRET_KEY: 'sk_test_fake',
-    STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
-    STRIPE_PRICE_MONTHLY_USD: 'price_month_usd',
-    STRIPE_PRICE_YEARLY_USD: 'price_year_usd',
-    STRIPE_PRICE_MONTHLY_EUR: 'price_month_eur',
-    STRIPE_PRICE_YEARLY_EUR: 'price_year_eur',
+  stack = await startFullStack('fuzz', {
+    auth: {
+      ...stripe.env,
+      STRIPE_SECRET_KEY: 'sk_test_fake',
+      STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
+      STRIPE_PRICE_MONTHLY_USD: 'price_month_usd',
+      STRIPE_PRICE_YEARLY_USD: 'price_year_usd',
+      STRIPE_PRICE_MONTHLY_EUR: 'price_month_eur',
+      STRIPE_PRICE_YEARLY_EUR: 'price_year_eur',
+    },
+    worker: { RENDER_TIMEOUT_MS: '5000' },
   });
+  ({ auth, gateway } = stack);
   canary = await startCanary();
-  templatesService = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
-  worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_TIMEOUT_MS: '5000' });
-  gateway = await startGateway({
-    QUEUE_PREFIX: prefix,
-    AUTH_SERVICE_URL: auth.url,
-    TEMPLATES_SERVICE_URL: templatesService.url,
-    INTERNAL_TOKEN,
-  });
   user = await verifiedUser(auth, { name: 'Fuzz Tester' });
   document = (await (await fetch(`${gateway.url}/api/openapi.json`)).json()) as Document;
   // Real ids for the {id} parameters: a private template and a public one.
@@ -97,11 +90,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await templatesService?.close();
+  await stack?.close();
   await canary?.close();
-  await auth?.close();
   await stripe?.close();
 });
 

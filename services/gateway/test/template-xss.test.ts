@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { templateImageSigningString } from '@render/contracts';
-import type { RenderWorkerHandle } from '@render/render-worker';
 import puppeteer, { type Browser, type HTTPResponse, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
-import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import { json, type Stack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { type FullStack, startFullStack, type TestGateway } from './helpers/stack.ts';
 
 // The stored-XSS report, replayed through the real stack: a user saves a template whose link is animated
 // to a javascript: URL under another XLink prefix, signs an SVG image URL for it, and a victim opens that
@@ -39,9 +38,8 @@ const PAYLOAD = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:foo="http://www.w
   <use href="http://evil.test/s.svg#x"/>
 </svg>`;
 
+let stack: FullStack;
 let auth: Stack;
-let templatesService: { url: string; close(): Promise<void> };
-let worker: RenderWorkerHandle;
 let gateway: TestGateway;
 let browser: Browser;
 let alice: Awaited<ReturnType<typeof verifiedUser>>;
@@ -49,16 +47,8 @@ let templateId: string;
 let storedSvg: string;
 
 beforeAll(async () => {
-  const prefix = uniquePrefix('template-xss');
-  auth = await startStack();
-  templatesService = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
-  worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_QUEUES: 'svg' });
-  gateway = await startGateway({
-    QUEUE_PREFIX: prefix,
-    AUTH_SERVICE_URL: auth.url,
-    TEMPLATES_SERVICE_URL: templatesService.url,
-    INTERNAL_TOKEN,
-  });
+  stack = await startFullStack('template-xss', { worker: { RENDER_QUEUES: 'svg' } });
+  ({ auth, gateway } = stack);
   alice = await verifiedUser(auth, { name: 'Alice Attacker' });
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
@@ -81,10 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await gateway?.close();
-  await worker?.close();
-  await templatesService?.close();
-  await auth?.close();
+  await stack?.close();
 });
 
 const signedSvgUrl = (params: Array<[string, string]> = []) => {

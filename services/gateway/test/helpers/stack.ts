@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '@render/logger';
 import { loadWorkerConfig, type RenderWorkerHandle, startRenderWorker } from '@render/render-worker';
 import Fastify, { type FastifyInstance } from 'fastify';
+// The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
+import { INTERNAL_TOKEN, type Stack, startStack } from '../../../auth/test/helpers/stack.ts';
 import templatesApp, { serverOptions as templatesServerOptions } from '../../../templates/src/app.ts';
 import { loadTemplatesConfig } from '../../../templates/src/config.ts';
 import app, { serverOptions } from '../../src/app.ts';
@@ -68,4 +70,45 @@ export async function startTemplates(databaseUrl: string, internalToken: string)
   await server.register(templatesApp, { config });
   await server.listen({ port: 0, host: '127.0.0.1' });
   return { url: `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/** Everything a convert or template call crosses: auth (own database), templates, a worker and the gateway. */
+export interface FullStack {
+  auth: Stack;
+  templates: { url: string; close(): Promise<void> };
+  worker: RenderWorkerHandle;
+  gateway: TestGateway;
+  /** The queue prefix this stack's gateway and worker share. */
+  prefix: string;
+  close(): Promise<void>;
+}
+
+export async function startFullStack(
+  label: string,
+  env: { auth?: Record<string, string>; worker?: Record<string, string>; gateway?: Record<string, string> } = {},
+): Promise<FullStack> {
+  const prefix = uniquePrefix(label);
+  const auth = await startStack(env.auth);
+  const templates = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
+  const worker = await startWorker({ QUEUE_PREFIX: prefix, ...env.worker });
+  const gateway = await startGateway({
+    QUEUE_PREFIX: prefix,
+    AUTH_SERVICE_URL: auth.url,
+    TEMPLATES_SERVICE_URL: templates.url,
+    INTERNAL_TOKEN,
+    ...env.gateway,
+  });
+  return {
+    auth,
+    templates,
+    worker,
+    gateway,
+    prefix,
+    async close() {
+      await gateway.close();
+      await worker.close();
+      await templates.close();
+      await auth.close();
+    },
+  };
 }
