@@ -104,6 +104,13 @@ out.push(
   `settings pages=${opts.pages}, sequential ${opts.requests} (+${opts.warmupRequests} warm-up), ` +
     `concurrent ${opts.durationMs} ms (+${opts.warmupMs} ms warm-up), c=${opts.concurrency}, naive ${opts.naiveIterations} (+1 warm-up)`,
 );
+out.push(
+  `start    ${
+    opts.start === 'dev'
+      ? 'dev (as ./scripts/dev: pnpm start → tsx → node, LOG_LEVEL info, output through its line prefixer)'
+      : 'production (node --import tsx, NODE_ENV=production, LOG_LEVEL warn)'
+  }`,
+);
 out.push('');
 out.push(
   table(

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { StartMode } from './processes.ts';
 
 export type Phase = 'raw' | 'stack' | 'keys' | 'formats' | 'naive';
 
@@ -13,6 +14,7 @@ export interface BenchOptions {
   naiveIterations: number;
   formatRequests: number;
   phases: Set<Phase>;
+  start: StartMode;
   jsonPath: string | null;
   strict: boolean;
   chromiumPath: string;
@@ -31,6 +33,10 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
   --naive N             browser-per-request iterations                      BENCH_NAIVE_ITERATIONS (10)
   --only LIST           phases to run: raw,stack,keys,formats,naive         BENCH_ONLY (all)
   --format-requests N   measured requests per format (formats phase)        BENCH_FORMAT_REQUESTS (40)
+  --start MODE          how the services start: production (node --import   BENCH_START (production)
+                        tsx, NODE_ENV=production, LOG_LEVEL warn) or dev (as
+                        ./scripts/dev: pnpm start → tsx, LOG_LEVEL info,
+                        output through its line prefixer)
   --json PATH           where to write results ("" = nowhere)               BENCH_JSON (bench/results/latest.json)
   --strict              exit 1 when a target is missed, not only on errors  BENCH_STRICT=1
   -h, --help
@@ -60,6 +66,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
       concurrency: { type: 'string' },
       naive: { type: 'string' },
       only: { type: 'string' },
+      start: { type: 'string' },
       json: { type: 'string' },
       strict: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -83,6 +90,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
   }
   if (phases.size === 0) throw new Error('--only selects no phase');
 
+  const start = values.start ?? env.BENCH_START ?? 'production';
+  if (start !== 'production' && start !== 'dev') throw new Error(`--start: "production" or "dev", got "${start}"`);
+
   const json = values.json ?? env.BENCH_JSON;
   return {
     pages: int('--pages / RENDER_PAGES', values.pages ?? env.RENDER_PAGES, 4, 1),
@@ -94,6 +104,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
     naiveIterations: int('--naive / BENCH_NAIVE_ITERATIONS', values.naive ?? env.BENCH_NAIVE_ITERATIONS, 10, 1),
     formatRequests: int('--format-requests / BENCH_FORMAT_REQUESTS', values['format-requests'] ?? env.BENCH_FORMAT_REQUESTS, 40, 1),
     phases,
+    start,
     jsonPath: json === '' ? null : path.resolve(json ?? path.join(benchDir, 'results', 'latest.json')),
     strict: values.strict ?? env.BENCH_STRICT === '1',
     chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',

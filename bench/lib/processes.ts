@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -139,10 +140,62 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-export function startService(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Service {
+/**
+ * BENCH_CPU_PROF=gateway,auth (service names, or "all") writes a V8 CPU profile of each named service to
+ * BENCH_CPU_PROF_DIR/<service>/ (bench/results/profiles) when it stops: open it in Chrome DevTools or speedscope.
+ */
+function profileArgs(name: string): string[] {
+  const wanted = (process.env.BENCH_CPU_PROF ?? '').split(',').map((s) => s.trim());
+  if (!wanted.includes(name) && !wanted.includes('all')) return [];
+  const dir = process.env.BENCH_CPU_PROF_DIR || path.join(import.meta.dirname, '..', 'results', 'profiles');
+  // One directory per service: Node writes a profile per thread (the main one is the largest).
+  return ['--cpu-prof', `--cpu-prof-dir=${path.join(dir, name)}`];
+}
+
+/**
+ * How the services are started. `production`: as the images run them (node with tsx's loader, one process
+ * per service), NODE_ENV=production, and the log level the bench sets (warn, info for the worker's
+ * readiness line). `dev`: as ./scripts/dev does: `pnpm --filter <package> start` (pnpm, then tsx's CLI, then
+ * node), no NODE_ENV, the default log level (info), and the output through scripts/dev's line prefixer.
+ */
+export type StartMode = 'production' | 'dev';
+
+export interface ServiceSpec {
+  name: string;
+  /** The workspace package (dev start). */
+  pkg: string;
+  /** Its entry point, relative to the repository (production start). */
+  entry: string;
+}
+
+export function startNodeService(mode: StartMode, spec: ServiceSpec, env: NodeJS.ProcessEnv, repoRoot: string): Service {
+  if (mode === 'production') {
+    return startService(spec.name, ['--import', 'tsx', path.join(repoRoot, spec.entry)], { ...env, NODE_ENV: 'production' }, repoRoot);
+  }
+  const { NODE_ENV: _, LOG_LEVEL: __, ...devEnv } = env;
+  const prefixer = path.join(repoRoot, 'scripts/lib/prefix-lines');
+  // bash and the prefixer ignore SIGTERM (sent to the whole group, as scripts/dev does), so they last until
+  // the service has stopped and its last lines are read; node resets the signals it inherits.
+  const script = `trap '' INT TERM; pnpm --silent --filter "$1" start 2>&1 | "$2" "$3"`;
+  return startService(spec.name, ['-c', script, 'bash', spec.pkg, prefixer, `${spec.name} |`], devEnv, repoRoot, {
+    command: 'bash',
+    signalGroup: true,
+  });
+}
+
+export function startService(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  /** `command` instead of node; `signalGroup`: stop by signalling the whole process group. */
+  opts: { command?: string; signalGroup?: boolean } = {},
+): Service {
   // Own process group, so a terminal Ctrl-C reaches only the bench, which then stops services in order
   // (the worker drains and closes Chromium on SIGTERM) instead of everything dying at once.
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = opts.command
+    ? spawn(opts.command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    : spawn(process.execPath, [...profileArgs(name), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const tail: string[] = [];
   const warnings: string[] = [];
   const lineListeners = new Set<(line: string) => void>();
@@ -227,7 +280,8 @@ export function startService(name: string, args: string[], env: NodeJS.ProcessEn
         clearInterval(refresh);
         if (!exited && child.pid) {
           known = descendantsOf(child.pid);
-          child.kill('SIGTERM');
+          if (opts.signalGroup) killTree('SIGTERM');
+          else child.kill('SIGTERM');
           await Promise.race([exitPromise, sleep(15_000)]);
         }
         // Whatever survived a graceful stop (or a crash) is killed by pid.

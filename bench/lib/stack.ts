@@ -1,9 +1,8 @@
 import http from 'node:http';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FORMAT_WORKLOADS, type FormatWorkload, startPageServer, type WorkloadContext } from './formats.ts';
 import { type LoadResult, runForDuration, runSequential, type Sample } from './load.ts';
-import { freePort, onCleanup, runCleanup, type Service, startService } from './processes.ts';
+import { freePort, onCleanup, runCleanup, type Service, type StartMode, startNodeService } from './processes.ts';
 import { deleteKeysWithPrefix } from './redis-cleanup.ts';
 import { startTemplateServices, type TemplateServices } from './template-stack.ts';
 import { assertPng, REQUEST_BODY } from './workload.ts';
@@ -128,6 +127,8 @@ export async function runStack(
     /** Postgres for the template workload (a throwaway database is created on it); skipped when null. */
     databaseUrl: string | null;
     chromiumPath: string;
+    /** How the services are started (see StartMode). */
+    start: StartMode;
     pages: number;
     requests: number;
     warmupRequests: number;
@@ -155,14 +156,12 @@ export async function runStack(
       ),
     runSync: () => undefined,
   });
-  // NODE_ENV as in the production images, in case a dependency takes a faster path there.
-  const common = { ...process.env, REDIS_URL: opts.redisUrl, QUEUE_PREFIX: queuePrefix, NODE_ENV: 'production' };
-  const tsx = ['--import', 'tsx'];
+  const common = { ...process.env, REDIS_URL: opts.redisUrl, QUEUE_PREFIX: queuePrefix };
 
   const pageServer = await startPageServer();
-  const worker = startService(
-    'render-worker',
-    [...tsx, path.join(repoRoot, 'services/render-worker/src/main.ts')],
+  const worker = startNodeService(
+    opts.start,
+    { name: 'render-worker', pkg: '@render/render-worker', entry: 'services/render-worker/src/main.ts' },
     {
       ...common,
       RENDER_QUEUES: 'html,svg,chart,code,screenshot',
@@ -182,10 +181,11 @@ export async function runStack(
   let client: ReturnType<typeof convertClient> | undefined;
   let templateServices: TemplateServices | undefined;
   try {
-    if ((opts.formats || opts.keys) && opts.databaseUrl) templateServices = await startTemplateServices(repoRoot, opts.databaseUrl, common);
-    gateway = startService(
-      'gateway',
-      [...tsx, path.join(repoRoot, 'services/gateway/src/server.ts')],
+    if ((opts.formats || opts.keys) && opts.databaseUrl)
+      templateServices = await startTemplateServices(repoRoot, opts.databaseUrl, common, opts.start);
+    gateway = startNodeService(
+      opts.start,
+      { name: 'gateway', pkg: '@render/gateway', entry: 'services/gateway/src/server.ts' },
       // The bench converts anonymously, far above the demo pages' per-IP limit.
       {
         ...common,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb, migrateToLatest } from '@render/db';
 import pg from 'pg';
-import { freePort, onCleanup, runCleanup, type Service, startService } from './processes.ts';
+import { freePort, onCleanup, runCleanup, type Service, type StartMode, startNodeService } from './processes.ts';
 
 /** An 800×400 social card with a title, a number and a colour rule: what a typical template generation does. */
 export const BENCH_TEMPLATE = {
@@ -64,7 +64,12 @@ async function waitForHttp(url: string, service: Service, timeoutMs: number): Pr
  * with an administrator, so generations are authenticated and go through the credit calls like production
  * ones without running out of credits.
  */
-export async function startTemplateServices(repoRoot: string, databaseUrl: string, env: NodeJS.ProcessEnv): Promise<TemplateServices> {
+export async function startTemplateServices(
+  repoRoot: string,
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv,
+  start: StartMode,
+): Promise<TemplateServices> {
   const databaseName = `bench_${process.pid}_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -93,14 +98,13 @@ export async function startTemplateServices(repoRoot: string, databaseUrl: strin
   const adminEmail = 'bench@example.com';
   const adminPassword = `Bench-${randomBytes(8).toString('hex')}1`;
   const [authPort, templatesPort] = [await freePort(), await freePort()];
-  const tsx = ['--import', 'tsx'];
   const common = { ...env, DATABASE_URL: url.toString(), INTERNAL_TOKEN: internalToken, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   const services: Service[] = [];
   try {
     services.push(
-      startService(
-        'auth',
-        [...tsx, path.join(repoRoot, 'services/auth/src/server.ts')],
+      startNodeService(
+        start,
+        { name: 'auth', pkg: '@render/auth', entry: 'services/auth/src/server.ts' },
         {
           ...common,
           PORT: String(authPort),
@@ -112,9 +116,9 @@ export async function startTemplateServices(repoRoot: string, databaseUrl: strin
         },
         repoRoot,
       ),
-      startService(
-        'templates',
-        [...tsx, path.join(repoRoot, 'services/templates/src/server.ts')],
+      startNodeService(
+        start,
+        { name: 'templates', pkg: '@render/templates', entry: 'services/templates/src/server.ts' },
         { ...common, PORT: String(templatesPort) },
         repoRoot,
       ),

@@ -36,9 +36,48 @@ export const ApiKeyOwnerResponse = Type.Object({
 });
 export type ApiKeyOwnerResponse = Static<typeof ApiKeyOwnerResponse>;
 
-export const CreditReserveBody = Type.Object({ userId: UserId, requestId: RequestId }, { additionalProperties: false });
+/** The SHA-256 of an API key (hex), which is what the account service looks keys up by. */
+export const ApiKeyHash = Type.String({ pattern: '^[0-9a-f]{64}$' });
+
+/** Most reservations one call settles (a gateway's charges of a few milliseconds). */
+export const CREDIT_SETTLE_BATCH_MAX = 500;
+/** Earlier renders' reservations to charge, carried along by another call (settled like settle-batch). */
+const Charged = Type.Optional(Type.Array(RequestId, { maxItems: CREDIT_SETTLE_BATCH_MAX }));
+
+/**
+ * One credit for `requestId`, for an account named by its id (a session's caller, a template owner) or by
+ * the SHA-256 of its API key: then the key is verified and the credit reserved in one call, so a
+ * regenerated key is refused at once without a call of its own. `charged` carries the gateway's pending
+ * charges of earlier renders (any accounts'), settled in the same statement whatever the answer.
+ */
+export const CreditReserveBody = Type.Union([
+  Type.Object({ userId: UserId, requestId: RequestId, charged: Charged }, { additionalProperties: false }),
+  Type.Object({ apiKeyHash: ApiKeyHash, requestId: RequestId, charged: Charged }, { additionalProperties: false }),
+]);
 export type CreditReserveBody = Static<typeof CreditReserveBody>;
-export const CreditReserveResponse = Type.Object({ reservationId: Type.String() });
+/**
+ * The reservation and the account it was made for (as read under it: the plan is current), with the
+ * credits left in the window after this one (null: the account has no limit).
+ */
+export const CreditReserveResponse = Type.Object({
+  reservationId: Type.String(),
+  userId: Type.String(),
+  role: ApiKeyOwnerResponse.properties.role,
+  plan: ApiKeyOwnerResponse.properties.plan,
+  remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+});
+export type CreditReserveResponse = Static<typeof CreditReserveResponse>;
+/**
+ * 402: the account's window is used up. A reservation asked for by API key still names the owner: the key
+ * is valid, and the gateway answers whatever is wrong with the request itself before the refusal.
+ */
+export const CreditRefusedResponse = Type.Object({
+  success: Type.Literal(false),
+  message: Type.String(),
+  code: Type.String(),
+  owner: Type.Optional(ApiKeyOwnerResponse),
+});
+export type CreditRefusedResponse = Static<typeof CreditRefusedResponse>;
 
 export const CreditOutcome = StringEnum(['charged', 'released'] as const);
 export type CreditOutcome = Static<typeof CreditOutcome>;
@@ -47,6 +86,18 @@ export type CreditSettleBody = Static<typeof CreditSettleBody>;
 export const CreditSettleResponse = Type.Object({
   status: Type.Union([Type.Literal('charged'), Type.Literal('released'), Type.Null()]),
 });
+
+/** Several reservations settled the same way at once (one UPDATE); idempotent like the single settle. */
+export const CreditSettleBatchBody = Type.Object(
+  {
+    requestIds: Type.Array(RequestId, { minItems: 1, maxItems: CREDIT_SETTLE_BATCH_MAX }),
+    outcome: CreditOutcome,
+  },
+  { additionalProperties: false },
+);
+export type CreditSettleBatchBody = Static<typeof CreditSettleBatchBody>;
+/** How many of them were still reserved and are now settled (unknown and already settled ones are not). */
+export const CreditSettleBatchResponse = Type.Object({ settled: Type.Integer({ minimum: 0 }) });
 
 /**
  * What the gateway reads of `GET /api/auth/me` (a public call) to turn a session token into a caller; the
@@ -70,15 +121,21 @@ export const AuthInternalRoutes = {
   }),
   reserveCredit: defineRoute('POST', '/internal/credits/reserve', {
     tags,
-    summary: 'Reserve one credit for a render (idempotent per requestId)',
+    summary: 'Reserve one credit for a render (idempotent per requestId), for an account id or an API key hash',
     body: CreditReserveBody,
-    response: { 200: CreditReserveResponse },
+    response: { 200: CreditReserveResponse, 402: CreditRefusedResponse },
   }),
   settleCredit: defineRoute('POST', '/internal/credits/settle', {
     tags,
     summary: 'Charge or release a reservation (idempotent)',
     body: CreditSettleBody,
     response: { 200: CreditSettleResponse },
+  }),
+  settleCredits: defineRoute('POST', '/internal/credits/settle-batch', {
+    tags,
+    summary: 'Charge or release several reservations at once (idempotent)',
+    body: CreditSettleBatchBody,
+    response: { 200: CreditSettleBatchResponse },
   }),
 };
 

@@ -8,8 +8,12 @@ export {
 } from './migrator.ts';
 export { type ApiKeyOwner, type ApiKeyRow, ApiKeysRepository, type NewApiKey } from './repositories/api-keys.repository.ts';
 export {
+  type CreditAccount,
   CreditLedgerRepository,
   type CreditLedgerRow,
+  type CreditOwner,
+  type CreditRules,
+  isUnlimited,
   type ReserveResult,
 } from './repositories/credit-ledger.repository.ts';
 export { type EmailCodeRow, EmailCodesRepository } from './repositories/email-codes.repository.ts';

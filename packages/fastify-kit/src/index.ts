@@ -3,4 +3,5 @@ export { default as errorHandler, validationMessage } from './error-handler.plug
 export { clientErrorHandler, frameworkErrors } from './framework-errors.ts';
 export { INTERNAL_TOKEN_HEADER, requireInternalToken, safeEqual } from './internal-token.ts';
 export { listenUntilSignalled } from './listen.ts';
+export { RequestLogController, type RequestLogOptions } from './request-log.ts';
 export { TokenBuckets } from './token-buckets.ts';

@@ -1,5 +1,5 @@
 import { dbPlugin as db, repositoriesPlugin as repositories } from '@render/db';
-import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors } from '@render/fastify-kit';
+import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors, RequestLogController } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { AuthConfig } from './config.ts';
@@ -22,6 +22,9 @@ import usageRoutes from './routes/usage.routes.ts';
 export function serverOptions(config: AuthConfig): FastifyServerOptions {
   return {
     logger: loggerOptions('auth', config.LOG_LEVEL),
+    // One line per request instead of Fastify's two; the gateway's calls (credits, API keys) belong to a
+    // request the gateway logs already, so their successes are logged at debug.
+    logController: new RequestLogController({ quiet: (request) => request.url.startsWith('/internal/') }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     ajv: ajvOptions,
     frameworkErrors,

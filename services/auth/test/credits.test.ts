@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditLimitMessage } from '../src/lib/credits.ts';
 import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/stack.ts';
@@ -16,10 +16,18 @@ afterAll(async () => {
 
 const internal = (s: Stack, path: string, body: unknown, token = INTERNAL_TOKEN) =>
   s.call('POST', path, { body, headers: { 'x-internal-token': token } });
-const reserve = (s: Stack, userId: string, requestId = randomUUID()) => internal(s, '/internal/credits/reserve', { userId, requestId });
+const reserve = (s: Stack, userId: string, requestId = randomUUID(), charged?: string[]) =>
+  internal(s, '/internal/credits/reserve', { userId, requestId, ...(charged ? { charged } : {}) });
 const settle = (s: Stack, requestId: string, outcome: 'charged' | 'released') =>
   internal(s, '/internal/credits/settle', { requestId, outcome });
 const usage = async (s: Stack, token: string) => (await json(await s.call('GET', '/api/auth/usage', { token }))).data;
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const reserveByKey = (s: Stack, apiKey: string, requestId = randomUUID(), charged?: string[]) =>
+  internal(s, '/internal/credits/reserve', { apiKeyHash: sha256(apiKey), requestId, ...(charged ? { charged } : {}) });
+const settleBatch = (s: Stack, requestIds: string[], outcome: 'charged' | 'released', token = INTERNAL_TOKEN) =>
+  internal(s, '/internal/credits/settle-batch', { requestIds, outcome }, token);
+const statusOf = async (s: Stack, requestId: string) =>
+  (await s.db.selectFrom('credit_ledger').select('status').where('request_id', '=', requestId).executeTakeFirst())?.status;
 
 /** Fills a user's window with `n` charged credits, `daysAgo` old, straight in the ledger. */
 async function seedCharged(s: Stack, userId: string, n: number, daysAgo = 0) {
@@ -123,6 +131,102 @@ describe('credits: reserve, settle and usage', () => {
   it('answers 404 for an unknown account and 400 for a malformed one', async () => {
     expect((await reserve(stack, randomUUID())).status).toBe(404);
     expect((await reserve(stack, 'not-a-uuid')).status).toBe(400);
+  });
+});
+
+describe('credits: reserved by API key, settled in batches', () => {
+  it('verifies the key and reserves in one call, answering the owner, plan and credits left', async () => {
+    const user = await verifiedUser(stack);
+    const id = randomUUID();
+    const res = await reserveByKey(stack, user.apiKey, id);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toEqual({
+      reservationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      userId: user.userId,
+      role: 'user',
+      plan: 'free',
+      remaining: 49,
+    });
+    // Idempotent per requestId, like the reservation by account id.
+    expect(await json(await reserveByKey(stack, user.apiKey, id))).toMatchObject({ reservationId: body.reservationId, remaining: 49 });
+    expect((await reserveByKey(stack, user.apiKey)).status).toBe(200);
+    expect((await usage(stack, user.token)).used).toBe(2);
+  });
+
+  it('refuses an unknown or regenerated key with 401 and reserves nothing', async () => {
+    const user = await verifiedUser(stack);
+    expect((await reserveByKey(stack, `${user.apiKey}x`)).status).toBe(401);
+    const regenerated = await stack.call('POST', '/api/auth/api-key/regenerate', { token: user.token });
+    const { apiKey } = await json(regenerated);
+    const refused = await reserveByKey(stack, user.apiKey);
+    expect(refused.status).toBe(401);
+    expect(await json(refused)).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    expect((await usage(stack, user.token)).used).toBe(0);
+    expect((await reserveByKey(stack, apiKey)).status).toBe(200);
+    expect((await internal(stack, '/internal/credits/reserve', { apiKeyHash: 'not-hex', requestId: 'x' })).status).toBe(400);
+    expect(
+      (await internal(stack, '/internal/credits/reserve', { apiKeyHash: sha256(apiKey), userId: user.userId, requestId: 'x' })).status,
+    ).toBe(400);
+  });
+
+  it('answers 402 with the owner when the window is used up, and no limit for Pro', async () => {
+    const user = await verifiedUser(stack);
+    await seedCharged(stack, user.userId, 49);
+    expect(await json(await reserveByKey(stack, user.apiKey))).toMatchObject({ remaining: 0 });
+    const refused = await reserveByKey(stack, user.apiKey);
+    expect(refused.status).toBe(402);
+    expect(await json(refused)).toEqual({
+      success: false,
+      code: 'PAYMENT_REQUIRED',
+      message: creditLimitMessage,
+      owner: { userId: user.userId, role: 'user', plan: 'free' },
+    });
+    // Asked by account id, the refusal stays the plain error.
+    expect(await json(await reserve(stack, user.userId))).toEqual({
+      success: false,
+      code: 'PAYMENT_REQUIRED',
+      message: creditLimitMessage,
+    });
+
+    await stack.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
+    expect(await json(await reserveByKey(stack, user.apiKey))).toMatchObject({ plan: 'pro', remaining: null });
+  });
+
+  it('lets exactly one of 50 concurrent reserves by key take the last credit', async () => {
+    const user = await verifiedUser(stack);
+    await seedCharged(stack, user.userId, 49);
+    const results = await Promise.all(Array.from({ length: 50 }, () => reserveByKey(stack, user.apiKey)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
+    expect((await usage(stack, user.token)).used).toBe(50);
+  });
+
+  it('settles the charges a reservation call carries, whatever its answer', async () => {
+    const user = await verifiedUser(stack);
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    for (const id of [a, b, c]) expect((await reserve(stack, user.userId, id)).status).toBe(200);
+    expect((await reserveByKey(stack, user.apiKey, randomUUID(), [a, b])).status).toBe(200);
+    expect([await statusOf(stack, a), await statusOf(stack, b), await statusOf(stack, c)]).toEqual(['charged', 'charged', 'reserved']);
+    // A refused key still settles what it carried (unknown ids are no error).
+    expect((await reserveByKey(stack, 'rk_unknown', randomUUID(), [c, 'never-reserved'])).status).toBe(401);
+    expect(await statusOf(stack, c)).toBe('charged');
+    expect((await reserve(stack, user.userId, randomUUID(), [])).status).toBe(200);
+    expect(await json(await reserve(stack, user.userId))).toMatchObject({ userId: user.userId, plan: 'free', remaining: 44 });
+  });
+
+  it('settles a batch in one call, only rows still reserved, and needs the internal token', async () => {
+    const user = await verifiedUser(stack);
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    for (const id of ids) await reserve(stack, user.userId, id);
+    expect((await settleBatch(stack, ids, 'charged', 'wrong-token-123456')).status).toBe(401);
+    expect(await json(await settleBatch(stack, [ids[0]!, ids[1]!, 'never-reserved'], 'charged'))).toEqual({ settled: 2 });
+    // Idempotent: settled rows stay as they are.
+    expect(await json(await settleBatch(stack, ids, 'released'))).toEqual({ settled: 1 });
+    expect(await Promise.all(ids.map((id) => statusOf(stack, id)))).toEqual(['charged', 'charged', 'released']);
+    expect((await usage(stack, user.token)).used).toBe(2);
+    expect((await settleBatch(stack, [], 'charged')).status).toBe(400);
   });
 });
 

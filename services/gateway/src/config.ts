@@ -41,6 +41,11 @@ export const GatewayConfigSchema = Type.Object({
   INTERNAL_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** How long a credential check or credit call to the account service may take before a 503. */
   ACCOUNT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5_000 }),
+  /**
+   * How long a charge (settled after its answer) waits for a credit reservation call to carry it to the
+   * account service before it is sent on its own, together with the others of that time.
+   */
+  CREDIT_SETTLE_BATCH_MS: Type.Integer({ minimum: 1, default: 50 }),
   /** Convert calls per minute per client IP without credentials (the demo pages). */
   ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
 });

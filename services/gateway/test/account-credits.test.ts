@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database, exactly as its own tests start it.
@@ -160,6 +162,147 @@ describe('authenticated convert calls and credits', () => {
     expect(await res.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     const anonymous = await authDownGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 });
     expect(anonymous.status).toBe(200);
+  });
+});
+
+describe('API keys: verified by the reservation itself', () => {
+  const convert = (apiKey: string, body: unknown = { html: HTML, width: 50, height: 50 }, on = gateway) =>
+    on.post('/api/html-to-img/convert', body, { 'x-api-key': apiKey });
+  const ledger = (userId: string) =>
+    auth.db.selectFrom('credit_ledger').select(['request_id', 'status']).where('user_id', '=', userId).execute();
+
+  it('refuses a key regenerated right after it was used: 401 at once, no image, nothing charged', async () => {
+    const user = await verifiedUser(auth);
+    const ok = await convert(user.apiKey);
+    expect(ok.status).toBe(200);
+    await ok.arrayBuffer();
+    const regenerated = await auth.call('POST', '/api/auth/api-key/regenerate', { token: user.token });
+    const { apiKey } = (await regenerated.json()) as { apiKey: string };
+
+    const refused = await convert(user.apiKey);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED', message: 'Invalid API key' });
+    expect(await used(user.token)).toBe(1);
+    expect(await ledger(user.userId)).toHaveLength(1);
+    expect((await convert(apiKey)).status).toBe(200);
+    expect(await used(user.token)).toBe(2);
+  });
+
+  it('gives back the credit of a call refused before its render, before answering it', async () => {
+    const user = await verifiedUser(auth);
+    // The key is checked (and the credit reserved) before the body is read: a body the schema refuses
+    // gets its 400, and its credit back first. Once as the key's first call, once after a render.
+    for (const expected of [0, 1]) {
+      const bad = await convert(user.apiKey, { html: 123 });
+      expect(bad.status).toBe(400);
+      expect(await used(user.token)).toBe(expected);
+      if (expected === 0) expect((await convert(user.apiKey)).status).toBe(200);
+    }
+    // The render's charge went along with the second refused call's reservation.
+    expect((await ledger(user.userId)).map((row) => row.status).sort()).toEqual(['charged', 'released', 'released']);
+  });
+});
+
+/** Forwards to the account service, recording each call; `fail` picks the paths it answers 503 itself. */
+async function recordingProxy(target: string, fail: (path: string) => boolean = () => false) {
+  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const raw = Buffer.concat(chunks);
+      const path = req.url ?? '';
+      calls.push({ path, body: raw.length ? JSON.parse(raw.toString('utf8')) : {} });
+      if (fail(path)) {
+        res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false,"code":"SERVICE_UNAVAILABLE","message":"down"}');
+        return;
+      }
+      const headers: Record<string, string> = {};
+      for (const name of ['content-type', 'authorization', 'x-internal-token']) {
+        const value = req.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      const upstream = await fetch(`${target}${path}`, { method: req.method, headers, body: raw.length ? raw : undefined });
+      res
+        .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
+        .end(Buffer.from(await upstream.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('charges settled after the answer, in batches', () => {
+  const statuses = async (userId: string) =>
+    (await auth.db.selectFrom('credit_ledger').select(['request_id', 'status']).where('user_id', '=', userId).execute()).map(
+      (row) => row.status,
+    );
+
+  it('carries each charge on the next reservation call, and sends those left when the gateway closes', async () => {
+    const proxy = await recordingProxy(auth.url);
+    // A long batch window, so only the calls themselves and the close move charges.
+    const own = await startGateway({
+      QUEUE_PREFIX: queuePrefix,
+      AUTH_SERVICE_URL: proxy.url,
+      INTERNAL_TOKEN,
+      CREDIT_SETTLE_BATCH_MS: '600000',
+    });
+    let closed = false;
+    try {
+      const user = await verifiedUser(auth);
+      for (let i = 0; i < 3; i++) {
+        const res = await own.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+      // Answered and counted, not yet settled: the last charge waits for a call to carry it.
+      expect(await used(user.token)).toBe(3);
+      const reserves = proxy.calls.filter((call) => call.path === '/internal/credits/reserve');
+      const jobs = reserves.map((call) => call.body.requestId);
+      expect(reserves.map((call) => call.body.charged)).toEqual([undefined, [jobs[0]], [jobs[1]]]);
+      expect((await statuses(user.userId)).sort()).toEqual(['charged', 'charged', 'reserved']);
+      await own.close();
+      closed = true;
+      expect(proxy.calls.filter((call) => call.path === '/internal/credits/settle-batch').map((call) => call.body)).toEqual([
+        { requestIds: [jobs[2]], outcome: 'charged' },
+      ]);
+      expect(await statuses(user.userId)).toEqual(['charged', 'charged', 'charged']);
+      expect(await used(user.token)).toBe(3);
+    } finally {
+      if (!closed) await own.close();
+      await proxy.close();
+    }
+  });
+
+  it('leaves a batch the account service did not confirm reserved, counted as used, for its sweep', async () => {
+    const proxy = await recordingProxy(auth.url, (path) => path === '/internal/credits/settle-batch');
+    const own = await startGateway({
+      QUEUE_PREFIX: queuePrefix,
+      AUTH_SERVICE_URL: proxy.url,
+      INTERNAL_TOKEN,
+      CREDIT_SETTLE_BATCH_MS: '600000',
+    });
+    const user = await verifiedUser(auth);
+    try {
+      const res = await own.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    } finally {
+      await own.close();
+      await proxy.close();
+    }
+    expect(proxy.calls.map((call) => call.path)).toEqual(['/internal/credits/reserve', '/internal/credits/settle-batch']);
+    expect(await statuses(user.userId)).toEqual(['reserved']);
+    expect(await used(user.token)).toBe(1);
+    // The sweep releases what is left reserved past the timeout (here: made to look old enough).
+    await auth.db
+      .updateTable('credit_ledger')
+      .set({ created_at: new Date(Date.now() - 11 * 60_000) })
+      .where('user_id', '=', user.userId)
+      .execute();
+    expect(await auth.app.reconcileCredits()).toBeGreaterThanOrEqual(1);
+    expect(await statuses(user.userId)).toEqual(['released']);
   });
 });
 

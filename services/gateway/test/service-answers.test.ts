@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ const USER_ID = '11111111-1111-4111-8111-111111111111';
 const TEMPLATE_ID = '22222222-2222-4222-8222-222222222222';
 const SIGNED_TEMPLATE_ID = '33333333-3333-4333-8333-333333333333';
 const GOOD_KEY = 'rk_good';
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const json = (res: ServerResponse, status: number, body: unknown) =>
@@ -51,7 +53,11 @@ beforeAll(async () => {
     'POST /internal/api-keys/verify': (body) => (body.apiKey === GOOD_KEY ? [200, owner] : [200, { userId: USER_ID, role: 'user' }]),
     'GET /api/auth/me': () => [200, { success: true, user: { id: USER_ID, accountType: 'superuser', plan: 'free' } }],
     'POST /internal/api-keys/verify-signature': () => [200, 'not json at all'],
-    'POST /internal/credits/reserve': () => [200, { reservationId: 'r1' }],
+    // Asked by API key (its SHA-256), the reservation also names the owner: the same drift for other keys.
+    'POST /internal/credits/reserve': (body) =>
+      body.apiKeyHash === undefined || body.apiKeyHash === sha256(GOOD_KEY)
+        ? [200, { reservationId: 'r1', ...owner, remaining: 49 }]
+        : [200, { reservationId: 'r1', userId: USER_ID, role: 'user' }],
     'POST /internal/credits/settle': () => [200, { status: 'released' }],
   });
   templates = await fakeService({
@@ -93,7 +99,8 @@ describe('answers that break their contract', () => {
   it('a filled template with a mistyped size is a 503, and its credit is released', async () => {
     const res = await gateway.post('/api/template/generate', { templateId: TEMPLATE_ID }, { 'x-api-key': GOOD_KEY });
     await expectUnavailable(res, 'template service');
-    const reserved = auth.calls.find((call) => call.route === 'POST /internal/credits/reserve')?.body.requestId;
+    const reserved = auth.calls.find((call) => call.route === 'POST /internal/credits/reserve' && call.body.apiKeyHash === sha256(GOOD_KEY))
+      ?.body.requestId;
     expect(reserved).toBeTypeOf('string');
     expect(auth.calls).toContainEqual({ route: 'POST /internal/credits/settle', body: { requestId: reserved, outcome: 'released' } });
   });

@@ -1,4 +1,4 @@
-import type { UserPlan, UserRole } from '@render/db';
+import { type CreditRules, isUnlimited, type UserPlan, type UserRole } from '@render/db';
 
 /** Spec §9: the free plan gets 50 credits on a rolling 30-day window; Pro is unlimited. */
 export const FREE_PLAN_CREDITS = 50;
@@ -10,10 +10,16 @@ export interface CreditPolicy {
   launchUnlimited: boolean;
 }
 
+/** The limit as the ledger applies it: Pro, administrators and the launch period are unlimited. */
+export const creditRules = (policy: CreditPolicy): CreditRules => ({
+  limit: FREE_PLAN_CREDITS,
+  unlimited: { everyone: policy.launchUnlimited, roles: ['admin'], plans: ['pro'] },
+});
+
 /** Credits allowed in the window, or null for unlimited (Pro, administrators, or the launch period). */
 export function creditLimit(user: { role: UserRole; plan: UserPlan }, policy: CreditPolicy): number | null {
-  if (policy.launchUnlimited || user.role === 'admin' || user.plan === 'pro') return null;
-  return FREE_PLAN_CREDITS;
+  const rules = creditRules(policy);
+  return isUnlimited(rules, user) ? null : rules.limit;
 }
 
 /** Start of the rolling window that ends now. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AuthInternalRoutes } from '@render/contracts';
 import { requireInternalToken } from '@render/fastify-kit';
-import { type CreditPolicy, creditLimit, creditLimitMessage, windowStart } from '../lib/credits.ts';
+import { type CreditPolicy, creditLimitMessage, creditRules, windowStart } from '../lib/credits.ts';
 
 /**
  * Service-to-service credit accounting for the gateway: reserve one credit before a render is queued,
@@ -10,37 +10,35 @@ import { type CreditPolicy, creditLimit, creditLimitMessage, windowStart } from 
  */
 const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (app, policy) => {
   const { credits: ledger } = app.repositories;
+  const rules = creditRules(policy);
 
   app.addHook('onRequest', requireInternalToken(app.internalToken));
 
-  app.post(
-    '/internal/credits/reserve',
-    {
-      schema: AuthInternalRoutes.reserveCredit.schema,
-    },
-    async (request) => {
-      const { userId, requestId } = request.body;
-      // The plan is read from the database at reserve time, so an upgrade applies to the very next call.
-      const result = await ledger.reserve(userId, requestId, (user) => creditLimit(user, policy), windowStart());
-      if (!result.ok) {
-        if (result.reason === 'unknown_user') throw new AppError('NOT_FOUND', 'Unknown account');
-        throw new AppError('PAYMENT_REQUIRED', creditLimitMessage);
-      }
-      return { reservationId: result.reservationId };
-    },
-  );
+  app.post('/internal/credits/reserve', { schema: AuthInternalRoutes.reserveCredit.schema }, async (request, reply) => {
+    const { requestId, charged, ...account } = request.body;
+    const byKey = 'apiKeyHash' in account;
+    // The plan is read from the database at reserve time, so an upgrade applies to the very next call. Asked
+    // by API key, this is also the key's verification: a revoked (regenerated) key finds no account.
+    const result = await ledger.reserve(account, requestId, rules, windowStart(), charged);
+    if (result.ok) return { reservationId: result.reservationId, ...result.owner, remaining: result.remaining };
+    if (result.reason === 'unknown_user') {
+      if (byKey) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+      throw new AppError('NOT_FOUND', 'Unknown account');
+    }
+    if (!byKey) throw new AppError('PAYMENT_REQUIRED', creditLimitMessage);
+    return reply.code(402).send({ success: false, code: 'PAYMENT_REQUIRED', message: creditLimitMessage, owner: result.owner });
+  });
 
-  app.post(
-    '/internal/credits/settle',
-    {
-      schema: AuthInternalRoutes.settleCredit.schema,
-    },
-    async (request) => {
-      const row = await ledger.settle(request.body.requestId, request.body.outcome);
-      // An unknown requestId is not an error: settle must be safe to repeat and to call after a lost reserve answer.
-      return { status: row && row.status !== 'reserved' ? row.status : null };
-    },
-  );
+  app.post('/internal/credits/settle', { schema: AuthInternalRoutes.settleCredit.schema }, async (request) => {
+    const row = await ledger.settle(request.body.requestId, request.body.outcome);
+    // An unknown requestId is not an error: settle must be safe to repeat and to call after a lost reserve answer.
+    return { status: row && row.status !== 'reserved' ? row.status : null };
+  });
+
+  // The gateway's charges of a few milliseconds, in one UPDATE.
+  app.post('/internal/credits/settle-batch', { schema: AuthInternalRoutes.settleCredits.schema }, async (request) => ({
+    settled: await ledger.settleMany(request.body.requestIds, request.body.outcome),
+  }));
 };
 
 export default internalCreditsRoutes;

@@ -42,8 +42,8 @@ export interface ImageRouteSpec<S extends RouteSchema> {
  * anonymous per-IP limit) are checked in onRequest, before the body is even parsed.
  */
 export function imageRoute<S extends RouteSchema>(app: App, spec: ImageRouteSpec<S>) {
-  const { identify, requireAccount } = app.identity;
-  const hook = spec.access === 'anyone' ? identify : spec.access === 'signedIn' ? requireAccount : undefined;
+  const { identify, requireBilledAccount } = app.identity;
+  const hook = spec.access === 'anyone' ? identify : spec.access === 'signedIn' ? requireBilledAccount : undefined;
   return {
     ...(hook ? { onRequest: hook } : {}),
     schema: {

@@ -2,6 +2,7 @@ import {
   type ApiKeyOwnerResponse,
   AppError,
   AuthInternalRoutes,
+  CREDIT_SETTLE_BATCH_MAX,
   type CreditOutcome,
   ErrorResponse,
   type RouteContract,
@@ -12,12 +13,28 @@ import { INTERNAL_TOKEN_HEADER } from '@render/fastify-kit';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { fetchService, readAnswer, serviceUnavailable } from '../lib/service-fetch.ts';
+import { type InternalAnswer, internalClient } from '../lib/internal-client.ts';
+import { checkAnswer, serviceUnavailable } from '../lib/service-fetch.ts';
+
+/** A credit reserved while an API key was verified: for whom, and whether the account's window refused it. */
+export interface KeyReservation {
+  owner: ApiKeyOwnerResponse;
+  /** The 402 to answer if the render goes ahead; null when the credit is reserved. */
+  refused: AppError | null;
+  /** Credits left in the window after this one; null when the account has no limit. */
+  remaining: number | null;
+}
 
 /** The account service's calls the gateway makes for a caller; each answer is checked against its contract. */
 export interface AuthClient {
   /** The owner of an API key; null when the service does not know it. */
   apiKeyOwner(apiKey: string): Promise<ApiKeyOwnerResponse | null>;
+  /**
+   * Verifies an API key (given by its SHA-256, which is what the account service looks keys up by: the key
+   * itself never leaves the gateway) and reserves one credit under `requestId` for its owner, in one call;
+   * null when the key is unknown or revoked. A refusal (the window used up) still names the owner.
+   */
+  reserveCreditForApiKey(apiKeyHash: string, requestId: string): Promise<KeyReservation | null>;
   /** The account behind a session token; null when the token is invalid or expired. */
   sessionOwner(token: string): Promise<SessionIdentity['user'] | null>;
   /** The owner behind a signature made with their API key; null when it does not match. */
@@ -26,6 +43,12 @@ export interface AuthClient {
   reserveCredit(userId: string, requestId: string): Promise<void>;
   /** Charges or releases a reservation; rejects when the service did not confirm it. */
   settleCredit(requestId: string, outcome: CreditOutcome): Promise<void>;
+  /**
+   * Charges a reservation soon: carried by the next reservation call (settled in its statement), or sent
+   * with the others of `settleBatchMs` in one call, and at the latest when the gateway closes. One the
+   * service does not confirm stays reserved, counted as used, until its sweep releases it.
+   */
+  chargeLater(requestId: string): void;
 }
 
 declare module 'fastify' {
@@ -38,70 +61,151 @@ export interface AuthClientOptions {
   baseUrl: string;
   internalToken?: string;
   timeoutMs: number;
+  /** How long a charge waits for a reservation call to carry it before it is sent on its own (with others). */
+  settleBatchMs: number;
 }
 
 const SERVICE = 'account service';
-const noop = () => undefined;
-const { verifyApiKey, verifySignature, reserveCredit, settleCredit } = AuthInternalRoutes;
+const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits } = AuthInternalRoutes;
 // Compiled once: the checks run on every authenticated call.
 const ownerAnswer = TypeCompiler.Compile(verifyApiKey.schema.response[200]);
+const reservedAnswer = TypeCompiler.Compile(reserveCredit.schema.response[200]);
+const refusedAnswer = TypeCompiler.Compile(reserveCredit.schema.response[402]);
 const sessionAnswer = TypeCompiler.Compile(SessionIdentitySchema);
 const errorAnswer = TypeCompiler.Compile(ErrorResponse);
+const paymentRequired = (body: unknown) =>
+  new AppError('PAYMENT_REQUIRED', errorAnswer.Check(body) ? body.message : 'You have no credits left for this window');
 
 /**
  * The gateway's HTTP client of the account service, which owns users, keys and the credit ledger. Every
  * call carries the internal token (set here, in one place); without the token no credit can be reserved, so
  * no call is made at all and credentialed requests get a 503. Bearer JWTs are checked by calling
  * /api/auth/me rather than verified locally: the gateway then needs no JWT_SECRET, and a deleted account or
- * a plan change is seen within the identity cache's TTL.
+ * a plan change is seen within the identity cache's TTL. Calls go over a keep-alive pool (`internalClient`).
  */
 async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
   const unavailable = () => serviceUnavailable(SERVICE);
+  const client = opts.internalToken
+    ? internalClient({
+        baseUrl: opts.baseUrl,
+        timeoutMs: opts.timeoutMs,
+        serviceName: SERVICE,
+        headers: { [INTERNAL_TOKEN_HEADER]: opts.internalToken },
+      })
+    : null;
 
-  async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
-    if (!opts.internalToken) throw unavailable();
-    const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: opts.internalToken, ...init.headers };
-    if (init.body !== undefined) headers['content-type'] = 'application/json';
-    return fetchService(
-      new URL(path, opts.baseUrl),
-      { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) },
-      { timeoutMs: opts.timeoutMs, serviceName: SERVICE, timeoutCode: 'SERVICE_UNAVAILABLE' },
-    );
+  async function call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<InternalAnswer> {
+    if (!client) throw unavailable();
+    return client.request(method, path, body, headers);
   }
-  const post = (route: RouteContract<'POST'>, body: unknown) => call(route.method, route.url, { body });
-  // A body left unread keeps its connection from going back to the keep-alive pool.
-  const discard = (res: Response): Promise<void> => res.arrayBuffer().then(noop, noop);
+  const post = (route: RouteContract<'POST'>, body: unknown) => call(route.method, route.url, body);
 
   async function apiKeyOwner(apiKey: string) {
     const res = await post(verifyApiKey, { apiKey });
     // 400 is the verify schema refusing the key's shape (e.g. too long): still just a wrong key.
-    if (res.status === 401 || res.status === 400) return discard(res).then(() => null);
-    if (!res.ok) throw unavailable();
-    return readAnswer(res, ownerAnswer, SERVICE);
+    if (res.status === 401 || res.status === 400) return null;
+    if (res.status !== 200) throw unavailable();
+    return checkAnswer(res.json(), ownerAnswer, SERVICE);
+  }
+
+  // Charges waiting to be carried by a reservation call or sent together (see chargeLater).
+  const batchMs = opts.settleBatchMs;
+  let charges: string[] = [];
+  let chargeTimer: NodeJS.Timeout | undefined;
+  const sending = new Set<Promise<void>>();
+
+  function takeCharges(): string[] | undefined {
+    if (charges.length === 0) return undefined;
+    clearTimeout(chargeTimer);
+    chargeTimer = undefined;
+    const taken = charges;
+    charges = [];
+    return taken;
+  }
+
+  function chargeLater(requestId: string): void {
+    charges.push(requestId);
+    if (charges.length >= CREDIT_SETTLE_BATCH_MAX) flushCharges();
+    else chargeTimer ??= setTimeout(flushCharges, batchMs).unref();
+  }
+
+  function flushCharges(): void {
+    const requestIds = takeCharges();
+    if (!requestIds) return;
+    const sent = post(settleCredits, { requestIds, outcome: 'charged' })
+      .then((res) => {
+        if (res.status !== 200) throw new Error(`status ${res.status}`);
+      })
+      .catch((err: Error) => {
+        // The rows stay 'reserved', which counts like a charge, until the account service's sweep releases them.
+        app.log.warn({ requestIds, err: err.message }, 'credit settle failed; reservations left as reserved');
+      })
+      .finally(() => sending.delete(sent));
+    sending.add(sent);
+  }
+
+  /**
+   * A reservation call, carrying the pending charges. The service settles them in the statement it runs for
+   * any answer it gives; if none comes they wait for the next call (settling is idempotent).
+   */
+  async function reservationCall(body: Record<string, unknown>): Promise<InternalAnswer> {
+    const charged = takeCharges();
+    try {
+      const res = await post(reserveCredit, charged ? { ...body, charged } : body);
+      if (charged && res.status !== 200 && res.status !== 401 && res.status !== 402 && res.status !== 404) requeue(charged);
+      return res;
+    } catch (err) {
+      if (charged) requeue(charged);
+      throw err;
+    }
+  }
+
+  function requeue(requestIds: string[]): void {
+    charges = requestIds.concat(charges);
+    chargeTimer ??= setTimeout(flushCharges, batchMs).unref();
+  }
+
+  // The charges still pending go out before the pooled connections are closed.
+  app.addHook('onClose', async () => {
+    flushCharges();
+    await Promise.all(sending);
+    client?.close();
+  });
+
+  async function reserveCreditForApiKey(apiKeyHash: string, requestId: string): Promise<KeyReservation | null> {
+    const res = await reservationCall({ apiKeyHash, requestId });
+    if (res.status === 200) {
+      const { userId, role, plan, remaining } = checkAnswer(res.json(), reservedAnswer, SERVICE);
+      return { owner: { userId, role, plan }, refused: null, remaining };
+    }
+    if (res.status === 402) {
+      const body = checkAnswer(res.json(), refusedAnswer, SERVICE);
+      if (!body.owner) throw unavailable();
+      return { owner: body.owner, refused: paymentRequired(body), remaining: 0 };
+    }
+    if (res.status === 401) return null;
+    throw unavailable();
   }
 
   async function sessionOwner(token: string) {
-    const res = await call('GET', '/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
-    if (res.status === 401) return discard(res).then(() => null);
-    if (!res.ok) throw unavailable();
-    return (await readAnswer(res, sessionAnswer, SERVICE)).user;
+    const res = await call('GET', '/api/auth/me', undefined, { authorization: `Bearer ${token}` });
+    if (res.status === 401) return null;
+    if (res.status !== 200) throw unavailable();
+    return checkAnswer(res.json(), sessionAnswer, SERVICE).user;
   }
 
   async function signatureOwner(userId: string, message: string, signature: string) {
     const res = await post(verifySignature, { userId, message, signature });
     // 400: not even shaped like a signature.
-    if (res.status === 403 || res.status === 400) return discard(res).then(() => null);
-    if (!res.ok) throw unavailable();
-    return readAnswer(res, ownerAnswer, SERVICE);
+    if (res.status === 403 || res.status === 400) return null;
+    if (res.status !== 200) throw unavailable();
+    return checkAnswer(res.json(), ownerAnswer, SERVICE);
   }
 
   async function reserve(userId: string, requestId: string) {
-    const res = await post(reserveCredit, { userId, requestId });
-    if (res.ok) return discard(res);
-    if (res.status === 402) {
-      const body: unknown = await res.json().catch(() => undefined);
-      throw new AppError('PAYMENT_REQUIRED', errorAnswer.Check(body) ? body.message : 'You have no credits left for this window');
-    }
+    const res = await reservationCall({ userId, requestId });
+    if (res.status === 200) return;
+    if (res.status === 402) throw paymentRequired(res.json());
     // 404: the account was deleted after its credentials were cached.
     if (res.status === 404) throw new AppError('UNAUTHORIZED', 'Invalid API key');
     throw unavailable();
@@ -109,16 +213,17 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
 
   async function settle(requestId: string, outcome: CreditOutcome) {
     const res = await post(settleCredit, { requestId, outcome });
-    await discard(res);
-    if (!res.ok) throw new Error(`status ${res.status}`);
+    if (res.status !== 200) throw new Error(`status ${res.status}`);
   }
 
   app.decorate('authClient', {
     apiKeyOwner,
+    reserveCreditForApiKey,
     sessionOwner,
     signatureOwner,
     reserveCredit: reserve,
     settleCredit: settle,
+    chargeLater,
   } satisfies AuthClient);
 }
 

@@ -4,7 +4,7 @@ import type { RenderKind, RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { watchClient } from '../lib/client-gone.ts';
-import type { AccountCaller } from './identity.plugin.ts';
+import type { AccountCaller, PreparedReservation } from './identity.plugin.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 export interface Credits {
@@ -35,6 +35,17 @@ declare module 'fastify' {
   }
 }
 
+const isPaymentRequired = (err: unknown) => err instanceof AppError && err.code === 'PAYMENT_REQUIRED';
+
+/** A signal that aborts with the caller's (`signal`), or with the reservation's refusal as soon as it comes. */
+function endedByRefusal(reservation: Promise<void>, signal: AbortSignal | undefined): AbortSignal {
+  const controller = new AbortController();
+  reservation.catch((err: unknown) => controller.abort(err));
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  return controller.signal;
+}
+
 type Payload<K extends RenderKind> = RenderPayload<K> | Promise<RenderPayload<K>>;
 
 /**
@@ -43,8 +54,12 @@ type Payload<K extends RenderKind> = RenderPayload<K> | Promise<RenderPayload<K>
  */
 async function creditsPlugin(app: FastifyInstance) {
   const { authClient, renderQueue } = app;
-  // Charges settled after their answer was sent; a closing gateway waits for them.
+  // Releases in flight for calls that never rendered; a closing gateway waits for them.
   const settling = new Set<Promise<void>>();
+  const track = (pending: Promise<void>) => {
+    settling.add(pending);
+    pending.finally(() => settling.delete(pending));
+  };
 
   async function settle(requestId: string, outcome: CreditOutcome): Promise<void> {
     try {
@@ -58,11 +73,25 @@ async function creditsPlugin(app: FastifyInstance) {
 
   /**
    * A reserved credit already counts as used, so usage read right after the answer is the same either way:
-   * the charge is settled after the answer instead of before it (one round trip less per billed render).
+   * the charge is settled after the answer instead of before it, carried by a later call (`chargeLater`).
    */
-  function chargeAfterAnswer(requestId: string): void {
-    const pending = settle(requestId, 'charged').finally(() => settling.delete(pending));
-    settling.add(pending);
+  const chargeAfterAnswer = (requestId: string) => authClient.chargeLater(requestId);
+
+  /** Takes charge of the request's prepared reservation, if any is left to settle. */
+  function claim(request: FastifyRequest): PreparedReservation | null {
+    const reservation = request.reservation;
+    if (!reservation || reservation.claimed) return null;
+    reservation.claimed = true;
+    return reservation;
+  }
+
+  /** A reservation made in onRequest for a call that never reached its render (a 400 body, a hang-up). */
+  function releaseUnclaimed(request: FastifyRequest): Promise<void> | undefined {
+    const reservation = claim(request);
+    if (!reservation) return undefined;
+    const pending = reservation.outcome.then((outcome) => (outcome.reserved ? settle(reservation.requestId, 'released') : undefined));
+    track(pending);
+    return pending;
   }
 
   async function renderForAccount<K extends RenderKind>(
@@ -70,17 +99,26 @@ async function creditsPlugin(app: FastifyInstance) {
     kind: K,
     payload: Payload<K>,
     signal: AbortSignal | undefined,
+    prepared: PreparedReservation | null,
   ): Promise<RenderOutcome> {
-    const jobId = randomUUID();
-    const reservation = authClient.reserveCredit(caller.userId, jobId);
-    // A limited account renders only once its credit is reserved. An unlimited one (Pro, admin) has no
-    // limit to enforce first: its reservation only records the use, so it runs alongside the render, and
-    // should it still be refused (a plan changed within the identity cache's TTL) the image is withheld.
-    const limited = caller.plan !== 'pro' && caller.role !== 'admin';
+    const jobId = prepared?.requestId ?? randomUUID();
+    // Reserved (or under way) already when the caller's API key was verified; otherwise (a session, a
+    // signed URL's owner) now.
+    const reservation = prepared
+      ? prepared.outcome.then((outcome) => {
+          if (!outcome.reserved) throw outcome.error;
+        })
+      : authClient.reserveCredit(caller.userId, jobId);
+    // A limited account renders only once its credit is reserved. An unlimited one (Pro, admin), or a key
+    // verified moments ago with credits to spare, has no limit to enforce first: its reservation runs
+    // alongside the render, and should it be refused after all (a plan changed within the identity cache's
+    // TTL, a key regenerated meanwhile) the job is dropped and the image withheld.
+    const limited = prepared ? !prepared.ahead : caller.plan !== 'pro' && caller.role !== 'admin';
+    const renderSignal = limited ? signal : endedByRefusal(reservation, signal);
     const rendering = (async () => {
       const built = await payload;
       if (limited) await reservation;
-      return renderQueue.render(kind, built, { jobId, signal });
+      return renderQueue.render(kind, built, { jobId, signal: renderSignal });
     })();
     const [rendered, reserved] = await Promise.allSettled([rendering, reservation]);
     const delivered = rendered.status === 'fulfilled' && !signal?.aborted;
@@ -92,8 +130,10 @@ async function creditsPlugin(app: FastifyInstance) {
     // hung up before receiving was not delivered, so it is released too.
     if (reserved.status === 'fulfilled') await settle(jobId, 'released');
     if (rendered.status === 'fulfilled' && signal?.aborted) throw signal.reason;
-    // What is wrong with the request itself (an unknown template, a bad variable) or its render comes
-    // first; a limited account's refused reservation is also how its render failed.
+    // Credentials the account service refused (a regenerated key) or could not check come first, as they
+    // would have in onRequest. Then what is wrong with the request itself (an unknown template, a bad
+    // variable) or its render; a limited account's refused reservation is also how its render failed.
+    if (reserved.status === 'rejected' && !isPaymentRequired(reserved.reason)) throw reserved.reason;
     throw rendered.status === 'rejected' ? rendered.reason : (reserved as PromiseRejectedResult).reason;
   }
 
@@ -109,13 +149,25 @@ async function creditsPlugin(app: FastifyInstance) {
     const client = options.endsWithClient === false ? null : watchClient(request);
     try {
       if (caller.kind === 'anonymous') return await renderQueue.render(kind, await payload, { signal: client?.signal });
-      return await renderForAccount(caller, kind, payload, client?.signal);
+      return await renderForAccount(caller, kind, payload, client?.signal, claim(request));
     } finally {
       client?.dispose();
     }
   }
 
   app.decorate('credits', { renderBilled } satisfies Credits);
+  // A call answered before its handler took charge of its reservation (a body the schema refused, a 413)
+  // gets its credit back before the answer goes out, so usage read right after it is already right.
+  app.addHook('onSend', (request, _reply, _payload, done) => {
+    const releasing = releaseUnclaimed(request);
+    if (releasing) releasing.then(() => done(), done);
+    else done();
+  });
+  // One that hangs up before its body was read (once read, the render is under way and ends itself).
+  app.addHook('onRequestAbort', (request, done) => {
+    releaseUnclaimed(request);
+    done();
+  });
   app.addHook('onClose', async () => {
     await Promise.all(settling);
   });

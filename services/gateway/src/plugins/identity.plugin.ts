@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { type ApiKeyOwnerResponse, AppError } from '@render/contracts';
 import { TokenBuckets } from '@render/fastify-kit';
 import { RedisTokenBuckets } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { clientGoneError } from '../lib/client-gone.ts';
 
 export type AccountCaller = { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
 export type Caller = { kind: 'anonymous' } | AccountCaller;
@@ -12,11 +13,14 @@ export interface Identity {
   /**
    * onRequest hook of billable routes: resolves the credentials (API key or Bearer token) into
    * `request.caller`, 401 when they are wrong, 503 when the account service cannot tell; no credentials
-   * means anonymous, which is rate limited per IP.
+   * means anonymous, which is rate limited per IP. An API key is verified by reserving the call's credit
+   * (`request.reservation`), one call to the account service for both.
    */
   identify(request: FastifyRequest): Promise<void>;
   /** onRequest hook of routes for signed-in users only: as `identify`, but no credentials is a 401. */
   requireAccount(request: FastifyRequest): Promise<void>;
+  /** `requireAccount` for billable routes: an API key is verified by reserving the call's credit, as in `identify`. */
+  requireBilledAccount(request: FastifyRequest): Promise<void>;
   /** onRequest hook of reads open to visitors: credentials are used when sent, and their absence is not limited. */
   identifyIfSignedIn(request: FastifyRequest): Promise<void>;
   /** The caller of a route behind `requireAccount`. */
@@ -32,7 +36,28 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the identity hooks; null on routes that use none. */
     caller: Caller | null;
+    /** The credit reserved while the caller's API key was verified (billable routes); see `credits`. */
+    reservation: PreparedReservation | null;
   }
+}
+
+/** How a prepared reservation ended; the error (401, 402, 503) is what the call answers if it decides it. */
+export type ReservationOutcome = { reserved: true } | { reserved: false; error: Error };
+
+/**
+ * A credit reserved in onRequest, under the id the render's job will have. Whoever settles it claims it
+ * first: the render (`credits`), or, for a call answered before its handler ran (a 400 body), the release.
+ */
+export interface PreparedReservation {
+  requestId: string;
+  /** Never rejects. Known by the time the handler runs, unless `ahead`. */
+  outcome: Promise<ReservationOutcome>;
+  /**
+   * The render may start before `outcome` is known: the key was verified moments ago and its account has no
+   * limit, or credits to spare. The outcome still decides whether the image is delivered.
+   */
+  ahead: boolean;
+  claimed: boolean;
 }
 
 export interface IdentityPluginOptions {
@@ -46,6 +71,13 @@ export interface IdentityPluginOptions {
 const API_KEY_PREFIX = 'rk_';
 const DEFAULT_CACHE_TTL_MS = 30_000;
 const MAX_CACHE_ENTRIES = 10_000;
+/** A key verified this recently may have its render started alongside its verification… */
+const KEY_HINT_TTL_MS = 30_000;
+/** …if its account had no limit or at least this many credits left (more calls than this in flight may waste renders, never credits). */
+const AHEAD_MIN_REMAINING = 10;
+const RESERVED: ReservationOutcome = { reserved: true };
+const invalidKey = () => new AppError('UNAUTHORIZED', 'Invalid API key');
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 type Credential = { type: 'apiKey'; value: string } | { type: 'jwt'; value: string };
 
@@ -74,6 +106,7 @@ const accountOf = (owner: ApiKeyOwnerResponse): AccountCaller => ({
 async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions) {
   const { authClient } = app;
   const sessions = new SessionCache(opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
+  const keys = new KeyHints(KEY_HINT_TTL_MS);
   // The anonymous limit holds across gateway replicas (buckets in Redis). Without Redis nothing renders
   // anyway, but the check itself must not turn into a 500: each process then limits on its own.
   const anonymous = new RedisTokenBuckets(app.redis, `${opts.keyPrefix}:rl:anon`, opts.anonRateLimitPerMinute, 60_000);
@@ -91,19 +124,54 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     return { kind: 'account', userId: user.id, role: user.accountType === 'administrator' ? 'admin' : 'user', plan: user.plan };
   }
 
-  /** The caller behind the request's credentials, or null when it sends none. */
-  async function authenticated(request: FastifyRequest): Promise<AccountCaller | null> {
+  /**
+   * Verifies an API key by reserving the render's credit for its owner: one call for both. A key verified
+   * moments ago whose account can afford the call lets its render start alongside (`ahead`): the call's
+   * answer still decides whether the image is delivered, so a regenerated key gets its 401 and no image.
+   */
+  async function reserveForKey(request: FastifyRequest, apiKey: string): Promise<AccountCaller> {
+    const keyHash = sha256(apiKey);
+    const requestId = randomUUID();
+    const hint = keys.get(keyHash);
+    const answer = authClient.reserveCreditForApiKey(keyHash, requestId).then((reserved) => {
+      if (reserved) keys.set(keyHash, accountOf(reserved.owner), reserved.remaining);
+      else keys.delete(keyHash);
+      return reserved;
+    });
+    if (hint && (hint.remaining === null || hint.remaining >= AHEAD_MIN_REMAINING)) {
+      const outcome = answer.then(
+        (reserved): ReservationOutcome =>
+          !reserved ? { reserved: false, error: invalidKey() } : reserved.refused ? { reserved: false, error: reserved.refused } : RESERVED,
+        (err: Error): ReservationOutcome => ({ reserved: false, error: err }),
+      );
+      request.reservation = { requestId, outcome, ahead: true, claimed: false };
+      return hint.caller;
+    }
+    const reserved = await answer;
+    if (!reserved) throw invalidKey();
+    const outcome: ReservationOutcome = reserved.refused ? { reserved: false, error: reserved.refused } : RESERVED;
+    request.reservation = { requestId, outcome: Promise.resolve(outcome), ahead: false, claimed: false };
+    // A caller that hung up meanwhile gets no further: the error's answer releases the credit (`credits`).
+    if (request.raw.socket?.destroyed) throw clientGoneError();
+    return accountOf(reserved.owner);
+  }
+
+  /**
+   * The caller behind the request's credentials, or null when it sends none. On a billable route an API key
+   * is verified by reserving the call's credit.
+   */
+  async function authenticated(request: FastifyRequest, billed = false): Promise<AccountCaller | null> {
     const credential = credentialOf(request);
     if (!credential) return null;
-    // API keys are verified on every call: a regenerated key must stop working at once, and the call is
-    // one small request next to the credit reservation that follows anyway. Session tokens stay valid until
-    // they expire whatever we do, so their lookups are cached briefly.
-    if (credential.type === 'apiKey') return resolve(credential);
+    // API keys are verified on every call: a regenerated key must stop working at once, and on a billable
+    // route the verification is the credit reservation itself. Session tokens stay valid until they expire
+    // whatever we do, so their lookups are cached briefly.
+    if (credential.type === 'apiKey') return billed ? reserveForKey(request, credential.value) : resolve(credential);
     return sessions.resolve(credential.value, () => resolve(credential));
   }
 
   async function identify(request: FastifyRequest): Promise<void> {
-    const caller = await authenticated(request);
+    const caller = await authenticated(request, true);
     if (!caller && !(await takeAnonymous(request.ip))) {
       throw new AppError(
         'RATE_LIMITED',
@@ -115,6 +183,12 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
 
   async function requireAccount(request: FastifyRequest): Promise<void> {
     const caller = await authenticated(request);
+    if (!caller) throw new AppError('UNAUTHORIZED', 'Please sign in (Bearer token) or send your API key');
+    request.caller = caller;
+  }
+
+  async function requireBilledAccount(request: FastifyRequest): Promise<void> {
+    const caller = await authenticated(request, true);
     if (!caller) throw new AppError('UNAUTHORIZED', 'Please sign in (Bearer token) or send your API key');
     request.caller = caller;
   }
@@ -136,8 +210,19 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
   }
 
   app.decorateRequest('caller', null);
-  app.decorate('identity', { identify, requireAccount, identifyIfSignedIn, account, signatureOwner } satisfies Identity);
-  app.addHook('onClose', async () => sessions.clear());
+  app.decorateRequest('reservation', null);
+  app.decorate('identity', {
+    identify,
+    requireAccount,
+    requireBilledAccount,
+    identifyIfSignedIn,
+    account,
+    signatureOwner,
+  } satisfies Identity);
+  app.addHook('onClose', async () => {
+    sessions.clear();
+    keys.clear();
+  });
 }
 
 /**
@@ -162,6 +247,38 @@ class SessionCache {
     }
     this.entries.set(key, { caller, expiresAt: now + this.ttlMs });
     return caller;
+  }
+
+  clear() {
+    this.entries.clear();
+  }
+}
+
+/**
+ * API keys verified moments ago, by SHA-256 (never the key itself): whose they are and how many credits
+ * their account had left. Only a hint for starting a render early: every call is still verified.
+ */
+class KeyHints {
+  private readonly entries = new Map<string, { caller: AccountCaller; remaining: number | null; expiresAt: number }>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  get(keyHash: string): { caller: AccountCaller; remaining: number | null } | undefined {
+    const hit = this.entries.get(keyHash);
+    return hit && hit.expiresAt > Date.now() ? hit : undefined;
+  }
+
+  set(keyHash: string, caller: AccountCaller, remaining: number | null) {
+    const now = Date.now();
+    if (this.entries.size >= MAX_CACHE_ENTRIES && !this.entries.has(keyHash)) {
+      for (const [k, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(k);
+      if (this.entries.size >= MAX_CACHE_ENTRIES) this.entries.clear();
+    }
+    this.entries.set(keyHash, { caller, remaining, expiresAt: now + this.ttlMs });
+  }
+
+  delete(keyHash: string) {
+    this.entries.delete(keyHash);
   }
 
   clear() {
