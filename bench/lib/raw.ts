@@ -1,4 +1,4 @@
-import { chromiumLaunchOptions } from '@render/render-worker';
+import { chromiumLaunchOptions, DEFAULT_FONTCONFIG_FILE } from '@render/render-worker';
 import puppeteer, { type Browser, type LaunchOptions, type Page } from 'puppeteer-core';
 import { type LoadResult, runForDuration, runSequential } from './load.ts';
 import { onCleanup, runCleanup } from './processes.ts';
@@ -9,7 +9,12 @@ const NO_EGRESS_PROXY = 'http://127.0.0.1:9';
 const TIMEOUT_MS = 20_000;
 
 export const launchOptions = (executablePath: string): LaunchOptions =>
-  chromiumLaunchOptions({ executablePath, sandbox: 'auto', proxyUrl: NO_EGRESS_PROXY });
+  chromiumLaunchOptions({
+    executablePath,
+    sandbox: 'auto',
+    proxyUrl: NO_EGRESS_PROXY,
+    fontconfig: { file: DEFAULT_FONTCONFIG_FILE, env: process.env },
+  });
 
 /** Launches Chromium and registers it for teardown, so a Ctrl-C mid-phase leaves no browser behind. */
 async function launch(executablePath: string): Promise<{ browser: Browser; close(): Promise<void> }> {

@@ -1,5 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { LogLevel, loadConfig } from '@render/config';
 import { type Static, Type } from '@sinclair/typebox';
+
+/** The checkout's fontconfig file: the system's fonts plus the emoji rules. */
+export const DEFAULT_FONTCONFIG_FILE = fileURLToPath(new URL('../../../infra/fonts/fonts.conf', import.meta.url));
 
 export const WorkerConfigSchema = Type.Object({
   LOG_LEVEL: LogLevel,
@@ -25,6 +29,11 @@ export const WorkerConfigSchema = Type.Object({
   STALLED_INTERVAL_MS: Type.Integer({ minimum: 1_000, default: 5_000 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 1_000, default: 25_000 }),
   CHROMIUM_PATH: Type.String({ default: '/usr/bin/chromium-headless-shell' }),
+  /**
+   * The fontconfig file Chromium starts with: the system's fonts plus the emoji rules (README, "Fonts").
+   * Default: the checkout's infra/fonts/fonts.conf; an empty value keeps the system's configuration.
+   */
+  RENDER_FONTCONFIG_FILE: Type.String({ default: DEFAULT_FONTCONFIG_FILE }),
   /** auto: sandbox on unless running as root (Chromium cannot sandbox itself as root). */
   CHROMIUM_SANDBOX: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')], { default: 'auto' }),
   /** host:port pairs pages may reach even though they are not public (tests, self-hosted assets). */
@@ -37,7 +46,12 @@ export const WorkerConfigSchema = Type.Object({
   RENDER_IMAGE_TIMEOUT_MS: Type.Integer({ minimum: 500, default: 10_000 }),
 });
 
-export type WorkerConfig = Static<typeof WorkerConfigSchema>;
+export type WorkerConfig = Static<typeof WorkerConfigSchema> & {
+  /** The environment Chromium inherits (its own variables, e.g. a proxy or locale, pass through). */
+  CHROMIUM_ENV: Readonly<Record<string, string | undefined>>;
+};
 
-export const loadWorkerConfig = (env: Record<string, string | undefined> = process.env): WorkerConfig =>
-  loadConfig(WorkerConfigSchema, env);
+export const loadWorkerConfig = (env: Record<string, string | undefined> = process.env): WorkerConfig => ({
+  ...loadConfig(WorkerConfigSchema, env),
+  CHROMIUM_ENV: { ...env },
+});

@@ -1,3 +1,3 @@
 export { chromiumLaunchOptions } from './browser/chromium-args.ts';
-export { loadWorkerConfig, type WorkerConfig } from './config.ts';
+export { DEFAULT_FONTCONFIG_FILE, loadWorkerConfig, type WorkerConfig } from './config.ts';
 export { parseQueues, type RenderWorkerHandle, startRenderWorker } from './render.worker.ts';

@@ -44,7 +44,12 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
   const queues = parseQueues(config.RENDER_QUEUES);
   const proxy = await startEgressProxy({ allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST), logger });
   const manager = new BrowserManager(
-    chromiumLaunchOptions({ executablePath: config.CHROMIUM_PATH, sandbox: config.CHROMIUM_SANDBOX, proxyUrl: proxy.url }),
+    chromiumLaunchOptions({
+      executablePath: config.CHROMIUM_PATH,
+      sandbox: config.CHROMIUM_SANDBOX,
+      proxyUrl: proxy.url,
+      fontconfig: { file: config.RENDER_FONTCONFIG_FILE, env: config.CHROMIUM_ENV },
+    }),
     logger,
   );
   await manager.get();

@@ -3,6 +3,7 @@ import { PNG } from 'pngjs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../src/browser/chromium-args.ts';
+import { DEFAULT_FONTCONFIG_FILE } from '../src/config.ts';
 import { buildPageConfig } from '../src/renderers/chart/chart-config.ts';
 import { prepareChartPage } from '../src/renderers/chart/chart-host.ts';
 
@@ -17,6 +18,7 @@ beforeAll(async () => {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
       sandbox: 'auto',
       proxyUrl: 'http://127.0.0.1:9',
+      fontconfig: { file: DEFAULT_FONTCONFIG_FILE, env: process.env },
     }),
   );
   page = await browser.newPage();

@@ -22,7 +22,8 @@ export async function startWorker(env: Record<string, string>): Promise<RenderWo
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     ...env,
   });
-  return startRenderWorker(config, createLogger('render-worker-test', config.LOG_LEVEL));
+  // Chromium inherits the test process's environment (PATH, HOME, …), as it does in a deployed worker.
+  return startRenderWorker({ ...config, CHROMIUM_ENV: process.env }, createLogger('render-worker-test', config.LOG_LEVEL));
 }
 
 export interface TestGateway {

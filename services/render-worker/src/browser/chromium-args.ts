@@ -1,21 +1,23 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { LaunchOptions } from 'puppeteer-core';
-
-/** The system's fontconfig plus the worker's emoji rules (README, "Fonts"); only set when the checkout has it. */
-const FONTCONFIG_FILE = fileURLToPath(new URL('../../../../infra/fonts/fonts.conf', import.meta.url));
 
 export interface ChromiumLaunchSettings {
   executablePath: string;
   sandbox: 'auto' | 'on' | 'off';
   /** Every request a page makes goes through this proxy, which enforces the egress policy. */
   proxyUrl: string;
+  /**
+   * The fontconfig file (system fonts plus the emoji rules, README "Fonts"), and the environment it is added
+   * to: Chromium reads FONTCONFIG_FILE from its environment only. Unset or missing file: the system's.
+   */
+  fontconfig?: { file: string; env: Readonly<Record<string, string | undefined>> };
 }
 
 export function chromiumLaunchOptions(settings: ChromiumLaunchSettings): LaunchOptions {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const sandbox = settings.sandbox === 'on' || (settings.sandbox === 'auto' && !isRoot);
   const shell = settings.executablePath.includes('headless-shell');
+  const { fontconfig } = settings;
   return {
     executablePath: settings.executablePath,
     // The old headless "shell" renders a warm page ~2× faster than new headless for screenshots.
@@ -27,7 +29,7 @@ export function chromiumLaunchOptions(settings: ChromiumLaunchSettings): LaunchO
     handleSIGTERM: false,
     handleSIGHUP: false,
     protocolTimeout: 30_000,
-    ...(existsSync(FONTCONFIG_FILE) ? { env: { ...process.env, FONTCONFIG_FILE } } : {}),
+    ...(fontconfig?.file && existsSync(fontconfig.file) ? { env: { ...fontconfig.env, FONTCONFIG_FILE: fontconfig.file } } : {}),
     args: [
       ...(sandbox ? [] : ['--no-sandbox']),
       '--disable-gpu',

@@ -3,6 +3,7 @@ import type { LaunchOptions } from 'puppeteer-core';
 import { BrowserManager } from '../../src/browser/browser-manager.ts';
 import { chromiumLaunchOptions } from '../../src/browser/chromium-args.ts';
 import { createRenderCluster, type RenderCluster, type RenderClusterOptions } from '../../src/browser/render-cluster.ts';
+import { DEFAULT_FONTCONFIG_FILE } from '../../src/config.ts';
 import { poolDefinitions } from '../../src/renderers/pools.ts';
 import type { PoolName } from '../../src/renderers/renderer.ts';
 
@@ -24,7 +25,12 @@ export async function startTestPool(
   const { launch = (options) => options, ...clusterOverrides } = overrides;
   const manager = new BrowserManager(
     launch(
-      chromiumLaunchOptions({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell', sandbox: 'auto', proxyUrl }),
+      chromiumLaunchOptions({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
+        sandbox: 'auto',
+        proxyUrl,
+        fontconfig: { file: DEFAULT_FONTCONFIG_FILE, env: process.env },
+      }),
     ),
     logger,
   );
