@@ -20,12 +20,16 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
+# The web app, built once: the gateway serves apps/web/dist (WEB_DIST_DIR) with a client-route fallback.
+# Its build exports the OpenAPI document and Postman collections from the gateway's own schemas first.
+RUN pnpm --filter @render/web build
 
 FROM base AS runtime
 ENV NODE_ENV=production \
     PATH=/app/node_modules/.bin:$PATH
 COPY --from=deps --chown=node:node /app /app
 USER node
+ENV WEB_DIST_DIR=/app/apps/web/dist
 ARG SERVICE=gateway
 ARG ENTRY=src/server.ts
 ENV ENTRY=${ENTRY}

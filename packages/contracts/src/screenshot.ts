@@ -168,3 +168,26 @@ export type ScreenshotConvertBody = Static<typeof ScreenshotConvertBody>;
 
 export const ScreenshotRenderPayload = Type.Omit(ScreenshotConvertBody, ['outputType'], { additionalProperties: false });
 export type ScreenshotRenderPayload = Static<typeof ScreenshotRenderPayload>;
+
+export const ScreenshotUrlMessages = {
+  required: 'Please enter a URL',
+  invalid: 'Please enter a valid URL (including http:// or https://)',
+} as const;
+
+/**
+ * The page address a screenshot loads: http or https with a host, WHATWG-normalised (the parser Chromium
+ * uses). Answers the normalised URL or the spec's message; the gateway refuses with it and the web form
+ * shows it before sending.
+ */
+export function parseScreenshotUrl(raw: string): { url: string } | { problem: string } {
+  const text = raw.trim();
+  if (!text) return { problem: ScreenshotUrlMessages.required };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { problem: ScreenshotUrlMessages.invalid };
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return { problem: ScreenshotUrlMessages.invalid };
+  return { url: url.href };
+}

@@ -125,8 +125,17 @@ async function errorHandlerPlugin(app: FastifyInstance) {
     }
   });
 
+  // A service that also serves pages (the gateway and its web app) answers unknown GETs outside /api with them.
+  let pageFallback: PageFallback | undefined;
+  app.decorate('setPageFallback', (fallback: PageFallback) => {
+    pageFallback = fallback;
+  });
+
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    if (pageFallback && (request.method === 'GET' || request.method === 'HEAD') && path !== '/api' && !path.startsWith('/api/')) {
+      return pageFallback(request, reply);
+    }
     const allowed = METHODS.filter((method) => method !== request.method && routes.find(method, path) !== null);
     if (allowed.length > 0) {
       return send(
@@ -138,6 +147,15 @@ async function errorHandlerPlugin(app: FastifyInstance) {
     }
     return send(reply, 404, 'NOT_FOUND', `Route ${request.method} ${path} not found`);
   });
+}
+
+export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Answers GET/HEAD requests no route matched, outside /api, with `fallback` (a client-routed app's page). */
+    setPageFallback(fallback: PageFallback): void;
+  }
 }
 
 export default fp(errorHandlerPlugin, { name: 'error-handler', fastify: '5.x' });

@@ -2,6 +2,7 @@ import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors, RequestL
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
+import { telemetryOrigins, webAppConfig } from './lib/web-telemetry.ts';
 import authClient from './plugins/auth-client.plugin.ts';
 import credits from './plugins/credits.plugin.ts';
 import identity from './plugins/identity.plugin.ts';
@@ -10,6 +11,7 @@ import redis from './plugins/redis.plugin.ts';
 import renderQueue from './plugins/render-queue.plugin.ts';
 import securityHeaders from './plugins/security-headers.plugin.ts';
 import templatesClient from './plugins/templates-client.plugin.ts';
+import webApp from './plugins/web-app.plugin.ts';
 import convertRoutes from './routes/convert.routes.ts';
 import forwardRoutes from './routes/forward.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
@@ -35,7 +37,8 @@ export function serverOptions(config: GatewayConfig): FastifyServerOptions {
 export default async function app(fastify: FastifyInstance, opts: { config: GatewayConfig }) {
   const { config } = opts;
   await fastify.register(errorHandler);
-  await fastify.register(securityHeaders);
+  const origins = telemetryOrigins(config);
+  await fastify.register(securityHeaders, { connectOrigins: origins.connect, scriptOrigins: origins.script });
   await fastify.register(openapi);
   await fastify.register(redis, { url: config.REDIS_URL, bootWaitMs: config.REDIS_BOOT_WAIT_MS });
   await fastify.register(renderQueue, {
@@ -75,4 +78,5 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     timeoutMs: config.FORWARD_TIMEOUT_MS,
     serviceName: 'account service',
   });
+  if (config.WEB_DIST_DIR) await fastify.register(webApp, { distDir: config.WEB_DIST_DIR, appConfig: webAppConfig(config) });
 }

@@ -48,6 +48,19 @@ export const GatewayConfigSchema = Type.Object({
   CREDIT_SETTLE_BATCH_MS: Type.Integer({ minimum: 1, default: 50 }),
   /** Convert calls per minute per client IP without credentials (the demo pages). */
   ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
+  /**
+   * The built web app (apps/web/dist). When set, the gateway serves it at `/` with a client-route
+   * fallback; unset (local development, where Vite serves it), it serves only the API.
+   */
+  WEB_DIST_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  /** Where this runs. The web app sends analytics and error reports only outside development and test. */
+  APP_ENV: Type.String({ default: 'development' }),
+  /** PostHog project key for the web app's product analytics; none, no analytics. */
+  POSTHOG_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** PostHog's EU cloud by default (spec §7: an EU host), or a self-hosted instance. */
+  POSTHOG_HOST: Type.String({ default: 'https://eu.i.posthog.com', pattern: '^https?://' }),
+  /** Sentry DSN for the web app's error reports; none, no reports. */
+  SENTRY_DSN: Type.Optional(Type.String({ pattern: '^https?://' })),
 });
 
 export type GatewayConfig = Static<typeof GatewayConfigSchema>;

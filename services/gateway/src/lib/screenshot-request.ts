@@ -1,26 +1,21 @@
-import { AppError, type ScreenshotConvertBody, ScreenshotDevices, type ScreenshotRenderPayload } from '@render/contracts';
+import {
+  AppError,
+  parseScreenshotUrl,
+  type ScreenshotConvertBody,
+  ScreenshotDevices,
+  type ScreenshotRenderPayload,
+} from '@render/contracts';
 import { assertPixelBudget } from './image-reply.ts';
 
-const INVALID_URL = 'Please enter a valid URL (including http:// or https://)';
-
 /**
- * The page address as the worker will load it: http or https with a host, in WHATWG-normalised form (the
- * same parser Chromium uses, so what is checked here is what gets loaded). Whether the host may be reached
- * is the worker's egress proxy's decision: only it knows the allow-list and resolves names.
+ * The page address as the worker will load it (contracts' `parseScreenshotUrl`, shared with the web form).
+ * Whether the host may be reached is the worker's egress proxy's decision: only it knows the allow-list
+ * and resolves names.
  */
 export function screenshotUrl(raw: string): string {
-  const text = raw.trim();
-  if (!text) throw new AppError('VALIDATION_ERROR', 'Please enter a URL');
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new AppError('VALIDATION_ERROR', INVALID_URL);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
-    throw new AppError('VALIDATION_ERROR', INVALID_URL);
-  }
-  return url.href;
+  const parsed = parseScreenshotUrl(raw);
+  if ('problem' in parsed) throw new AppError('VALIDATION_ERROR', parsed.problem);
+  return parsed.url;
 }
 
 function selector(value: string | undefined, field: string): string | undefined {

@@ -2,7 +2,9 @@ import swagger from '@fastify/swagger';
 import { NoCredentials, SecuritySchemes } from '@render/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { API_EXAMPLES } from '../lib/api-examples.ts';
 import { bodyErrorResponses, optionalDefaults } from '../lib/openapi-document.ts';
+import { type OpenApiDoc, withExamples } from '../lib/postman-collection.ts';
 
 /** OpenAPI is generated from the same TypeBox schemas the routes validate with, so it cannot drift. */
 async function openapiPlugin(app: FastifyInstance) {
@@ -26,8 +28,13 @@ async function openapiPlugin(app: FastifyInstance) {
     },
     // The schemas carry their defaults, which the server fills in: such fields are optional to a client.
     // Every body can also be refused before its route runs (bad JSON, too large, not JSON).
-    transformObject: (documentObject) =>
-      bodyErrorResponses(optionalDefaults('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject)),
+    // Each body carries the example call the docs page and the Postman collections show (lib/api-examples.ts).
+    transformObject: (documentObject) => {
+      const document = bodyErrorResponses(
+        optionalDefaults('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
+      );
+      return withExamples(document as unknown as OpenApiDoc, API_EXAMPLES) as unknown as typeof document;
+    },
   });
   app.get('/api/openapi.json', { schema: { tags: ['system'], summary: 'This OpenAPI 3.1 document', security: NoCredentials } }, async () =>
     app.swagger(),

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, expect, inject, it } from 'vitest';
+import { baseUrl, closeBrowser, openPage, screenshot } from './helpers/browser.ts';
+
+afterAll(closeBrowser);
+
+/** The code from the mail the real SMTP server received (the account service sent it at signup). */
+async function mailedCode(email: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const response = await fetch(`${inject('mailUrl')}/?to=${encodeURIComponent(email)}`);
+    if (response.ok) {
+      const code = /\b(\d{6})\b/.exec(await response.text())?.[1];
+      if (code) return code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no verification mail for ${email}`);
+}
+
+it('signup → the mailed code → verify → signed-in header → logout', async () => {
+  const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;
+  const { page, context, errors } = await openPage();
+  await page.goto(`${baseUrl()}/signup`);
+  await page.getByRole('heading', { level: 1, name: 'Create your account' }).waitFor();
+
+  // Submitting empty shows the spec's messages without calling the server.
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByText('Name is required').waitFor();
+  await page.getByText('You must agree to the terms and conditions').waitFor();
+
+  await page.getByLabel('Full name').fill('Grace Hopper');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('Cobol1959x');
+  await page.getByLabel('Confirm password').fill('Cobol1959x');
+  await page.getByLabel('Company or organization (optional)').fill('Navy');
+  await page.locator('select[name="usageSource"]').selectOption('business');
+  await page.locator('select[name="referralSource"]').selectOption('friend');
+  await page.getByLabel('HTML to image').check();
+  await page.getByLabel('Code to image').check();
+  await page.locator('input[name="acceptTerms"]').check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+
+  await page.getByText('Registration successful! Please check your email for verification code.').waitFor();
+  await page.waitForURL(/\/verify\?/);
+  await page.getByLabel('Verification code').fill(await mailedCode(email));
+  await page.getByRole('button', { name: 'Verify', exact: true }).click();
+
+  await page.waitForURL(`${baseUrl()}/dashboard`);
+  const account = page.getByRole('banner').getByRole('link', { name: 'Grace Hopper' });
+  await account.waitFor();
+  expect(await page.getByTestId('api-key').textContent()).toMatch(/\S{20,}/);
+  await screenshot(page, 'en-desktop-dashboard-signed-in');
+
+  // The session survives a reload (token and user in storage, profile re-checked).
+  await page.reload();
+  await account.waitFor();
+
+  await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL(`${baseUrl()}/`);
+  await page.getByRole('banner').getByRole('link', { name: 'Login' }).waitFor();
+  expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([null, null]);
+
+  // Login again; the dashboard is for signed-in users only.
+  await page.goto(`${baseUrl()}/dashboard`);
+  await page.waitForURL(/\/login/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('Cobol1959x');
+  await page.getByRole('button', { name: 'Login' }).last().click();
+  await page.getByText('Login successful!').waitFor();
+  await page.waitForURL(`${baseUrl()}/dashboard`);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+it("login to an unverified account shows the server's message and goes on to verification", async () => {
+  const email = `e2e-unverified-${randomBytes(4).toString('hex')}@example.com`;
+  const signup = await fetch(`${baseUrl()}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Pending Person',
+      email,
+      password: 'Pending123',
+      confirmPassword: 'Pending123',
+      usageSource: 'personal',
+      referralSource: 'other',
+      plannedServices: ['svg2img'],
+      acceptTerms: true,
+    }),
+  });
+  expect(signup.status).toBe(201);
+  const { page, context } = await openPage();
+  await page.goto(`${baseUrl()}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('Pending123');
+  await page.getByRole('button', { name: 'Login' }).last().click();
+  await page.getByText('Please verify your email before logging in').waitFor();
+  await page.waitForURL(/\/verify\?.*userId=/);
+  await context.close();
+});

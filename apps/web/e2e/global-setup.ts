@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { type FullStack, startFullStack } from '../../../services/gateway/test/helpers/stack.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The gateway serving the built app and the API. */
+    baseUrl: string;
+    /** GET ?to=<email> answers the text of the last mail the real SMTP server received for that address. */
+    mailUrl: string;
+    /** A page on 127.0.0.1 the worker may capture (tests never leave the machine). */
+    siteUrl: string;
+  }
+}
+
+const dist = join(import.meta.dirname, '..', 'dist');
+let stack: FullStack | undefined;
+let mailServer: Server | undefined;
+let site: Server | undefined;
+
+const listen = async (server: Server) => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+};
+
+export async function setup(project: TestProject) {
+  if (!existsSync(join(dist, 'index.html'))) throw new Error(`build the app first (pnpm --filter @render/web build): ${dist} is missing`);
+  site = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<h1 style="font:48px sans-serif;color:#4f46e5">Hello from 127.0.0.1</h1>'),
+  );
+  const sitePort = await listen(site);
+  stack = await startFullStack('web-e2e', {
+    // The screenshot playground captures the local page above: the egress proxy lets only that port through.
+    worker: { RENDER_PAGES: '2', RENDER_TIMEOUT_MS: '20000', RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${sitePort}` },
+    gateway: { WEB_DIST_DIR: dist, APP_ENV: 'test' },
+  });
+  const inbox = stack.auth.inbox;
+  mailServer = createServer((req, res) => {
+    const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '';
+    const mail = inbox.filter((m) => m.to.includes(to)).at(-1);
+    res.writeHead(mail ? 200 : 404, { 'content-type': 'text/plain' }).end(mail?.text ?? '');
+  });
+  project.provide('baseUrl', stack.gateway.url);
+  project.provide('mailUrl', `http://127.0.0.1:${await listen(mailServer)}`);
+  project.provide('siteUrl', `http://127.0.0.1:${sitePort}/`);
+}
+
+export async function teardown() {
+  await new Promise((resolve) => mailServer?.close(resolve));
+  await new Promise((resolve) => site?.close(resolve));
+  await stack?.close();
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, expect, inject, it } from 'vitest';
+import { baseUrl, closeBrowser, openPage, screenshot } from './helpers/browser.ts';
+
+afterAll(closeBrowser);
+
+const PLAYGROUNDS = [
+  '/html-to-image',
+  '/svg-to-image',
+  '/chart-to-image',
+  '/chart-to-image/chartjs',
+  '/chart-to-image/d3',
+  '/chart-to-image/highcharts',
+  '/code-to-image',
+  '/screenshot',
+];
+
+const SIGNATURES: Record<string, number[]> = { png: [0x89, 0x50, 0x4e, 0x47], jpeg: [0xff, 0xd8, 0xff], webp: [0x52, 0x49, 0x46, 0x46] };
+
+for (const path of PLAYGROUNDS) {
+  it(`${path} renders a real image and downloads it`, async () => {
+    const { page, context, errors } = await openPage();
+    await page.goto(`${baseUrl()}${path}`);
+    await page.getByTestId('generate-button').waitFor();
+    if (path === '/screenshot') await page.locator('[name="url"]').fill(inject('siteUrl'));
+    await page.getByTestId('generate-button').click();
+    const image = page.getByTestId('result-image');
+    await image.waitFor({ timeout: 45_000 });
+    const size = await image.evaluate((img: HTMLImageElement) => ({
+      w: img.naturalWidth,
+      h: img.naturalHeight,
+      src: img.src.slice(0, 30),
+    }));
+    expect(size.w).toBeGreaterThan(40);
+    expect(size.h).toBeGreaterThan(40);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-link').click()]);
+    const bytes = readFileSync((await download.path())!);
+    expect(bytes.length).toBeGreaterThan(100);
+    const format = Object.entries(SIGNATURES).find(([, magic]) => magic.every((b, i) => bytes[i] === b))?.[0];
+    const isSvg = bytes.subarray(0, 200).toString('utf8').includes('<svg');
+    expect(format ?? (isSvg ? 'svg' : 'unknown')).not.toBe('unknown');
+    await screenshot(page, `en-desktop-playground-${path.slice(1).replaceAll('/', '-')}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+}
+
+it('asks to sign in when a signed-out visitor chooses to use an API key', async () => {
+  const { page, context } = await openPage();
+  await page.goto(`${baseUrl()}/html-to-image`);
+  await page.getByTestId('generate-button').waitFor();
+  await page.locator('[name="useApiKey"]').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  expect(await dialog.getByRole('heading').first().textContent()).toBe('Sign in required');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  await context.close();
+});
+
+it('runs Generate with Ctrl+Enter from inside the editor', async () => {
+  const { page, context } = await openPage();
+  await page.goto(`${baseUrl()}/svg-to-image`);
+  await page.getByTestId('generate-button').waitFor();
+  await page.locator('.cm-content').first().click();
+  await page.keyboard.press('Control+Enter');
+  await page.getByTestId('result-image').waitFor({ timeout: 45_000 });
+  await context.close();
+});

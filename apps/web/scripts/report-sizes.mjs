@@ -1,0 +1,35 @@
+// Prints the built JavaScript per chunk (raw and gzipped) and the landing page's initial JavaScript:
+// the entry chunk plus what it imports statically plus the landing route's chunk.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const dist = join(import.meta.dirname, '..', 'dist');
+const assets = join(dist, 'assets');
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const gz = (file) => gzipSync(readFileSync(join(assets, file))).length;
+
+const files = readdirSync(assets).filter((f) => f.endsWith('.js'));
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+const entry = /src="\/assets\/([^"]+\.js)"/.exec(html)?.[1];
+const landing = files.find((f) => f.startsWith('landing.page-'));
+// Static imports only (`import … from "./x.js"`, `import "./x.js"`): dynamic import() chunks load later.
+const staticImports = (file) =>
+  [...readFileSync(join(assets, file), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*)["']\.\/([\w.-]+\.js)["']/g)].map((m) => m[1]);
+const initial = [];
+const queue = [entry, landing].filter(Boolean);
+while (queue.length) {
+  const file = queue.shift();
+  if (initial.includes(file)) continue;
+  initial.push(file);
+  queue.push(...staticImports(file));
+}
+
+const rows = files.map((f) => ({ f, raw: readFileSync(join(assets, f)).length, gz: gz(f) })).sort((a, b) => b.gz - a.gz);
+for (const row of rows.slice(0, 15)) console.log(`${row.f.padEnd(48)} ${kb(row.raw).padStart(10)} ${kb(row.gz).padStart(10)} gz`);
+const initialGz = initial.reduce((sum, f) => sum + gz(f), 0);
+console.log(`\nlanding page initial JavaScript: ${kb(initialGz)} gzipped in ${initial.length} files; budget 200 KB`);
+if (initialGz > 200 * 1024) {
+  console.error('landing page initial JavaScript is over the 200 KB budget');
+  process.exit(1);
+}

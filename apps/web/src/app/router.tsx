@@ -1,0 +1,79 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { ErrorPage } from '../features/errors/error-page.tsx';
+import { NotFoundPage } from '../features/errors/not-found.page.tsx';
+import { RootLayout } from '../layout/root-layout.tsx';
+import type { SessionStore } from '../lib/session/session.store.ts';
+
+export interface RouterContext {
+  session: SessionStore;
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+  notFoundComponent: NotFoundPage,
+  errorComponent: ErrorPage,
+});
+
+// Every page is its own chunk: the landing page loads none of the playgrounds, docs or blog code.
+const page = (path: string, load: Parameters<typeof lazyRouteComponent>[0], exportName: string) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component: lazyRouteComponent(load, exportName) });
+
+const playground = () => import('../features/playground/playground-pages.tsx');
+const auth = (name: string) => () => import(`../features/auth/${name}.page.tsx`);
+const contentPage = (slug: string) =>
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: `/${slug}`,
+    staticData: { contentSlug: slug },
+    component: lazyRouteComponent(() => import('../features/content/content.page.tsx'), 'ContentPage'),
+  });
+
+const routes = [
+  page('/', () => import('../features/landing/landing.page.tsx'), 'LandingPage'),
+  page('/login', auth('login'), 'LoginPage'),
+  page('/signup', auth('signup'), 'SignupPage'),
+  page('/verify', auth('verify'), 'VerifyPage'),
+  page('/forgot-password', auth('forgot-password'), 'ForgotPasswordPage'),
+  page('/reset-password', auth('reset-password'), 'ResetPasswordPage'),
+  page('/docs', () => import('../features/docs/docs.page.tsx'), 'DocsPage'),
+  page('/blog', () => import('../features/blog/blog-list.page.tsx'), 'BlogListPage'),
+  page('/blog/$slug', () => import('../features/blog/blog-article.page.tsx'), 'BlogArticlePage'),
+  page('/html-to-image', playground, 'HtmlPlaygroundPage'),
+  page('/svg-to-image', playground, 'SvgPlaygroundPage'),
+  page('/chart-to-image', playground, 'ChartPlaygroundPage'),
+  page('/chart-to-image/chartjs', playground, 'ChartJsPlaygroundPage'),
+  page('/chart-to-image/d3', playground, 'D3PlaygroundPage'),
+  page('/chart-to-image/highcharts', playground, 'HighchartsPlaygroundPage'),
+  page('/code-to-image', playground, 'CodePlaygroundPage'),
+  page('/screenshot', playground, 'ScreenshotPlaygroundPage'),
+  page('/pricing', () => import('../features/pricing/pricing.page.tsx'), 'PricingPage'),
+  ...['about', 'contact', 'terms', 'privacy', 'cookies'].map(contentPage),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/dashboard',
+    component: lazyRouteComponent(() => import('../features/dashboard/dashboard.page.tsx'), 'DashboardPage'),
+  }),
+];
+
+const routeTree = rootRoute.addChildren(routes);
+
+export function createAppRouter(context: RouterContext) {
+  return createRouter({
+    routeTree,
+    context,
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+    defaultNotFoundComponent: NotFoundPage,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+  interface StaticDataRouteOption {
+    contentSlug?: string;
+  }
+}

@@ -1,0 +1,107 @@
+import { forwardRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from 'react';
+import { useMessageText } from '../../i18n/use-message.ts';
+
+export const inputClass =
+  'block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 placeholder:text-zinc-500 focus:border-accent-600 focus:outline-none focus:ring-2 focus:ring-accent-600/30 aria-[invalid=true]:border-red-600';
+
+/** The spec's message under a field, translated when the catalog knows it. */
+export function FieldError({ id, message }: { id: string; message?: string }) {
+  const text = useMessageText();
+  if (!message) return null;
+  return (
+    <p id={id} className="mt-1.5 text-sm text-red-700" role="alert">
+      {text(message)}
+    </p>
+  );
+}
+
+interface FieldShellProps {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+}
+
+export function FieldShell({ id, label, hint, error, children }: FieldShellProps) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-zinc-800">
+        {label}
+      </label>
+      {children}
+      {hint && !error && <p className="mt-1.5 text-xs text-zinc-600">{hint}</p>}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; hint?: ReactNode; error?: string; name: string };
+
+export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField({ label, hint, error, id, ...input }, ref) {
+  const autoId = useId();
+  const fieldId = id ?? `${input.name}-${autoId}`;
+  return (
+    <FieldShell id={fieldId} label={label} hint={hint} error={error}>
+      <input
+        ref={ref}
+        id={fieldId}
+        className={inputClass}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${fieldId}-error` : undefined}
+        {...input}
+      />
+    </FieldShell>
+  );
+});
+
+type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  name: string;
+  options: Array<{ value: string; label: string }>;
+  placeholder?: string;
+};
+
+export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(function SelectField(
+  { label, hint, error, id, options, placeholder, ...select },
+  ref,
+) {
+  const autoId = useId();
+  const fieldId = id ?? `${select.name}-${autoId}`;
+  return (
+    <FieldShell id={fieldId} label={label} hint={hint} error={error}>
+      <select
+        ref={ref}
+        id={fieldId}
+        className={inputClass}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${fieldId}-error` : undefined}
+        {...select}
+      >
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </FieldShell>
+  );
+});
+
+type CheckboxProps = InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; name: string };
+
+export const Checkbox = forwardRef<HTMLInputElement, CheckboxProps>(function Checkbox({ label, id, ...input }, ref) {
+  const autoId = useId();
+  const fieldId = id ?? `${input.name}-${autoId}`;
+  return (
+    <div className="flex items-start gap-2">
+      <input ref={ref} id={fieldId} type="checkbox" className="mt-0.5 size-4 rounded border-zinc-400 accent-accent-600" {...input} />
+      <label htmlFor={fieldId} className="text-sm text-zinc-800">
+        {label}
+      </label>
+    </div>
+  );
+});

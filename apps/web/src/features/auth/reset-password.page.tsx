@@ -1,0 +1,84 @@
+import { confirmPasswordProblem, newPasswordProblem, ResetPasswordBody } from '@render/contracts';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { Button } from '../../components/ui/button.tsx';
+import { TextField } from '../../components/ui/form-field.tsx';
+import { useMessageText } from '../../i18n/use-message.ts';
+import { errorText } from '../../lib/api-client.ts';
+import { useContractForm } from '../../lib/use-contract-form.ts';
+import { authApi } from './auth-api.ts';
+import { AuthCard } from './auth-card.tsx';
+
+interface ResetValues {
+  token: string;
+  password: string;
+  confirmPassword: string;
+}
+
+export function ResetPasswordPage() {
+  const { t } = useTranslation('auth');
+  const text = useMessageText();
+  const navigate = useNavigate();
+  const search = useSearch({ strict: false }) as { token?: string };
+  const [busy, setBusy] = useState(false);
+  const form = useContractForm<ResetValues>(ResetPasswordBody, {
+    defaultValues: { token: search.token ?? '', password: '', confirmPassword: '' },
+    rules: (values) => ({
+      password: newPasswordProblem(values.password),
+      confirmPassword: confirmPasswordProblem(values.password, values.confirmPassword),
+    }),
+  });
+  const { errors } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    setBusy(true);
+    try {
+      const answer = await authApi.resetPassword(values);
+      toast.success(text(answer.message));
+      await navigate({ to: '/login' });
+    } catch (error) {
+      toast.error(text(errorText(error)));
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  if (!search.token) {
+    return (
+      <AuthCard title={t('reset.title')}>
+        <p className="text-sm text-zinc-700">{text('This password reset link is invalid or has expired. Please request a new one.')}</p>
+        <Link to="/forgot-password" className="mt-4 inline-block text-sm font-medium text-accent-700 hover:underline">
+          {t('reset.requestNew')}
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')}>
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <input type="hidden" {...form.register('token')} />
+        <TextField
+          label={t('fields.newPassword')}
+          type="password"
+          autoComplete="new-password"
+          hint={t('fields.passwordHint')}
+          error={errors.password?.message}
+          {...form.register('password', { deps: ['confirmPassword'] })}
+        />
+        <TextField
+          label={t('fields.confirmPassword')}
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirmPassword?.message}
+          {...form.register('confirmPassword')}
+        />
+        <Button type="submit" busy={busy} className="w-full">
+          {t('reset.submit')}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

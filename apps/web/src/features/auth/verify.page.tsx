@@ -1,0 +1,114 @@
+import { EmailBody, VerifyBody } from '@render/contracts';
+import { Type } from '@sinclair/typebox';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { Button } from '../../components/ui/button.tsx';
+import { TextField } from '../../components/ui/form-field.tsx';
+import { useMessageText } from '../../i18n/use-message.ts';
+import { errorText } from '../../lib/api-client.ts';
+import { useSessionStore } from '../../lib/session/session.context.tsx';
+import { useContractForm } from '../../lib/use-contract-form.ts';
+import { authApi } from './auth-api.ts';
+import { AuthCard } from './auth-card.tsx';
+
+// The code field of the verify contract, with the e-mail (for a new code) next to it.
+const VerifyForm = Type.Object({
+  verificationCode: VerifyBody.properties.verificationCode,
+  email: Type.Optional(EmailBody.properties.email),
+});
+
+interface VerifyValues {
+  verificationCode: string;
+  email: string;
+}
+
+export function VerifyPage() {
+  const { t } = useTranslation('auth');
+  const text = useMessageText();
+  const navigate = useNavigate();
+  const session = useSessionStore();
+  const search = useSearch({ strict: false }) as { userId?: string; email?: string };
+  const [busy, setBusy] = useState(false);
+  const [resending, setResending] = useState(false);
+  const form = useContractForm<VerifyValues>(VerifyForm, {
+    defaultValues: { verificationCode: '', email: search.email ?? '' },
+    prepare: (values) => ({ verificationCode: values.verificationCode.trim(), email: values.email.trim() || undefined }),
+  });
+  const { errors } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    if (!search.userId) {
+      toast.error(text('Invalid verification request'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await authApi.verify({ userId: search.userId, verificationCode: values.verificationCode.trim() });
+      session.signIn(answer.token, answer.user);
+      toast.success(text(answer.message ?? 'Email verified successfully!'));
+      await navigate({ to: '/dashboard' });
+    } catch (error) {
+      toast.error(text(errorText(error)));
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  const resend = async () => {
+    const email = form.getValues('email').trim();
+    if (!email) {
+      form.setError('email', { message: 'Email is required' });
+      return;
+    }
+    setResending(true);
+    try {
+      const answer = await authApi.resend(email);
+      toast.success(text(answer.message));
+    } catch (error) {
+      toast.error(text(errorText(error)));
+    } finally {
+      setResending(false);
+    }
+  };
+
+  return (
+    <AuthCard
+      title={t('verify.title')}
+      subtitle={search.email ? t('verify.subtitleWithEmail', { email: search.email }) : t('verify.subtitle')}
+      footer={
+        <Link to="/login" className="font-medium text-accent-700 hover:underline">
+          {t('verify.backToLogin')}
+        </Link>
+      }
+    >
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <TextField
+          label={t('fields.verificationCode')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={16}
+          error={errors.verificationCode?.message}
+          {...form.register('verificationCode')}
+        />
+        <Button type="submit" busy={busy} className="w-full">
+          {t('verify.submit')}
+        </Button>
+        <div className="border-t border-zinc-200 pt-4">
+          <p className="mb-3 text-sm text-zinc-600">{t('verify.noCode')}</p>
+          <TextField
+            label={t('fields.email')}
+            type="email"
+            autoComplete="email"
+            error={errors.email?.message}
+            {...form.register('email')}
+          />
+          <Button variant="secondary" busy={resending} className="mt-3 w-full" onClick={resend}>
+            {t('verify.resend')}
+          </Button>
+        </div>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,58 @@
+import type { Operation } from './openapi-fields.ts';
+
+/** The docs tabs (spec §2) and which operations of the document each one shows. */
+export interface DocsSection {
+  id: string;
+  /** Tab label (product names, the same in every language). */
+  label: string;
+  match: (path: string, operation: Operation) => boolean;
+  /** The call whose example body (the document's, from the gateway's example calls) the side panel shows. */
+  example?: { path: string; outputFile?: string };
+}
+
+const only = (path: string) => (candidate: string) => candidate === path;
+
+export const DOCS_SECTIONS: DocsSection[] = [
+  {
+    id: 'authentication',
+    label: 'Authentication',
+    match: (_path, operation) => ['auth', 'billing'].some((tag) => operation.tags?.includes(tag)),
+    example: { path: '/api/auth/login' },
+  },
+  {
+    id: 'html',
+    label: 'HTML2Img',
+    match: only('/api/html-to-img/convert'),
+    example: { path: '/api/html-to-img/convert', outputFile: 'hello.png' },
+  },
+  {
+    id: 'svg',
+    label: 'SVG2Img',
+    match: only('/api/svg-to-img/convert'),
+    example: { path: '/api/svg-to-img/convert', outputFile: 'circle.png' },
+  },
+  {
+    id: 'chart',
+    label: 'Chart2Img',
+    match: only('/api/chart-to-img/convert'),
+    example: { path: '/api/chart-to-img/convert', outputFile: 'chart.png' },
+  },
+  {
+    id: 'code',
+    label: 'Code2Img',
+    match: (path) => path.startsWith('/api/code-to-img/'),
+    example: { path: '/api/code-to-img/convert', outputFile: 'code.png' },
+  },
+  {
+    id: 'screenshot',
+    label: 'Screenshot',
+    match: only('/api/screenshot/convert'),
+    example: { path: '/api/screenshot/convert', outputFile: 'page.png' },
+  },
+  {
+    id: 'template',
+    label: 'Template',
+    match: (_path, operation) => operation.tags?.includes('templates') ?? false,
+    example: { path: '/api/template/generate', outputFile: 'template.png' },
+  },
+];

@@ -1,0 +1,97 @@
+import { Play } from 'lucide-react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/ui/button.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { useMessageText } from '../../i18n/use-message.ts';
+import { errorText } from '../../lib/api-client.ts';
+import { formatBytes, type RenderedImage, renderImage } from '../../lib/render-api.ts';
+
+const DEMO_HTML = `<div style="font-family:system-ui;height:100%;display:flex;flex-direction:column;justify-content:center;
+  padding:48px;background:linear-gradient(135deg,#4f46e5,#0ea5e9);color:white">
+  <p style="margin:0;opacity:.8;font-size:22px">Render API</p>
+  <h1 style="margin:12px 0 0;font-size:56px;line-height:1.1">Hello from a real render ✨</h1>
+</div>`;
+
+/** A real render through the API, right in the hero: edit the HTML, render, see the image and its timing. */
+export function LiveDemo() {
+  const { t, i18n } = useTranslation('landing');
+  const text = useMessageText();
+  const inputId = useId();
+  const [html, setHtml] = useState(DEMO_HTML);
+  const [image, setImage] = useState<RenderedImage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const controller = useRef<AbortController | null>(null);
+
+  const render = useCallback(async (source: string) => {
+    controller.current?.abort();
+    const current = new AbortController();
+    controller.current = current;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await renderImage({
+        path: '/api/html-to-img/convert',
+        body: { html: source, width: 800, height: 420 },
+        outputField: 'output',
+        signal: current.signal,
+      });
+      setImage(result);
+    } catch (caught) {
+      if ((caught as Error)?.name !== 'AbortError') setError(errorText(caught));
+    } finally {
+      if (controller.current === current) setBusy(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void render(DEMO_HTML);
+    return () => controller.current?.abort();
+  }, [render]);
+
+  return (
+    <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm" data-testid="live-demo">
+      <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2">
+        <label htmlFor={inputId} className="text-sm font-medium text-zinc-800">
+          {t('demo.label')}
+        </label>
+        <Button onClick={() => void render(html)} busy={busy} className="px-3 py-1.5">
+          {!busy && <Play className="size-4" aria-hidden />}
+          {t('demo.render')}
+        </Button>
+      </div>
+      <textarea
+        id={inputId}
+        name="html"
+        value={html}
+        onChange={(event) => setHtml(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) void render(html);
+        }}
+        spellCheck={false}
+        rows={5}
+        className="block w-full resize-y bg-zinc-950 px-4 py-3 font-mono text-xs leading-5 text-zinc-100 focus:outline-none"
+      />
+      <div className="relative flex aspect-[800/420] items-center justify-center bg-zinc-100">
+        {image && <img src={image.dataUrl} alt={t('demo.alt')} className="size-full object-contain" data-testid="live-demo-image" />}
+        {busy && !image && <Spinner className="size-6 text-zinc-500" />}
+        {error && (
+          <p className="absolute inset-x-4 bottom-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" role="alert">
+            {text(error)}
+          </p>
+        )}
+      </div>
+      <p className="border-t border-zinc-200 px-4 py-2 text-xs text-zinc-600" aria-live="polite">
+        {image
+          ? t('demo.meta', {
+              width: image.width,
+              height: image.height,
+              size: formatBytes(image.size, i18n.resolvedLanguage ?? 'en'),
+              ms: image.renderMs ?? image.totalMs,
+            })
+          : t('demo.waiting')}
+      </p>
+    </div>
+  );
+}

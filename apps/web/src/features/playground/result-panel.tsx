@@ -1,0 +1,76 @@
+import { Download, FileText, ImageIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { CopyButton } from '../../components/copy-button.tsx';
+import { buttonClass } from '../../components/ui/button.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { formatBytes, type RenderedImage } from '../../lib/render-api.ts';
+
+const extension = (format: string) => (format === 'jpeg' ? 'jpg' : format);
+
+/** The rendered image with its size and timing, and what can be done with it. */
+export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | null; busy: boolean; fileBase: string }) {
+  const { t, i18n } = useTranslation('playground');
+  const language = i18n.resolvedLanguage ?? 'en';
+  return (
+    <section aria-labelledby="result-title" className="overflow-hidden rounded-xl border border-zinc-200 bg-white">
+      <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2.5">
+        <h2 id="result-title" className="text-sm font-semibold text-zinc-900">
+          {t('result.title')}
+        </h2>
+        {image && (
+          <p className="text-xs text-zinc-600" data-testid="result-meta">
+            {t('result.meta', {
+              width: image.width,
+              height: image.height,
+              size: formatBytes(image.size, language),
+              ms: image.renderMs ?? image.totalMs,
+            })}
+          </p>
+        )}
+      </div>
+      <div className="relative flex min-h-64 items-center justify-center bg-[repeating-conic-gradient(#f4f4f5_0_25%,#fff_0_50%)] bg-[length:20px_20px] p-4">
+        {image?.format === 'pdf' ? (
+          <p className="flex items-center gap-2 text-sm text-zinc-700">
+            <FileText className="size-5" aria-hidden />
+            {t('result.pdfReady')}
+          </p>
+        ) : image ? (
+          <img
+            src={image.dataUrl}
+            alt={t('result.alt')}
+            className="max-h-[36rem] max-w-full object-contain shadow-sm"
+            data-testid="result-image"
+          />
+        ) : busy ? (
+          <Spinner className="size-8 text-zinc-500" />
+        ) : (
+          <p className="flex flex-col items-center gap-2 text-center text-sm text-zinc-600">
+            <ImageIcon className="size-8 text-zinc-400" aria-hidden />
+            {t('result.empty')}
+          </p>
+        )}
+        {busy && image && (
+          <div className="absolute inset-0 flex items-center justify-center bg-white/60">
+            <Spinner className="size-8 text-zinc-600" />
+          </div>
+        )}
+      </div>
+      {image && (
+        <div className="sticky bottom-0 flex flex-wrap gap-2 border-t border-zinc-200 bg-white px-4 py-3">
+          <a
+            href={image.dataUrl}
+            download={`${fileBase}.${extension(image.format)}`}
+            className={buttonClass('secondary', 'px-3 py-1.5')}
+            data-testid="download-link"
+          >
+            <Download className="size-4" aria-hidden />
+            {t('result.download')}
+          </a>
+          <span data-testid="copy-base64">
+            <CopyButton text={image.base64} toastMessage="Base64 content copied to clipboard" label={t('result.copyBase64')} tone="light" />
+          </span>
+        </div>
+      )}
+    </section>
+  );
+}

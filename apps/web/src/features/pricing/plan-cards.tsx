@@ -1,0 +1,53 @@
+import { Link } from '@tanstack/react-router';
+import { Check } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { buttonClass } from '../../components/ui/button.tsx';
+import { FREE_CREDITS_PER_30_DAYS, formatPrice, PRO_MONTHLY_PRICE } from './plans.ts';
+
+function PlanCard({ plan, price, highlighted }: { plan: 'free' | 'pro'; price: string; highlighted?: boolean }) {
+  const { t } = useTranslation('pricing');
+  const features = t(`plans.${plan}.features`, { returnObjects: true, credits: FREE_CREDITS_PER_30_DAYS }) as string[];
+  return (
+    <div
+      className={`flex flex-col rounded-xl border bg-white p-6 ${highlighted ? 'border-accent-600 ring-1 ring-accent-600' : 'border-zinc-200'}`}
+      data-testid={`plan-${plan}`}
+    >
+      <h3 className="text-lg font-semibold text-zinc-900">{t(`plans.${plan}.name`)}</h3>
+      <p className="mt-1 text-sm text-zinc-600">{t(`plans.${plan}.tagline`)}</p>
+      <p className="mt-5 flex items-baseline gap-1">
+        <span className="text-4xl font-semibold tracking-tight text-zinc-900" data-testid={`price-${plan}`}>
+          {price}
+        </span>
+        <span className="text-sm text-zinc-600">{t('perMonth')}</span>
+      </p>
+      <ul className="mt-6 flex-1 space-y-2.5">
+        {features.map((feature) => (
+          <li key={feature} className="flex gap-2 text-sm text-zinc-700">
+            <Check className="mt-0.5 size-4 shrink-0 text-accent-600" aria-hidden />
+            {feature}
+          </li>
+        ))}
+      </ul>
+      <Link to="/signup" className={buttonClass(highlighted ? 'primary' : 'secondary', 'mt-8 w-full')}>
+        {t(`plans.${plan}.cta`)}
+      </Link>
+    </div>
+  );
+}
+
+/** Free and Pro side by side, with the launch-period note (spec §1, §9). */
+export function PlanCards() {
+  const { t, i18n } = useTranslation('pricing');
+  const language = i18n.resolvedLanguage ?? 'en';
+  return (
+    <div>
+      <p className="mx-auto mb-8 max-w-2xl rounded-lg border border-accent-100 bg-accent-50 px-4 py-3 text-center text-sm text-accent-800">
+        {t('launchNote')}
+      </p>
+      <div className="mx-auto grid max-w-3xl gap-6 md:grid-cols-2">
+        <PlanCard plan="free" price={formatPrice(0, language)} />
+        <PlanCard plan="pro" price={formatPrice(PRO_MONTHLY_PRICE, language)} highlighted />
+      </div>
+    </div>
+  );
+}

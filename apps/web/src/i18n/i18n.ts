@@ -1,0 +1,50 @@
+import i18next from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import resourcesToBackend from 'i18next-resources-to-backend';
+import { initReactI18next } from 'react-i18next';
+
+export const LANGUAGES = ['en', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+/** Spec §1: detected from the browser, stored under `language`, English when neither says otherwise. */
+export const LANGUAGE_STORAGE_KEY = 'language';
+
+// One JSON file per language and namespace; a page's namespace loads with the page's own chunk.
+const catalogs = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json');
+
+export function initI18n(options: { lng?: string } = {}) {
+  return i18next
+    .use(LanguageDetector)
+    .use(initReactI18next)
+    .use(
+      resourcesToBackend((lng: string, ns: string) => {
+        const load = catalogs[`./locales/${lng}/${ns}.json`];
+        return load ? load().then((m) => m.default) : Promise.resolve({});
+      }),
+    )
+    .init({
+      lng: options.lng,
+      supportedLngs: LANGUAGES,
+      nonExplicitSupportedLngs: true,
+      load: 'languageOnly',
+      fallbackLng: 'en',
+      ns: ['common'],
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      detection: {
+        order: ['localStorage', 'navigator', 'htmlTag'],
+        lookupLocalStorage: LANGUAGE_STORAGE_KEY,
+        caches: ['localStorage'],
+      },
+      react: { useSuspense: true },
+    })
+    .then(() => {
+      const sync = (lng: string) => {
+        document.documentElement.lang = lng.slice(0, 2);
+      };
+      sync(i18next.resolvedLanguage ?? 'en');
+      i18next.on('languageChanged', sync);
+      return i18next;
+    });
+}
+
+export const currentLanguage = (): Language => (i18next.resolvedLanguage === 'fr' ? 'fr' : 'en');

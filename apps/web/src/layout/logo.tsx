@@ -1,0 +1,15 @@
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Spec §8: a logo that fails to load is hidden (the product name stays as the link text). */
+export function Logo() {
+  const { t } = useTranslation();
+  const [failed, setFailed] = useState(false);
+  return (
+    <Link to="/" className="flex items-center gap-2 font-semibold text-zinc-900" aria-label={t('nav.homeLabel')}>
+      {!failed && <img src="/logo.svg" alt="" width={28} height={28} onError={() => setFailed(true)} data-testid="logo" />}
+      <span>{t('brand')}</span>
+    </Link>
+  );
+}

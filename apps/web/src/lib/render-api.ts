@@ -1,0 +1,65 @@
+import type { ImageJsonResponse } from '@render/contracts';
+import { ApiError, apiFetch } from './api-client.ts';
+
+/** A rendered image as the site shows it: the bytes as base64 and a data URL, with its size and timing. */
+export interface RenderedImage {
+  base64: string;
+  dataUrl: string;
+  mimeType: string;
+  format: string;
+  width: number;
+  height: number;
+  /** Bytes. */
+  size: number;
+  /** Time spent drawing it in the worker (X-Render-Time). */
+  renderMs: number | null;
+  /** Time the whole call took, as the browser saw it. */
+  totalMs: number;
+}
+
+export interface RenderCall {
+  /** Gateway path, e.g. /api/html-to-img/convert. */
+  path: string;
+  body: Record<string, unknown>;
+  /** Which field selects JSON output on this call (spec §3: output or outputType). */
+  outputField: 'output' | 'outputType';
+  apiKey?: string;
+  signal?: AbortSignal;
+}
+
+/** Renders through the real API, always asking for JSON so the page gets base64 and metadata in one answer. */
+export async function renderImage(call: RenderCall): Promise<RenderedImage> {
+  const started = performance.now();
+  const response = await apiFetch(call.path, {
+    body: { ...call.body, [call.outputField]: 'json' },
+    headers: call.apiKey ? { 'x-api-key': call.apiKey } : undefined,
+    anonymous: true,
+    signal: call.signal,
+  });
+  const answer = (await response.json().catch(() => null)) as ImageJsonResponse | null;
+  const data = answer?.data;
+  if (!data || typeof data.image !== 'string') throw new ApiError('Invalid response structure', response.status);
+  const renderTime = Number(response.headers.get('x-render-time'));
+  return {
+    base64: data.image,
+    dataUrl: `data:${data.mimeType};base64,${data.image}`,
+    mimeType: data.mimeType,
+    format: data.format,
+    width: data.width,
+    height: data.height,
+    size: data.size,
+    renderMs: Number.isFinite(renderTime) && response.headers.has('x-render-time') ? renderTime : null,
+    totalMs: Math.round(performance.now() - started),
+  };
+}
+
+export function formatBytes(bytes: number, language: string): string {
+  const units = ['B', 'KB', 'MB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: unit ? 1 : 0 }).format(value)} ${units[unit]}`;
+}

@@ -1,0 +1,107 @@
+import type { UserView } from '@render/contracts';
+import { apiJson, setTokenSource } from '../api-client.ts';
+import { getStored, removeStored, setStored } from '../storage.ts';
+
+/**
+ * Spec §4 session: token and user in browser storage (7-day expiry), the profile fetched at start
+ * (failure signs out), a silent refresh every 60 minutes (failure only logged), and 'loading' until
+ * the start-up check has answered. A tiny external store so React reads it with useSyncExternalStore
+ * and tests drive it without rendering.
+ */
+export const TOKEN_KEY = 'token';
+export const USER_KEY = 'user';
+export const REFRESH_INTERVAL_MS = 60 * 60 * 1000;
+
+export type SessionState =
+  | { status: 'loading'; token: string | null; user: UserView | null }
+  | { status: 'signedIn'; token: string; user: UserView }
+  | { status: 'signedOut'; token: null; user: null };
+
+type Listener = () => void;
+
+export interface SessionStore {
+  getState(): SessionState;
+  subscribe(listener: Listener): () => void;
+  /** Reads storage, checks the profile when a token exists, and starts the refresh timer. */
+  start(): Promise<void>;
+  signIn(token: string, user: UserView): void;
+  signOut(): void;
+  /** Re-reads the profile (after a plan change or a new key). */
+  reloadUser(): Promise<void>;
+  /** One refresh (also what the timer runs). */
+  refresh(): Promise<void>;
+  stop(): void;
+}
+
+const SIGNED_OUT: SessionState = { status: 'signedOut', token: null, user: null };
+
+export function createSessionStore(log: Pick<Console, 'warn'> = console): SessionStore {
+  let state: SessionState = { status: 'loading', token: null, user: null };
+  const listeners = new Set<Listener>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const set = (next: SessionState) => {
+    state = next;
+    for (const listener of listeners) listener();
+  };
+  const signOut = () => {
+    removeStored(TOKEN_KEY);
+    removeStored(USER_KEY);
+    set(SIGNED_OUT);
+  };
+  const signIn = (token: string, user: UserView) => {
+    setStored(TOKEN_KEY, token);
+    setStored(USER_KEY, user);
+    set({ status: 'signedIn', token, user });
+  };
+
+  const fetchUser = async () => (await apiJson<{ user: UserView }>('/api/auth/me')).user;
+
+  const store: SessionStore = {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async start() {
+      const token = getStored<string>(TOKEN_KEY);
+      const user = getStored<UserView>(USER_KEY);
+      if (!token) {
+        removeStored(USER_KEY);
+        set(SIGNED_OUT);
+      } else {
+        set({ status: 'loading', token, user });
+        try {
+          const fresh = await fetchUser();
+          setStored(USER_KEY, fresh);
+          set({ status: 'signedIn', token, user: fresh });
+        } catch {
+          signOut();
+        }
+      }
+      clearInterval(timer);
+      timer = setInterval(() => void store.refresh(), REFRESH_INTERVAL_MS);
+    },
+    signIn,
+    signOut,
+    async reloadUser() {
+      if (state.status !== 'signedIn') return;
+      const user = await fetchUser();
+      signIn(state.token, user);
+    },
+    async refresh() {
+      if (state.status !== 'signedIn') return;
+      try {
+        const { token } = await apiJson<{ token: string }>('/api/auth/refresh', { method: 'POST' });
+        signIn(token, state.user);
+      } catch (error) {
+        log.warn('Session refresh failed', error);
+      }
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+  setTokenSource(() => store.getState().token);
+  return store;
+}

@@ -1,0 +1,28 @@
+import { HtmlConvertBody, RenderLimits } from '@render/contracts';
+import { describe, expect, it } from 'vitest';
+import { DOCS_SECTIONS } from '../src/features/docs/docs-sections.ts';
+import { exampleOf, fieldRows, jsonBodySchema, type OpenApiDocument, operationsFor } from '../src/features/docs/openapi-fields.ts';
+import openapi from '../src/generated/openapi.json';
+
+const doc = openapi as unknown as OpenApiDocument;
+const t = (key: string, values: Record<string, unknown> = {}) => `${key}:${JSON.stringify(values)}`;
+
+describe('docs field tables, read from the exported OpenAPI document', () => {
+  it('lists every field of the HTML call with its type, default and bounds from the contract', () => {
+    const rows = fieldRows(jsonBodySchema(doc.paths['/api/html-to-img/convert']!.post!), doc, t);
+    expect(rows.map((r) => r.name).sort()).toEqual(Object.keys(HtmlConvertBody.properties).sort());
+    const width = rows.find((r) => r.name === 'width')!;
+    expect(width).toMatchObject({ type: 'integer', required: false, defaultValue: '800' });
+    expect(width.bounds).toBe(`bounds.range:${JSON.stringify({ min: RenderLimits.minDimension, max: RenderLimits.maxDimension })}`);
+    expect(rows[0]).toMatchObject({ name: 'html', required: true, type: 'string' });
+    expect(rows.find((r) => r.name === 'format')?.bounds).toContain('png, jpeg, webp');
+  });
+
+  it('gives every tab its operations and an example from the document', () => {
+    for (const section of DOCS_SECTIONS) {
+      expect(operationsFor(doc, section.match).length, section.id).toBeGreaterThan(0);
+      if (section.example) expect(exampleOf(doc, 'post', section.example.path), section.id).toBeTruthy();
+    }
+    expect(operationsFor(doc, DOCS_SECTIONS.find((s) => s.id === 'template')!.match).length).toBeGreaterThanOrEqual(10);
+  });
+});

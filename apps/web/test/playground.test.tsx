@@ -1,0 +1,135 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { PLAYGROUNDS } from '../src/features/playground/playground-definitions.ts';
+import { HtmlPlaygroundPage } from '../src/features/playground/playground-pages.tsx';
+import { buildRequest, decodeValues, encodeValues, minimalBody } from '../src/features/playground/playground-state.ts';
+import { renderPage } from './helpers/render-page.tsx';
+
+describe('playground definitions (spec §9 defaults)', () => {
+  it('starts every page on the spec defaults', () => {
+    expect(PLAYGROUNDS.html.defaults).toMatchObject({ width: '800', height: '600', quality: '80', scale: '1' });
+    expect(PLAYGROUNDS.svg.defaults).toMatchObject({ width: '800', height: '600', quality: '80' });
+    expect(PLAYGROUNDS.chartjs.defaults).toMatchObject({ width: '800', height: '400', quality: '90' });
+    expect(PLAYGROUNDS.d3.defaults).toMatchObject({ height: '500' });
+    expect(PLAYGROUNDS.highcharts.defaults).toMatchObject({ height: '500', theme: 'light' });
+    expect(PLAYGROUNDS.code.defaults).toMatchObject({
+      width: '800',
+      height: 'auto',
+      fontSize: '14',
+      padding: '20',
+      borderRadius: '5',
+      showLineNumbers: true,
+      theme: 'vs2015',
+    });
+    expect(PLAYGROUNDS.screenshot.defaults).toMatchObject({
+      width: '1280',
+      height: '800',
+      deviceType: 'desktop',
+      delay: '0',
+      hideCookieBanners: true,
+      hideScrollbars: true,
+      fullPage: false,
+      language: 'en-US',
+    });
+    expect(PLAYGROUNDS.screenshot.fields.find((f) => f.name === 'language')?.options?.({})).toHaveLength(14);
+  });
+
+  it('every default body is valid', () => {
+    for (const definition of Object.values(PLAYGROUNDS)) {
+      expect(buildRequest(definition, definition.defaults).problems, definition.id).toEqual({});
+    }
+  });
+});
+
+describe('playground messages (spec §5)', () => {
+  const html = PLAYGROUNDS.html;
+  it('reports the contract messages', () => {
+    expect(buildRequest(html, { ...html.defaults, html: '' }).problems.html).toBe('Please enter some HTML content');
+    expect(buildRequest(html, { ...html.defaults, width: '10' }).problems.width).toBe('width must be between 50 and 4000');
+    expect(buildRequest(html, { ...html.defaults, scale: '4' }).problems.scale).toBe('scale must be between 0.1 and 3');
+    expect(buildRequest(PLAYGROUNDS.svg, { ...PLAYGROUNDS.svg.defaults, svg: '' }).problems.svg).toBe('Please enter some SVG content');
+  });
+
+  it('words JSON problems as the spec does', () => {
+    const chart = PLAYGROUNDS.chartjs;
+    expect(buildRequest(chart, { ...chart.defaults, chartData: '' }).problems.chartData).toBe('Please enter valid JSON chart data');
+    expect(buildRequest(chart, { ...chart.defaults, chartData: '{nope' }).problems.chartData).toBe('Invalid JSON format');
+    expect(buildRequest(chart, { ...chart.defaults, chartData: '42' }).problems.chartData).toBe('Invalid chart data format');
+    const highcharts = PLAYGROUNDS.highcharts;
+    expect(buildRequest(highcharts, { ...highcharts.defaults, chartOptions: '{nope' }).problems.chartOptions).toBe(
+      'Invalid chart options format',
+    );
+  });
+
+  it('checks the screenshot URL', () => {
+    const shot = PLAYGROUNDS.screenshot;
+    expect(buildRequest(shot, { ...shot.defaults, url: ' ' }).problems.url).toBe('Please enter a URL');
+    expect(buildRequest(shot, { ...shot.defaults, url: 'example.com' }).problems.url).toBe(
+      'Please enter a valid URL (including http:// or https://)',
+    );
+    expect(buildRequest(shot, { ...shot.defaults, url: 'ftp://example.com' }).problems.url).toBe(
+      'Please enter a valid URL (including http:// or https://)',
+    );
+  });
+
+  it('a device brings its viewport (mobile is an iPhone 12 Pro)', () => {
+    const shot = PLAYGROUNDS.screenshot;
+    expect(shot.onChange?.('deviceType', { ...shot.defaults, deviceType: 'mobile' })).toMatchObject({ width: '390', height: '844' });
+    expect(shot.onChange?.('deviceType', { ...shot.defaults, deviceType: 'tablet' })).toMatchObject({ width: '1024', height: '1366' });
+  });
+});
+
+describe('shareable options', () => {
+  it('round-trips changed values through ?o=, ignoring foreign and mistyped ones', () => {
+    const html = PLAYGROUNDS.html;
+    const values = { ...html.defaults, width: '1200', html: '<p>été ✓</p>' };
+    const encoded = encodeValues(html, values);
+    expect(encoded).toMatch(/^[\w-]+$/);
+    expect(decodeValues(html, encoded)).toEqual(values);
+    expect(encodeValues(html, html.defaults)).toBeUndefined();
+    const hostile = btoa(JSON.stringify({ width: 5, evil: 'x', html: '<b>ok</b>' }));
+    expect(decodeValues(html, hostile)).toEqual({ ...html.defaults, html: '<b>ok</b>' });
+    expect(decodeValues(html, '%%%')).toEqual(html.defaults);
+  });
+
+  it('the request snippet leaves out what the API would use anyway', () => {
+    const html = PLAYGROUNDS.html;
+    const { body } = buildRequest(html, { ...html.defaults, width: '1200' });
+    expect(minimalBody(html, body)).toEqual({ html: html.defaults.html, width: 1200 });
+  });
+});
+
+describe('the HTML playground page', () => {
+  it('labels each control with its API field name and shows the spec message on blur', async () => {
+    const user = userEvent.setup();
+    renderPage(HtmlPlaygroundPage, { path: '/html-to-image' });
+    const width = await screen.findByLabelText('Width (px)');
+    expect(width).toHaveAttribute('name', 'width');
+    expect(width).toHaveValue(800);
+    expect(screen.getByLabelText('Quality (JPEG, WebP)')).toHaveAttribute('name', 'quality');
+    expect(document.querySelector('[name="html"]')).not.toBeNull();
+    await user.clear(width);
+    await user.type(width, '10');
+    await user.tab();
+    expect(await screen.findByText('width must be between 50 and 4000')).toBeInTheDocument();
+  });
+
+  it('writes the current options and the key placeholder into the curl request', async () => {
+    const user = userEvent.setup();
+    renderPage(HtmlPlaygroundPage, { path: '/html-to-image' });
+    const width = await screen.findByLabelText('Width (px)');
+    await user.clear(width);
+    await user.type(width, '1234');
+    await waitFor(() => expect(screen.getByTestId('snippet-curl').textContent).toContain('"width":1234'));
+    expect(screen.getByTestId('snippet-curl').textContent).toContain('X-API-Key: YOUR_API_KEY');
+  });
+
+  it('asks a signed-out visitor to sign in when they choose their API key', async () => {
+    const user = userEvent.setup();
+    renderPage(HtmlPlaygroundPage, { path: '/html-to-image' });
+    await user.click(await screen.findByLabelText('Use my API key'));
+    expect(await screen.findByRole('dialog', { name: 'Sign in required' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Use my API key')).not.toBeChecked();
+  });
+});

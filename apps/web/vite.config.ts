@@ -1,0 +1,25 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+import { markdownContent } from './vite/markdown-content.plugin.ts';
+
+// The gateway the dev server proxies /api to (./scripts/dev starts it on 3000).
+const gateway = process.env.GATEWAY_URL ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss(), markdownContent()],
+  server: {
+    port: 5173,
+    strictPort: true,
+    host: '127.0.0.1',
+    proxy: { '/api': { target: gateway, changeOrigin: false } },
+  },
+  preview: { port: 4173, strictPort: true, proxy: { '/api': { target: gateway } } },
+  build: { sourcemap: true, chunkSizeWarningLimit: 700 },
+  test: {
+    environment: 'jsdom',
+    include: ['test/**/*.test.{ts,tsx}'],
+    setupFiles: ['test/setup.ts'],
+    css: false,
+  },
+});

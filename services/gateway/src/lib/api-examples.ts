@@ -1,0 +1,174 @@
+/**
+ * One example call per public operation, in the order a walkthrough (and the Postman collection run)
+ * makes them: signed in, render, templates, then account changes. The OpenAPI export puts each body in
+ * the document (`requestBody…example`), so the docs page, the Postman collections and the SDK all read
+ * the same examples; test/api-examples.test.ts checks each body against its route's schema.
+ *
+ * Scripts may call `store(name, value)`, which the collection defines: it keeps a value (token, template
+ * id, new API key) for the following calls, in the environment when one holds it.
+ *
+ * `{{name}}` values are Postman variables (baseUrl, apiKey, token, email, password, templateId,
+ * screenshotUrl); `expect` is the status a signed-in Free account gets, which the collection asserts.
+ */
+export interface ApiExample {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  body?: Record<string, unknown>;
+  query?: Record<string, string>;
+  expect: number;
+  /** Postman test-script lines run after the status check (e.g. storing an id for later calls). */
+  script?: string[];
+}
+
+const TEMPLATE_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300" viewBox="0 0 600 300">' +
+  '<rect width="600" height="300" fill="#4f46e5"/>' +
+  '<text x="40" y="170" font-family="sans-serif" font-size="48" fill="#fff" data-variable="title">Hello</text></svg>';
+
+export const API_EXAMPLES: ApiExample[] = [
+  { method: 'GET', path: '/api/ping', expect: 200 },
+  { method: 'GET', path: '/api/openapi.json', expect: 200 },
+  {
+    method: 'POST',
+    path: '/api/auth/signup',
+    body: {
+      name: 'Ada Lovelace',
+      email: '{{$randomEmail}}',
+      password: 'Str0ng-Passw0rd',
+      confirmPassword: 'Str0ng-Passw0rd',
+      company: 'Analytical Engines',
+      usageSource: 'business',
+      referralSource: 'search_engine',
+      plannedServices: ['html2img', 'chartjs2img'],
+      acceptTerms: true,
+    },
+    expect: 201,
+  },
+  // A code that was never sent: the answer says so (the real code arrives by e-mail).
+  {
+    method: 'POST',
+    path: '/api/auth/verify',
+    body: { userId: '00000000-0000-4000-8000-000000000000', verificationCode: '000000' },
+    expect: 400,
+  },
+  // The answer is the same whether or not the address waits for a code (no account probing).
+  { method: 'POST', path: '/api/auth/resend-verification', body: { email: '{{$randomEmail}}' }, expect: 200 },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    body: { email: '{{email}}', password: '{{password}}' },
+    expect: 200,
+    script: ["store('token', pm.response.json().token);"],
+  },
+  { method: 'GET', path: '/api/auth/me', expect: 200 },
+  { method: 'POST', path: '/api/auth/refresh', expect: 200, script: ["store('token', pm.response.json().token);"] },
+  { method: 'GET', path: '/api/auth/usage', expect: 200 },
+  {
+    method: 'POST',
+    path: '/api/html-to-img/convert',
+    body: { html: '<h1 style="color:#4f46e5">Hello</h1>', width: 800, height: 600, format: 'png' },
+    expect: 200,
+  },
+  {
+    method: 'POST',
+    path: '/api/svg-to-img/convert',
+    body: {
+      svg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="teal"/></svg>',
+      width: 400,
+      height: 400,
+      format: 'png',
+    },
+    expect: 200,
+  },
+  {
+    method: 'POST',
+    path: '/api/chart-to-img/convert',
+    body: {
+      library: 'chartjs',
+      chartType: 'bar',
+      chartData: { labels: ['Q1', 'Q2', 'Q3', 'Q4'], datasets: [{ label: 'Revenue', data: [12, 19, 7, 15] }] },
+      width: 800,
+      height: 400,
+    },
+    expect: 200,
+  },
+  {
+    method: 'POST',
+    path: '/api/code-to-img/convert',
+    body: { code: 'const answer = 42;\nconsole.log(answer);', language: 'javascript', theme: 'monokai', quality: 90 },
+    expect: 200,
+  },
+  { method: 'GET', path: '/api/code-to-img/languages', expect: 200 },
+  {
+    method: 'POST',
+    path: '/api/screenshot/convert',
+    body: { url: '{{screenshotUrl}}', deviceType: 'desktop', fullPage: false },
+    expect: 200,
+  },
+  {
+    method: 'POST',
+    path: '/api/template',
+    body: {
+      name: 'Hello card',
+      width: 600,
+      height: 300,
+      svg: TEMPLATE_SVG,
+      variables: [{ name: 'title', type: 'text', defaultValue: 'Hello' }],
+    },
+    expect: 201,
+    script: ["store('templateId', pm.response.json().data.id);"],
+  },
+  { method: 'GET', path: '/api/template', expect: 200 },
+  { method: 'GET', path: '/api/template/user', expect: 200 },
+  { method: 'GET', path: '/api/template/{id}', expect: 200 },
+  {
+    method: 'PUT',
+    path: '/api/template/{id}',
+    body: {
+      name: 'Hello card (edited)',
+      width: 600,
+      height: 300,
+      svg: TEMPLATE_SVG,
+      variables: [{ name: 'title', type: 'text', defaultValue: 'Hi' }],
+    },
+    expect: 200,
+  },
+  {
+    method: 'POST',
+    path: '/api/template/generate',
+    body: { templateId: '{{templateId}}', variables: { title: 'Hello from Postman' }, format: 'png', quality: 80 },
+    expect: 200,
+  },
+  { method: 'POST', path: '/api/template/{id}/star', expect: 200 },
+  { method: 'GET', path: '/api/template/starred', expect: 200 },
+  { method: 'DELETE', path: '/api/template/{id}/star', expect: 200 },
+  { method: 'POST', path: '/api/template/{id}/duplicate', expect: 201 },
+  { method: 'POST', path: '/api/template/{id}/publish', expect: 200 },
+  { method: 'GET', path: '/api/template/public', query: { sortBy: 'date' }, expect: 200 },
+  // Signed image URLs carry the signature the template answers give; without one the answer is 403.
+  { method: 'GET', path: '/api/template/{id}/image', expect: 403 },
+  { method: 'DELETE', path: '/api/template/{id}', expect: 200 },
+  { method: 'GET', path: '/api/auth/payment-info', expect: 200 },
+  { method: 'POST', path: '/api/auth/upgrade', body: { interval: 'month', currency: 'usd' }, expect: 200 },
+  // The checkout above made the account a billing customer, so the portal opens; it has no subscription yet.
+  { method: 'POST', path: '/api/auth/manage-billing', expect: 200 },
+  { method: 'POST', path: '/api/auth/cancel-subscription', expect: 404 },
+  { method: 'POST', path: '/api/auth/reactivate-subscription', expect: 404 },
+  // Administrators only.
+  { method: 'GET', path: '/api/admin/stats', expect: 403 },
+  { method: 'POST', path: '/api/auth/forgot-password', body: { email: '{{email}}' }, expect: 200 },
+  {
+    method: 'POST',
+    path: '/api/auth/reset-password',
+    body: { token: 'not-a-real-token', password: 'N3w-Passw0rd', confirmPassword: 'N3w-Passw0rd' },
+    expect: 400,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/api-key/regenerate',
+    expect: 200,
+    script: ["store('apiKey', pm.response.json().apiKey);"],
+  },
+];
+
+export const exampleFor = (method: string, path: string) => API_EXAMPLES.find((e) => e.method === method.toUpperCase() && e.path === path);

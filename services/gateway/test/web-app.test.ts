@@ -1,0 +1,98 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from './helpers/stack.ts';
+
+/** The gateway serving a built web app (a small stand-in dist with the same layout as Vite's). */
+const dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
+mkdirSync(join(dist, 'assets'));
+writeFileSync(join(dist, 'index.html'), '<!doctype html><html><head><!--app-config--></head><body><div id="root"></div></body></html>');
+writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log("app")');
+writeFileSync(join(dist, 'assets', 'app-abc123.js.map'), '{}');
+writeFileSync(join(dist, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+
+let plain: TestGateway;
+let withTelemetry: TestGateway;
+let apiOnly: TestGateway;
+
+beforeAll(async () => {
+  plain = await startGateway({ WEB_DIST_DIR: dist });
+  withTelemetry = await startGateway({
+    WEB_DIST_DIR: dist,
+    APP_ENV: 'production',
+    POSTHOG_KEY: 'phc_</script><script>alert(1)</script>',
+    SENTRY_DSN: 'https://key@o1.ingest.de.sentry.io/42',
+  });
+  apiOnly = await startGateway({});
+});
+afterAll(async () => {
+  await Promise.all([plain.close(), withTelemetry.close(), apiOnly.close()]);
+  rmSync(dist, { recursive: true, force: true });
+});
+
+describe('the built web app, served by the gateway', () => {
+  it('answers index.html, never cached, for / and for any client route', async () => {
+    for (const path of ['/', '/blog/some-post', '/dashboard', '/template/edit/42?x=1', '/index.html']) {
+      const response = await fetch(`${plain.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(await response.text()).toContain('<div id="root">');
+    }
+  });
+
+  it('caches hashed assets for a year and other files for an hour; source maps are not served', async () => {
+    const asset = await fetch(`${plain.url}/assets/app-abc123.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await asset.text()).toBe('console.log("app")');
+    const logo = await fetch(`${plain.url}/logo.svg`);
+    expect(logo.headers.get('cache-control')).toBe('public, max-age=3600');
+    const map = await fetch(`${plain.url}/assets/app-abc123.js.map`);
+    expect(map.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
+  it('keeps unknown /api paths JSON 404s, and other methods on pages refused', async () => {
+    const response = await fetch(`${plain.url}/api/nope`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    expect((await fetch(`${plain.url}/api`)).status).toBe(404);
+    const post = await fetch(`${plain.url}/some-page`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(post.status).toBe(404);
+    expect(await post.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await fetch(`${plain.url}/api/ping`)).status).toBe(200);
+  });
+
+  it('writes the runtime config into the page, escaped so no value can end the script element', async () => {
+    const html = await (await fetch(`${withTelemetry.url}/pricing`)).text();
+    const json = /<script type="application\/json" id="app-config">(.*?)<\/script>/.exec(html)?.[1];
+    expect(json).toBeDefined();
+    expect(html).not.toContain('<script>alert(1)');
+    expect(JSON.parse(json!)).toEqual({
+      environment: 'production',
+      posthogKey: 'phc_</script><script>alert(1)</script>',
+      posthogHost: 'https://eu.i.posthog.com',
+      sentryDsn: 'https://key@o1.ingest.de.sentry.io/42',
+    });
+    const plainHtml = await (await fetch(`${plain.url}/`)).text();
+    expect(JSON.parse(/id="app-config">(.*?)<\/script>/.exec(plainHtml)![1]!)).toEqual({ environment: 'development' });
+  });
+
+  it('admits the analytics and error-reporting hosts in the CSP only when they are configured', async () => {
+    const csp = (await fetch(`${withTelemetry.url}/`)).headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(
+      /connect-src 'self' https:\/\/eu\.i\.posthog\.com https:\/\/eu-assets\.i\.posthog\.com https:\/\/o1\.ingest\.de\.sentry\.io/,
+    );
+    expect(csp).toMatch(/script-src 'self' https:\/\/eu-assets\.i\.posthog\.com;/);
+    const plainCsp = (await fetch(`${plain.url}/`)).headers.get('content-security-policy') ?? '';
+    expect(plainCsp).toContain("connect-src 'self';");
+    expect(plainCsp).toContain("script-src 'self';");
+  });
+
+  it('serves no pages without WEB_DIST_DIR', async () => {
+    const response = await fetch(`${apiOnly.url}/`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
