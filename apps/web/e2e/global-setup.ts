@@ -16,7 +16,8 @@ declare module 'vitest' {
   }
 }
 
-const dist = join(import.meta.dirname, '..', 'dist');
+// WEB_E2E_DIST: another build to test (e.g. `vite build --outDir dist-mine`), so parallel work does not share one dist.
+const dist = process.env.WEB_E2E_DIST || join(import.meta.dirname, '..', 'dist');
 let stack: FullStack | undefined;
 let mailServer: Server | undefined;
 let site: Server | undefined;
