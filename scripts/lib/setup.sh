@@ -251,3 +251,5 @@ ensure_redis
 ensure_postgres
 setup_log "running migrations"
 pnpm --silent --filter @render/db migrate >&2 || setup_die "migrations failed"
+setup_log "seeding starter templates"
+pnpm --silent --filter @render/templates seed >&2 || setup_die "seeding starter templates failed"

@@ -1,21 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, expect, inject, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { baseUrl, closeBrowser, openPage, screenshot } from './helpers/browser.ts';
+import { mailedCode } from './helpers/mail.ts';
 
 afterAll(closeBrowser);
-
-/** The code from the mail the real SMTP server received (the account service sent it at signup). */
-async function mailedCode(email: string): Promise<string> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const response = await fetch(`${inject('mailUrl')}/?to=${encodeURIComponent(email)}`);
-    if (response.ok) {
-      const code = /\b(\d{6})\b/.exec(await response.text())?.[1];
-      if (code) return code;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no verification mail for ${email}`);
-}
 
 it('signup → the mailed code → verify → signed-in header → logout', async () => {
   const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;

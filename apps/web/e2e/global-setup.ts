@@ -1,9 +1,12 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { type FakeStripe, startFakeStripe } from '../../../services/auth/test/helpers/fake-stripe.ts';
 import { type FullStack, startFullStack } from '../../../services/gateway/test/helpers/stack.ts';
+import { seedStarterTemplates } from '../../../services/templates/src/starters/seed.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +16,12 @@ declare module 'vitest' {
     mailUrl: string;
     /** A page on 127.0.0.1 the worker may capture (tests never leave the machine). */
     siteUrl: string;
+    /**
+     * Test controls over the stack: POST /checkout/complete?sessionId= pays a Checkout session on the fake
+     * Stripe and delivers its signed checkout.session.completed webhook; GET /db/counts answers the
+     * database's own user and generation counts (total, 24 h, 7 days, 30 days).
+     */
+    controlUrl: string;
   }
 }
 
@@ -21,6 +30,23 @@ const dist = process.env.WEB_E2E_DIST || join(import.meta.dirname, '..', 'dist')
 let stack: FullStack | undefined;
 let mailServer: Server | undefined;
 let site: Server | undefined;
+let control: Server | undefined;
+let stripe: FakeStripe | undefined;
+
+// Billing runs against a local fake Stripe (the one the account service's tests use), prices per currency and period.
+const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
+const PRICES = {
+  price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
+  price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
+  price_month_eur: { unit_amount: 4900, currency: 'eur', interval: 'month' },
+  price_year_eur: { unit_amount: 49000, currency: 'eur', interval: 'year' },
+} as const;
+
+/** Stripe's webhook signature scheme: HMAC-SHA256 over "<timestamp>.<payload>". */
+const signWebhook = (payload: string) => {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return `t=${timestamp},v1=${createHmac('sha256', WEBHOOK_SECRET).update(`${timestamp}.${payload}`).digest('hex')}`;
+};
 
 const listen = async (server: Server) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -33,24 +59,73 @@ export async function setup(project: TestProject) {
     res.writeHead(200, { 'content-type': 'text/html' }).end('<h1 style="font:48px sans-serif;color:#4f46e5">Hello from 127.0.0.1</h1>'),
   );
   const sitePort = await listen(site);
+  stripe = await startFakeStripe(PRICES);
   stack = await startFullStack('web-e2e', {
+    auth: {
+      STRIPE_SECRET_KEY: 'sk_test_web_e2e',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_PRICE_MONTHLY_USD: 'price_month_usd',
+      STRIPE_PRICE_YEARLY_USD: 'price_year_usd',
+      STRIPE_PRICE_MONTHLY_EUR: 'price_month_eur',
+      STRIPE_PRICE_YEARLY_EUR: 'price_year_eur',
+      ...stripe.env,
+    },
     // The screenshot playground captures the local page above: the egress proxy lets only that port through.
     worker: { RENDER_PAGES: '2', RENDER_TIMEOUT_MS: '20000', RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${sitePort}` },
     gateway: { WEB_DIST_DIR: dist, APP_ENV: 'test' },
   });
+  // A fresh database gets the public starter templates, as scripts/lib/setup.sh seeds them.
+  await seedStarterTemplates(stack.auth.db);
   const inbox = stack.auth.inbox;
   mailServer = createServer((req, res) => {
     const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '';
     const mail = inbox.filter((m) => m.to.includes(to)).at(-1);
     res.writeHead(mail ? 200 : 404, { 'content-type': 'text/plain' }).end(mail?.text ?? '');
   });
+  control = createServer((req, res) => {
+    void handleControl(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x'))
+      .then(([status, body]) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)))
+      .catch((error: Error) => res.writeHead(500).end(JSON.stringify({ error: error.message })));
+  });
+  project.provide('controlUrl', `http://127.0.0.1:${await listen(control)}`);
   project.provide('baseUrl', stack.gateway.url);
   project.provide('mailUrl', `http://127.0.0.1:${await listen(mailServer)}`);
   project.provide('siteUrl', `http://127.0.0.1:${sitePort}/`);
 }
 
+async function handleControl(method: string, url: URL): Promise<[number, unknown]> {
+  if (!stack || !stripe) return [503, { error: 'not started' }];
+  if (method === 'POST' && url.pathname === '/checkout/complete') {
+    const session = stripe.completeCheckout(url.searchParams.get('sessionId') ?? '');
+    const payload = JSON.stringify(stripe.event('checkout.session.completed', session));
+    const delivered = await fetch(`${stack.auth.url}/api/auth/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signWebhook(payload) },
+      body: payload,
+    });
+    return [delivered.status, await delivered.json()];
+  }
+  if (method === 'GET' && url.pathname === '/db/counts') {
+    const db = stack.auth.db;
+    const since = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    const windows = async (table: 'users' | 'credit_ledger') => {
+      const count = async (days?: number) => {
+        let query = db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n'));
+        if (table === 'credit_ledger') query = query.where('status', '=', 'charged' as never);
+        if (days) query = query.where('created_at', '>=', since(days));
+        return Number((await query.executeTakeFirstOrThrow()).n);
+      };
+      return { total: await count(), last24h: await count(1), last7d: await count(7), last30d: await count(30) };
+    };
+    return [200, { users: await windows('users'), generations: await windows('credit_ledger') }];
+  }
+  return [404, { error: 'unknown control' }];
+}
+
 export async function teardown() {
+  await new Promise((resolve) => control?.close(resolve));
   await new Promise((resolve) => mailServer?.close(resolve));
   await new Promise((resolve) => site?.close(resolve));
   await stack?.close();
+  await stripe?.close();
 }

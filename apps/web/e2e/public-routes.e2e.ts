@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './helpers/axe.ts';
 import { baseUrl, closeBrowser, DESKTOP, openPage, overflowsHorizontally, PHONE, screenshot } from './helpers/browser.ts';
 import { MAIN_PAGES, PUBLIC_ROUTES } from './helpers/routes.ts';
 
@@ -16,16 +16,7 @@ describe('every public route', () => {
     it(`${route.path} renders without errors, fits a phone, passes axe`, async () => {
       const desktop = await openPage({ viewport: DESKTOP });
       await load(desktop, route.path);
-      const axe = await new AxeBuilder({ page: desktop.page }).analyze();
-      const serious = axe.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v) =>
-            `${v.id}: ${v.help} (${v.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 3)
-              .join(', ')})`,
-        );
+      const serious = await seriousAxeViolations(desktop.page);
       expect(serious, 'axe serious/critical violations').toEqual([]);
       expect(desktop.errors, 'page errors').toEqual([]);
       await desktop.context.close();

@@ -6,6 +6,7 @@ import { UserView } from './auth.ts';
 import { defineRoute } from './route.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 import { TemplateIdParams, TemplateVariableValues, templateErrorResponses } from './template.ts';
+import { RecentRenderKinds } from './usage.ts';
 
 // A pattern rather than `format`: a malformed id must be a 400, not a Postgres cast error.
 const UserId = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
@@ -41,8 +42,26 @@ export const ApiKeyHash = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
 /** Most reservations one call settles (a gateway's charges of a few milliseconds). */
 export const CREDIT_SETTLE_BATCH_MAX = 500;
+
+/** What a render was, recorded with its credit for the account's usage lists (GET /api/auth/usage/recent). */
+export const LedgerRenderKind = StringEnum(RecentRenderKinds);
+const LedgerFormat = Type.String({ minLength: 1, maxLength: 16 });
+/** What is known of a render once it is over: the format made, the image's size and the worker's render time. */
+export const RenderFacts = {
+  format: Type.Optional(LedgerFormat),
+  sizeBytes: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
+  renderMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
+};
+/** A reservation to settle, with what its render made (a bare request id: nothing known, as before these were kept). */
+export const SettledRender = Type.Union([
+  RequestId,
+  Type.Object({ requestId: RequestId, ...RenderFacts }, { additionalProperties: false }),
+]);
+export type SettledRender = Static<typeof SettledRender>;
 /** Earlier renders' reservations to charge, carried along by another call (settled like settle-batch). */
-const Charged = Type.Optional(Type.Array(RequestId, { maxItems: CREDIT_SETTLE_BATCH_MAX }));
+const Charged = Type.Optional(Type.Array(SettledRender, { maxItems: CREDIT_SETTLE_BATCH_MAX }));
+/** Known when the credit is reserved: the route's kind, and the format when the body has been read. */
+const ReserveFacts = { kind: Type.Optional(LedgerRenderKind), format: Type.Optional(LedgerFormat) };
 
 /**
  * One credit for `requestId`, for an account named by its id (a session's caller, a template owner) or by
@@ -51,8 +70,8 @@ const Charged = Type.Optional(Type.Array(RequestId, { maxItems: CREDIT_SETTLE_BA
  * charges of earlier renders (any accounts'), settled in the same statement whatever the answer.
  */
 export const CreditReserveBody = Type.Union([
-  Type.Object({ userId: UserId, requestId: RequestId, charged: Charged }, { additionalProperties: false }),
-  Type.Object({ apiKeyHash: ApiKeyHash, requestId: RequestId, charged: Charged }, { additionalProperties: false }),
+  Type.Object({ userId: UserId, requestId: RequestId, charged: Charged, ...ReserveFacts }, { additionalProperties: false }),
+  Type.Object({ apiKeyHash: ApiKeyHash, requestId: RequestId, charged: Charged, ...ReserveFacts }, { additionalProperties: false }),
 ]);
 export type CreditReserveBody = Static<typeof CreditReserveBody>;
 /**
@@ -81,7 +100,10 @@ export type CreditRefusedResponse = Static<typeof CreditRefusedResponse>;
 
 export const CreditOutcome = StringEnum(['charged', 'released'] as const);
 export type CreditOutcome = Static<typeof CreditOutcome>;
-export const CreditSettleBody = Type.Object({ requestId: RequestId, outcome: CreditOutcome }, { additionalProperties: false });
+export const CreditSettleBody = Type.Object(
+  { requestId: RequestId, outcome: CreditOutcome, ...RenderFacts },
+  { additionalProperties: false },
+);
 export type CreditSettleBody = Static<typeof CreditSettleBody>;
 export const CreditSettleResponse = Type.Object({
   status: Type.Union([Type.Literal('charged'), Type.Literal('released'), Type.Null()]),
@@ -90,7 +112,7 @@ export const CreditSettleResponse = Type.Object({
 /** Several reservations settled the same way at once (one UPDATE); idempotent like the single settle. */
 export const CreditSettleBatchBody = Type.Object(
   {
-    requestIds: Type.Array(RequestId, { minItems: 1, maxItems: CREDIT_SETTLE_BATCH_MAX }),
+    requestIds: Type.Array(SettledRender, { minItems: 1, maxItems: CREDIT_SETTLE_BATCH_MAX }),
     outcome: CreditOutcome,
   },
   { additionalProperties: false },

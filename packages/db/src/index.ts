@@ -12,9 +12,14 @@ export {
   CreditLedgerRepository,
   type CreditLedgerRow,
   type CreditOwner,
+  type CreditRequest,
   type CreditRules,
+  type DailyRenders,
   isUnlimited,
+  type RecentRenderRow,
   type ReserveResult,
+  type SettledRender,
+  toSettledRender,
 } from './repositories/credit-ledger.repository.ts';
 export { type EmailCodeRow, EmailCodesRepository } from './repositories/email-codes.repository.ts';
 export { type PasswordResetRow, PasswordResetsRepository } from './repositories/password-resets.repository.ts';
@@ -40,6 +45,7 @@ export type {
   DB,
   EmailCodePurpose,
   EmailCodesTable,
+  LedgerRenderKind,
   PasswordResetsTable,
   ServiceHeartbeatsTable,
   StoredTemplateVariable,

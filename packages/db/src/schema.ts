@@ -76,6 +76,7 @@ export interface PasswordResetsTable {
 }
 
 export type CreditStatus = 'reserved' | 'charged' | 'released';
+export type LedgerRenderKind = 'html' | 'svg' | 'chart' | 'code' | 'screenshot' | 'template';
 
 export interface CreditLedgerTable {
   id: Generated<string>;
@@ -85,6 +86,13 @@ export interface CreditLedgerTable {
   status: ColumnType<CreditStatus, CreditStatus | undefined, CreditStatus>;
   created_at: Timestamp;
   settled_at: NullableTimestamp;
+  /** What the render was (null on rows recorded before it was kept). */
+  kind: ColumnType<LedgerRenderKind | null, LedgerRenderKind | null | undefined, LedgerRenderKind | null>;
+  /** The output format: known at reserve time when the body was read by then, else at settle time. */
+  format: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The image's size and the worker's render time, recorded with the charge. */
+  size_bytes: ColumnType<number | null, number | null | undefined, number | null>;
+  render_ms: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Ours, mapped from Stripe's statuses: 'cancelling' is active with cancel_at_period_end. */

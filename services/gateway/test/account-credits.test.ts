@@ -260,12 +260,20 @@ describe('charges settled after the answer, in batches', () => {
       expect(await used(user.token)).toBe(3);
       const reserves = proxy.calls.filter((call) => call.path === '/internal/credits/reserve');
       const jobs = reserves.map((call) => call.body.requestId);
-      expect(reserves.map((call) => call.body.charged)).toEqual([undefined, [jobs[0]], [jobs[1]]]);
+      // Each charge goes with what its render made (for the account's usage lists); each reserve with its kind.
+      type Charge = { requestId: string; format: string; sizeBytes: number; renderMs: number };
+      const charged = reserves.map((call) => call.body.charged as Charge[] | undefined);
+      expect(charged.map((charges) => charges?.map((charge) => charge.requestId))).toEqual([undefined, [jobs[0]], [jobs[1]]]);
+      expect(charged[1]![0]).toEqual({ requestId: jobs[0], format: 'png', sizeBytes: expect.any(Number), renderMs: expect.any(Number) });
+      expect(reserves.map((call) => call.body.kind)).toEqual(['html', 'html', 'html']);
       expect((await statuses(user.userId)).sort()).toEqual(['charged', 'charged', 'reserved']);
       await own.close();
       closed = true;
       expect(proxy.calls.filter((call) => call.path === '/internal/credits/settle-batch').map((call) => call.body)).toEqual([
-        { requestIds: [jobs[2]], outcome: 'charged' },
+        {
+          requestIds: [{ requestId: jobs[2], format: 'png', sizeBytes: expect.any(Number), renderMs: expect.any(Number) }],
+          outcome: 'charged',
+        },
       ]);
       expect(await statuses(user.userId)).toEqual(['charged', 'charged', 'charged']);
       expect(await used(user.token)).toBe(3);

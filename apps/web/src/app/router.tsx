@@ -21,6 +21,8 @@ const page = (path: string, load: Parameters<typeof lazyRouteComponent>[0], expo
   createRoute({ getParentRoute: () => rootRoute, path, component: lazyRouteComponent(load, exportName) });
 
 const playground = () => import('../features/playground/playground-pages.tsx');
+const templates = (name: 'list' | 'editor' | 'generate') => () => import(`../features/templates/template-${name}.page.tsx`);
+const dashboard = () => import('../features/dashboard/dashboard.page.tsx');
 const auth = (name: string) => () => import(`../features/auth/${name}.page.tsx`);
 const contentPage = (slug: string) =>
   createRoute({
@@ -49,12 +51,18 @@ const routes = [
   page('/code-to-image', playground, 'CodePlaygroundPage'),
   page('/screenshot', playground, 'ScreenshotPlaygroundPage'),
   page('/pricing', () => import('../features/pricing/pricing.page.tsx'), 'PricingPage'),
+  page('/template/list', templates('list'), 'TemplateListPage'),
+  page('/template/create', templates('editor'), 'TemplateCreatePage'),
+  page('/template/edit/$id', templates('editor'), 'TemplateEditPage'),
+  page('/template/generate', templates('generate'), 'TemplateGenerateIndexPage'),
+  page('/template/generate/$id', templates('generate'), 'TemplateGeneratePage'),
+  page('/image/generate', templates('generate'), 'ImageGenerateRedirect'),
   ...['about', 'contact', 'terms', 'privacy', 'cookies'].map(contentPage),
-  createRoute({
-    getParentRoute: () => rootRoute,
-    path: '/dashboard',
-    component: lazyRouteComponent(() => import('../features/dashboard/dashboard.page.tsx'), 'DashboardPage'),
-  }),
+  page('/dashboard', dashboard, 'DashboardPage'),
+  page('/dashboard/api-key', dashboard, 'DashboardApiKeyPage'),
+  page('/dashboard/usage', dashboard, 'DashboardUsagePage'),
+  page('/dashboard/billing', dashboard, 'DashboardBillingPage'),
+  page('/dashboard/admin', dashboard, 'DashboardAdminPage'),
 ];
 
 const routeTree = rootRoute.addChildren(routes);

@@ -7,7 +7,7 @@ export function Logo() {
   const { t } = useTranslation();
   const [failed, setFailed] = useState(false);
   return (
-    <Link to="/" className="flex items-center gap-2 font-semibold text-zinc-900" aria-label={t('nav.homeLabel')}>
+    <Link to="/" className="flex shrink-0 items-center gap-2 whitespace-nowrap font-semibold text-zinc-900" aria-label={t('nav.homeLabel')}>
       {!failed && <img src="/logo.svg" alt="" width={28} height={28} onError={() => setFailed(true)} data-testid="logo" />}
       <span>{t('brand')}</span>
     </Link>

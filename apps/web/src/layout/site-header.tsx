@@ -9,7 +9,7 @@ import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
 import { isGroup, NAV_ITEMS, type NavGroup } from './nav-items.ts';
 
-const linkClass = 'rounded-md px-2.5 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900';
+const linkClass = 'whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900';
 const activeProps = { className: 'text-accent-700', 'aria-current': 'page' as const };
 
 /** Dropdowns close on outside click (Radix) and whenever the route changes. */
@@ -59,7 +59,12 @@ function AccountLinks({ onNavigate }: { onNavigate?: () => void }) {
     };
     return (
       <>
-        <Link to="/dashboard" className={linkClass} onClick={onNavigate} data-testid="nav-dashboard">
+        <Link
+          to="/dashboard"
+          className={`${linkClass} inline-block max-w-44 truncate align-middle`}
+          onClick={onNavigate}
+          data-testid="nav-dashboard"
+        >
           {session.user.name || t('nav.dashboard')}
         </Link>
         <button type="button" onClick={logout} className={`${linkClass} inline-flex items-center gap-1.5`}>
@@ -77,7 +82,7 @@ function AccountLinks({ onNavigate }: { onNavigate?: () => void }) {
       <Link
         to="/signup"
         onClick={onNavigate}
-        className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700"
+        className="whitespace-nowrap rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700"
       >
         {t('nav.signup')}
       </Link>
@@ -88,7 +93,7 @@ function AccountLinks({ onNavigate }: { onNavigate?: () => void }) {
 function MobileMenu({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <nav id="mobile-menu" aria-label={t('nav.mobileLabel')} className="border-t border-zinc-200 bg-white px-4 pb-4 lg:hidden">
+    <nav id="mobile-menu" aria-label={t('nav.mobileLabel')} className="border-t border-zinc-200 bg-white px-4 pb-4 xl:hidden">
       <ul className="flex flex-col py-2">
         <li>
           <Link to="/" className={`${linkClass} block py-2`} onClick={onClose}>
@@ -123,7 +128,7 @@ export function SiteHeader() {
     <header className="sticky top-0 z-40 border-b border-zinc-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-4 sm:px-6">
         <Logo />
-        <nav aria-label={t('nav.mainLabel')} className="hidden flex-1 items-center gap-0.5 lg:flex">
+        <nav aria-label={t('nav.mainLabel')} className="hidden flex-1 items-center gap-0.5 xl:flex">
           {NAV_ITEMS.map((item) =>
             isGroup(item) ? (
               <NavDropdown key={item.id} group={item} pathname={pathname} />
@@ -134,13 +139,13 @@ export function SiteHeader() {
             ),
           )}
         </nav>
-        <div className="ml-auto hidden items-center gap-1 lg:flex">
+        <div className="ml-auto hidden items-center gap-1 xl:flex">
           <LanguageSwitch />
           <AccountLinks />
         </div>
         <button
           type="button"
-          className="ml-auto rounded-md p-2 text-zinc-700 hover:bg-zinc-100 lg:hidden"
+          className="ml-auto rounded-md p-2 text-zinc-700 hover:bg-zinc-100 xl:hidden"
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
           aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}

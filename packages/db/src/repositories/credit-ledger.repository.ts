@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { preparedStatement } from '../prepared.ts';
-import type { CreditLedgerTable, CreditStatus, DB, UserPlan, UserRole } from '../schema.ts';
+import type { CreditLedgerTable, CreditStatus, DB, LedgerRenderKind, UserPlan, UserRole } from '../schema.ts';
 import { inTransaction } from './transaction.ts';
 import { toWindowCounts, type WindowCounts, windowCountSelections } from './window-counts.ts';
 
@@ -8,6 +8,61 @@ export type CreditLedgerRow = Selectable<CreditLedgerTable>;
 
 /** Who a credit is reserved for: an account by its id, or by the SHA-256 of its active API key. */
 export type CreditAccount = { userId: string } | { apiKeyHash: string };
+
+/** The render a credit is reserved for: its request id, and what is known of it yet (for the usage lists). */
+export interface CreditRequest {
+  requestId: string;
+  kind?: LedgerRenderKind | null;
+  /** Known when the body was read before the reservation (not for an API key's, made in onRequest). */
+  format?: string | null;
+}
+
+/** A reservation to settle, with what its render made, when known (recorded with the charge). */
+export interface SettledRender {
+  requestId: string;
+  format?: string | null;
+  sizeBytes?: number | null;
+  renderMs?: number | null;
+}
+
+/** A bare request id settles with nothing known of its render (what callers sent before these were kept). */
+export const toSettledRender = (render: string | SettledRender): SettledRender =>
+  typeof render === 'string' ? { requestId: render } : render;
+
+/** The settle statements' parameters: parallel arrays that `unnest` turns back into rows. */
+const settledArrays = (renders: readonly SettledRender[]) => [
+  renders.map((r) => r.requestId),
+  renders.map((r) => r.format ?? null),
+  renders.map((r) => r.sizeBytes ?? null),
+  renders.map((r) => r.renderMs ?? null),
+];
+// The settle of each row named in `renders` (`$status`, `$at` and the four arrays of settledArrays): only a
+// row still 'reserved' changes, and a fact not sent keeps what the reservation recorded.
+const settleSql = (status: string, at: string, arrays: readonly [string, string, string, string]) =>
+  `update credit_ledger set status = ${status}, settled_at = ${at},
+    format = coalesce(settled.format, credit_ledger.format),
+    size_bytes = coalesce(settled.size_bytes, credit_ledger.size_bytes),
+    render_ms = coalesce(settled.render_ms, credit_ledger.render_ms)
+  from unnest(${arrays[0]}::text[], ${arrays[1]}::text[], ${arrays[2]}::integer[], ${arrays[3]}::integer[])
+    as settled(request_id, format, size_bytes, render_ms)
+  where credit_ledger.request_id = settled.request_id and credit_ledger.status = 'reserved'`;
+
+/** Renders of one UTC day (`date`: YYYY-MM-DD). */
+export interface DailyRenders {
+  date: string;
+  renders: number;
+}
+
+/** One render as the account's recent list shows it. */
+export interface RecentRenderRow {
+  id: string;
+  createdAt: Date;
+  kind: LedgerRenderKind;
+  format: string;
+  sizeBytes: number | null;
+  renderMs: number | null;
+  status: CreditStatus;
+}
 
 export interface CreditOwner {
   userId: string;
@@ -30,7 +85,7 @@ export type ReserveResult =
   | { ok: false; reason: 'limit_reached'; used: number; owner: CreditOwner }
   | { ok: false; reason: 'unknown_user'; used: 0 };
 
-const columns = ['id', 'user_id', 'request_id', 'status', 'created_at', 'settled_at'] as const;
+const columns = ['id', 'user_id', 'request_id', 'status', 'created_at', 'settled_at', 'kind', 'format', 'size_bytes', 'render_ms'] as const;
 
 const usedQuery = (db: Kysely<DB>, userId: string, since: Date) =>
   db
@@ -45,15 +100,15 @@ const usedQuery = (db: Kysely<DB>, userId: string, since: Date) =>
 /** The owner found, and the reservation if the owner has no limit to enforce (else null: the locked path). */
 type FoundOwner = { id: string; role: UserRole; plan: UserPlan; reservationId: string | null };
 // $1 the account, $2 the request id; $3–$5 the unlimited accounts (everyone, roles, plans); $6 earlier
-// reservations to charge meanwhile, $7 when.
+// reservations to charge meanwhile (request ids), $7 when, $8–$10 their renders' formats, sizes and times;
+// $11 the render's kind, $12 its format.
 const reserveUnlimited = (owner: string) => `with owner as (${owner}),
 charged as (
-  update credit_ledger set status = 'charged', settled_at = $7::timestamptz
-  where request_id = any($6::text[]) and status = 'reserved'
+  ${settleSql("'charged'", '$7::timestamptz', ['$6', '$8', '$9', '$10'])}
 ),
 inserted as (
-  insert into credit_ledger (user_id, request_id)
-  select id, $2::text from owner where $3::boolean or role = any($4::text[]) or plan = any($5::text[])
+  insert into credit_ledger (user_id, request_id, kind, format)
+  select id, $2::text, $11::text, $12::text from owner where $3::boolean or role = any($4::text[]) or plan = any($5::text[])
   on conflict (request_id) do nothing
   returning id
 )
@@ -71,24 +126,20 @@ const lockUser = preparedStatement<{ id: string; role: UserRole; plan: UserPlan 
   'credits_lock_user',
   'select id, role, plan from users where id = $1::uuid for update',
 );
-// $1 user, $2 request id, $3 the limit (null: none), $4 the window's start. A replayed request id inserts
-// nothing. Answers the credits used before this one.
+// $1 user, $2 request id, $3 the limit (null: none), $4 the window's start, $5 the render's kind, $6 its
+// format. A replayed request id inserts nothing. Answers the credits used before this one.
 const insertWithinLimit = preparedStatement<{ id: string; used: number }>(
   'credits_insert_within_limit',
   `with used as (
     select count(*)::integer as n from credit_ledger
     where user_id = $1::uuid and created_at >= $4::timestamptz and status in ('charged', 'reserved')
   )
-  insert into credit_ledger (user_id, request_id)
-  select $1::uuid, $2::text from used where $3::integer is null or used.n < $3::integer
+  insert into credit_ledger (user_id, request_id, kind, format)
+  select $1::uuid, $2::text, $5::text, $6::text from used where $3::integer is null or used.n < $3::integer
   on conflict (request_id) do nothing
   returning id, (select n from used) as used`,
 );
-const settleAll = preparedStatement<never>(
-  'credits_settle_many',
-  `update credit_ledger set status = $1::text, settled_at = $2::timestamptz
-  where request_id = any($3::text[]) and status = 'reserved'`,
-);
+const settleAll = preparedStatement<never>('credits_settle_many', settleSql('$1::text', '$2::timestamptz', ['$3', '$4', '$5', '$6']));
 
 export class CreditLedgerRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -111,13 +162,16 @@ export class CreditLedgerRepository {
    */
   async reserve(
     account: CreditAccount,
-    requestId: string,
+    request: CreditRequest,
     rules: CreditRules,
     since: Date,
-    charged: readonly string[] = [],
+    charged: readonly SettledRender[] = [],
   ): Promise<ReserveResult> {
     const { everyone, roles, plans } = rules.unlimited;
-    const values = [requestId, everyone, roles, plans, charged, new Date()];
+    const [chargedIds, ...chargedFacts] = settledArrays(charged);
+    const { requestId } = request;
+    const facts = [request.kind ?? null, request.format ?? null];
+    const values = [requestId, everyone, roles, plans, chargedIds, new Date(), ...chargedFacts, ...facts];
     const { rows } =
       'apiKeyHash' in account
         ? await reserveByKey(this.db, [account.apiKeyHash, ...values])
@@ -126,20 +180,22 @@ export class CreditLedgerRepository {
     if (!found) return { ok: false, reason: 'unknown_user', used: 0 };
     const owner: CreditOwner = { userId: found.id, role: found.role, plan: found.plan };
     if (found.reservationId) return { ok: true, reservationId: found.reservationId, replayed: false, owner, remaining: null };
-    if (!isUnlimited(rules, owner)) return this.reserveLimited(owner.userId, requestId, rules, since);
+    if (!isUnlimited(rules, owner)) return this.reserveLimited(owner.userId, request, rules, since);
     const replay = await this.replayOf(this.db, owner, requestId, null);
     if (!replay) throw new Error('reservation neither recorded nor found');
     return replay;
   }
 
   /** The locked path of `reserve` (see there). */
-  private reserveLimited(userId: string, requestId: string, rules: CreditRules, since: Date): Promise<ReserveResult> {
+  private reserveLimited(userId: string, request: CreditRequest, rules: CreditRules, since: Date): Promise<ReserveResult> {
+    const { requestId } = request;
     return inTransaction(this.db, async (trx) => {
       const user = (await lockUser(trx, [userId])).rows[0];
       if (!user) return { ok: false, reason: 'unknown_user', used: 0 };
       const owner: CreditOwner = { userId: user.id, role: user.role, plan: user.plan };
       const limit = isUnlimited(rules, user) ? null : rules.limit;
-      const inserted = (await insertWithinLimit(trx, [userId, requestId, limit, since])).rows[0];
+      const facts = [request.kind ?? null, request.format ?? null];
+      const inserted = (await insertWithinLimit(trx, [userId, requestId, limit, since, ...facts])).rows[0];
       if (inserted) {
         const remaining = limit === null ? null : Math.max(0, limit - inserted.used - 1);
         return { ok: true, reservationId: inserted.id, replayed: false, owner, remaining };
@@ -169,10 +225,18 @@ export class CreditLedgerRepository {
    * Settles a reservation once: only a 'reserved' row changes, so repeating the call (or settling an
    * unknown requestId) is a harmless no-op. Returns the row as it is now, if any.
    */
-  async settle(requestId: string, outcome: Exclude<CreditStatus, 'reserved'>): Promise<CreditLedgerRow | undefined> {
+  async settle(render: SettledRender, outcome: Exclude<CreditStatus, 'reserved'>): Promise<CreditLedgerRow | undefined> {
+    const { requestId } = render;
     const updated = await this.db
       .updateTable('credit_ledger')
-      .set({ status: outcome, settled_at: new Date() })
+      .set((eb) => ({
+        status: outcome,
+        settled_at: new Date(),
+        // What the render made, when told; else what the reservation recorded stays.
+        format: eb.fn.coalesce(eb.val(render.format ?? null), eb.ref('format')),
+        size_bytes: eb.fn.coalesce(eb.val(render.sizeBytes ?? null), eb.ref('size_bytes')),
+        render_ms: eb.fn.coalesce(eb.val(render.renderMs ?? null), eb.ref('render_ms')),
+      }))
       .where('request_id', '=', requestId)
       .where('status', '=', 'reserved')
       .returning(columns)
@@ -181,12 +245,12 @@ export class CreditLedgerRepository {
   }
 
   /**
-   * Settles several reservations the same way in one UPDATE (a gateway's charges of a few milliseconds);
-   * like `settle`, only rows still 'reserved' change. Answers how many did.
+   * Settles several reservations the same way in one UPDATE (a gateway's charges of a few milliseconds),
+   * with what each render made; like `settle`, only rows still 'reserved' change. Answers how many did.
    */
-  async settleMany(requestIds: readonly string[], outcome: Exclude<CreditStatus, 'reserved'>): Promise<number> {
-    if (requestIds.length === 0) return 0;
-    const result = await settleAll(this.db, [outcome, new Date(), requestIds]);
+  async settleMany(renders: readonly SettledRender[], outcome: Exclude<CreditStatus, 'reserved'>): Promise<number> {
+    if (renders.length === 0) return 0;
+    const result = await settleAll(this.db, [outcome, new Date(), ...settledArrays(renders)]);
     return Number(result.numAffectedRows ?? 0);
   }
 
@@ -203,6 +267,50 @@ export class CreditLedgerRepository {
       .where('created_at', '<', before)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * The account's renders since `since` per UTC day (YYYY-MM-DD), days without any left out: counted like
+   * `countUsed` (charged, or reserved and in flight), so the days add up to the credits used.
+   */
+  async dailyRenders(userId: string, since: Date): Promise<DailyRenders[]> {
+    const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
+    const rows = await this.db
+      .selectFrom('credit_ledger')
+      .select([day.as('date'), (eb) => eb.fn.countAll<string>().as('renders')])
+      .where('user_id', '=', userId)
+      .where('created_at', '>=', since)
+      .where('status', 'in', ['charged', 'reserved'])
+      .groupBy(day)
+      .orderBy(day)
+      .execute();
+    return rows.map((row) => ({ date: row.date, renders: Number(row.renders) }));
+  }
+
+  /**
+   * The account's latest `limit` renders, newest first, whatever became of them. Rows without a kind or a
+   * format are left out: recorded before these were kept, or a call refused before its body was read.
+   */
+  async recentRenders(userId: string, limit: number): Promise<RecentRenderRow[]> {
+    const rows = await this.db
+      .selectFrom('credit_ledger')
+      .select(['id', 'created_at', 'kind', 'format', 'size_bytes', 'render_ms', 'status'])
+      .where('user_id', '=', userId)
+      .where('kind', 'is not', null)
+      .where('format', 'is not', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.created_at,
+      kind: row.kind as LedgerRenderKind,
+      format: row.format as string,
+      sizeBytes: row.size_bytes,
+      renderMs: row.render_ms,
+      status: row.status,
+    }));
   }
 
   /** Successful generations (charged rows) in total and per window, for the admin overview. */

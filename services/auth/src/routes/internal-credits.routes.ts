@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AuthInternalRoutes } from '@render/contracts';
+import { toSettledRender } from '@render/db';
 import { requireInternalToken } from '@render/fastify-kit';
 import { type CreditPolicy, creditLimitMessage, creditRules, windowStart } from '../lib/credits.ts';
 
@@ -15,11 +16,11 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
   app.addHook('onRequest', requireInternalToken(app.internalToken));
 
   app.post('/internal/credits/reserve', { schema: AuthInternalRoutes.reserveCredit.schema }, async (request, reply) => {
-    const { requestId, charged, ...account } = request.body;
+    const { requestId, charged = [], kind, format, ...account } = request.body;
     const byKey = 'apiKeyHash' in account;
     // The plan is read from the database at reserve time, so an upgrade applies to the very next call. Asked
     // by API key, this is also the key's verification: a revoked (regenerated) key finds no account.
-    const result = await ledger.reserve(account, requestId, rules, windowStart(), charged);
+    const result = await ledger.reserve(account, { requestId, kind, format }, rules, windowStart(), charged.map(toSettledRender));
     if (result.ok) return { reservationId: result.reservationId, ...result.owner, remaining: result.remaining };
     if (result.reason === 'unknown_user') {
       if (byKey) throw new AppError('UNAUTHORIZED', 'Invalid API key');
@@ -30,14 +31,15 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
   });
 
   app.post('/internal/credits/settle', { schema: AuthInternalRoutes.settleCredit.schema }, async (request) => {
-    const row = await ledger.settle(request.body.requestId, request.body.outcome);
+    const { outcome, ...render } = request.body;
+    const row = await ledger.settle(render, outcome);
     // An unknown requestId is not an error: settle must be safe to repeat and to call after a lost reserve answer.
     return { status: row && row.status !== 'reserved' ? row.status : null };
   });
 
   // The gateway's charges of a few milliseconds, in one UPDATE.
   app.post('/internal/credits/settle-batch', { schema: AuthInternalRoutes.settleCredits.schema }, async (request) => ({
-    settled: await ledger.settleMany(request.body.requestIds, request.body.outcome),
+    settled: await ledger.settleMany(request.body.requestIds.map(toSettledRender), request.body.outcome),
   }));
 };
 

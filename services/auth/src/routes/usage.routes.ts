@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { UsageResponse } from '@render/contracts';
+import { RecentRendersQuery, RecentRendersResponse, UsageDailyResponse, UsageLimits, UsageResponse } from '@render/contracts';
 import { CREDIT_WINDOW_DAYS, type CreditPolicy, creditLimit, windowStart } from '../lib/credits.ts';
+import { dailySeries } from '../lib/usage-days.ts';
 
+// Every usage call reads the account, so a script may ask with its API key as well as with a session.
 const usageRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (app, policy) => {
   const { credits: ledger } = app.repositories;
 
@@ -26,6 +28,38 @@ const usageRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (app, policy)
           window: { days: CREDIT_WINDOW_DAYS, since: since.toISOString() },
         },
       };
+    },
+  );
+
+  app.get(
+    '/api/auth/usage/daily',
+    {
+      preHandler: app.authenticateReader,
+      schema: { tags: ['auth'], summary: 'Renders per UTC day in the current rolling window', response: { 200: UsageDailyResponse } },
+    },
+    async (request) => {
+      const now = new Date();
+      const since = windowStart(now);
+      const counted = await ledger.dailyRenders(request.account.id, since);
+      return { success: true as const, data: { since: since.toISOString(), days: dailySeries(since, now, counted) } };
+    },
+  );
+
+  app.get(
+    '/api/auth/usage/recent',
+    {
+      preHandler: app.authenticateReader,
+      schema: {
+        tags: ['auth'],
+        summary: 'The latest renders, newest first',
+        querystring: RecentRendersQuery,
+        response: { 200: RecentRendersResponse },
+      },
+    },
+    async (request) => {
+      const limit = Number(request.query.limit ?? UsageLimits.recentDefault);
+      const rows = await ledger.recentRenders(request.account.id, limit);
+      return { success: true as const, data: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };
     },
   );
 };

@@ -10,6 +10,8 @@ import {
   NoCredentials,
   PaymentInfoResponse,
   PortalResponse,
+  RecentRendersQuery,
+  RecentRendersResponse,
   ResetPasswordBody,
   SessionResponse,
   SignedIn,
@@ -19,6 +21,7 @@ import {
   UnverifiedLoginResponse,
   UpgradeBody,
   UpgradeResponse,
+  UsageDailyResponse,
   UsageResponse,
   VerifyBody,
 } from '@render/contracts';
@@ -179,6 +182,31 @@ export const accountCalls: DocumentedCall[] = [
       summary: 'Credits used in the current rolling window (session token or API key)',
       security: SignedIn,
       response: { 200: UsageResponse, ...signedOut, ...unavailable },
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/auth/usage/daily',
+    schema: {
+      ...auth,
+      summary: 'Renders per UTC day in the current rolling window (session token or API key)',
+      description:
+        'The 31 calendar days the rolling 30-day window touches, oldest first, zero-filled: the first counted from `since` (the window start of GET /api/auth/usage), the last is today so far. A render counts while its credit is reserved or charged, as in `used`.',
+      security: SignedIn,
+      response: { 200: UsageDailyResponse, ...signedOut, ...unavailable },
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/auth/usage/recent',
+    schema: {
+      ...auth,
+      summary: 'The latest renders, newest first (session token or API key)',
+      description:
+        'Each render billed to the account with what it was: kind, format, image size and render time (null until charged, and for released renders).',
+      security: SignedIn,
+      querystring: RecentRendersQuery,
+      response: { 200: RecentRendersResponse, 400: failure('limit is not a whole number between 1 and 100'), ...signedOut, ...unavailable },
     },
   },
   {

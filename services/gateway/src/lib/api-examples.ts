@@ -63,6 +63,8 @@ export const API_EXAMPLES: ApiExample[] = [
   { method: 'GET', path: '/api/auth/me', expect: 200 },
   { method: 'POST', path: '/api/auth/refresh', expect: 200, script: ["store('token', pm.response.json().token);"] },
   { method: 'GET', path: '/api/auth/usage', expect: 200 },
+  { method: 'GET', path: '/api/auth/usage/daily', expect: 200 },
+  { method: 'GET', path: '/api/auth/usage/recent', query: { limit: '10' }, expect: 200 },
   {
     method: 'POST',
     path: '/api/html-to-img/convert',

@@ -3,6 +3,7 @@ import {
   type MimeTypes,
   NoCredentials,
   type OutputMode,
+  type RecentRenderKind,
   type RouteSchema,
   type SecurityRequirements,
   SignedIn,
@@ -28,6 +29,8 @@ const security: Record<ImageAccess, SecurityRequirements> = { anyone: SignedInOr
 export interface ImageRouteSpec<S extends RouteSchema> {
   tags: string[];
   access: ImageAccess;
+  /** What the route's renders are in the account's usage lists (the ledger). */
+  ledgerKind: RecentRenderKind;
   /** The formats the route can answer with, each documented with its media type. */
   formats: ImageFormat[];
   /** summary, description and the request's body, params or querystring. */
@@ -46,6 +49,7 @@ export function imageRoute<S extends RouteSchema>(app: App, spec: ImageRouteSpec
   const hook = spec.access === 'anyone' ? identify : spec.access === 'signedIn' ? requireBilledAccount : undefined;
   return {
     ...(hook ? { onRequest: hook } : {}),
+    config: { ledgerKind: spec.ledgerKind },
     schema: {
       tags: spec.tags,
       security: security[spec.access],
@@ -59,6 +63,8 @@ export interface RenderRouteSpec<B extends TObject, K extends RenderKind> {
   url: string;
   /** The render queue (and job schema) the payload goes to. */
   kind: K;
+  /** What its renders are in the account's usage lists, when not `kind` (a template's are 'template'). */
+  ledgerKind?: RecentRenderKind;
   summary: string;
   description?: string;
   body: B;
@@ -78,6 +84,7 @@ export function renderRoute<B extends TObject, K extends RenderKind>(app: App, s
   const options = imageRoute(app, {
     tags: spec.tags ?? ['convert'],
     access: spec.access ?? 'anyone',
+    ledgerKind: spec.ledgerKind ?? spec.kind,
     formats: spec.formats,
     errors: spec.errors,
     schema: { summary, ...(description ? { description } : {}), body },

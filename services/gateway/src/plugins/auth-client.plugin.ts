@@ -5,6 +5,7 @@ import {
   CREDIT_SETTLE_BATCH_MAX,
   type CreditOutcome,
   ErrorResponse,
+  type RecentRenderKind,
   type RouteContract,
   type SessionIdentity,
   SessionIdentity as SessionIdentitySchema,
@@ -25,6 +26,19 @@ export interface KeyReservation {
   remaining: number | null;
 }
 
+/** What the ledger records of a render when its credit is reserved (the format only once the body was read). */
+export interface ReserveFacts {
+  kind?: RecentRenderKind;
+  format?: string;
+}
+
+/** What a render made, recorded with its charge (or release) for the account's usage lists. */
+export interface RenderFacts {
+  format?: string;
+  sizeBytes?: number;
+  renderMs?: number;
+}
+
 /** The account service's calls the gateway makes for a caller; each answer is checked against its contract. */
 export interface AuthClient {
   /** The owner of an API key; null when the service does not know it. */
@@ -34,21 +48,21 @@ export interface AuthClient {
    * itself never leaves the gateway) and reserves one credit under `requestId` for its owner, in one call;
    * null when the key is unknown or revoked. A refusal (the window used up) still names the owner.
    */
-  reserveCreditForApiKey(apiKeyHash: string, requestId: string): Promise<KeyReservation | null>;
+  reserveCreditForApiKey(apiKeyHash: string, requestId: string, facts: ReserveFacts): Promise<KeyReservation | null>;
   /** The account behind a session token; null when the token is invalid or expired. */
   sessionOwner(token: string): Promise<SessionIdentity['user'] | null>;
   /** The owner behind a signature made with their API key; null when it does not match. */
   signatureOwner(userId: string, message: string, signature: string): Promise<ApiKeyOwnerResponse | null>;
   /** Reserves one credit under `requestId`; 402 when the account's window is used up. */
-  reserveCredit(userId: string, requestId: string): Promise<void>;
+  reserveCredit(userId: string, requestId: string, facts: ReserveFacts): Promise<void>;
   /** Charges or releases a reservation; rejects when the service did not confirm it. */
-  settleCredit(requestId: string, outcome: CreditOutcome): Promise<void>;
+  settleCredit(requestId: string, outcome: CreditOutcome, facts?: RenderFacts): Promise<void>;
   /**
    * Charges a reservation soon: carried by the next reservation call (settled in its statement), or sent
    * with the others of `settleBatchMs` in one call, and at the latest when the gateway closes. One the
    * service does not confirm stays reserved, counted as used, until its sweep releases it.
    */
-  chargeLater(requestId: string): void;
+  chargeLater(requestId: string, facts?: RenderFacts): void;
 }
 
 declare module 'fastify' {
@@ -64,6 +78,9 @@ export interface AuthClientOptions {
   /** How long a charge waits for a reservation call to carry it before it is sent on its own (with others). */
   settleBatchMs: number;
 }
+
+/** A charge waiting to be sent: the reservation and what its render made. */
+type Charge = { requestId: string } & RenderFacts;
 
 const SERVICE = 'account service';
 const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits } = AuthInternalRoutes;
@@ -110,11 +127,11 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
 
   // Charges waiting to be carried by a reservation call or sent together (see chargeLater).
   const batchMs = opts.settleBatchMs;
-  let charges: string[] = [];
+  let charges: Charge[] = [];
   let chargeTimer: NodeJS.Timeout | undefined;
   const sending = new Set<Promise<void>>();
 
-  function takeCharges(): string[] | undefined {
+  function takeCharges(): Charge[] | undefined {
     if (charges.length === 0) return undefined;
     clearTimeout(chargeTimer);
     chargeTimer = undefined;
@@ -123,8 +140,8 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     return taken;
   }
 
-  function chargeLater(requestId: string): void {
-    charges.push(requestId);
+  function chargeLater(requestId: string, facts: RenderFacts = {}): void {
+    charges.push({ requestId, ...facts });
     if (charges.length >= CREDIT_SETTLE_BATCH_MAX) flushCharges();
     else chargeTimer ??= setTimeout(flushCharges, batchMs).unref();
   }
@@ -132,6 +149,7 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
   function flushCharges(): void {
     const requestIds = takeCharges();
     if (!requestIds) return;
+    // Each charge goes with what its render made: the ledger keeps it for the account's usage lists.
     const sent = post(settleCredits, { requestIds, outcome: 'charged' })
       .then((res) => {
         if (res.status !== 200) throw new Error(`status ${res.status}`);
@@ -160,7 +178,7 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     }
   }
 
-  function requeue(requestIds: string[]): void {
+  function requeue(requestIds: Charge[]): void {
     charges = requestIds.concat(charges);
     chargeTimer ??= setTimeout(flushCharges, batchMs).unref();
   }
@@ -172,8 +190,8 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     client?.close();
   });
 
-  async function reserveCreditForApiKey(apiKeyHash: string, requestId: string): Promise<KeyReservation | null> {
-    const res = await reservationCall({ apiKeyHash, requestId });
+  async function reserveCreditForApiKey(apiKeyHash: string, requestId: string, facts: ReserveFacts): Promise<KeyReservation | null> {
+    const res = await reservationCall({ apiKeyHash, requestId, ...facts });
     if (res.status === 200) {
       const { userId, role, plan, remaining } = checkAnswer(res.json(), reservedAnswer, SERVICE);
       return { owner: { userId, role, plan }, refused: null, remaining };
@@ -202,8 +220,8 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     return checkAnswer(res.json(), ownerAnswer, SERVICE);
   }
 
-  async function reserve(userId: string, requestId: string) {
-    const res = await reservationCall({ userId, requestId });
+  async function reserve(userId: string, requestId: string, facts: ReserveFacts) {
+    const res = await reservationCall({ userId, requestId, ...facts });
     if (res.status === 200) return;
     if (res.status === 402) throw paymentRequired(res.json());
     // 404: the account was deleted after its credentials were cached.
@@ -211,8 +229,8 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     throw unavailable();
   }
 
-  async function settle(requestId: string, outcome: CreditOutcome) {
-    const res = await post(settleCredit, { requestId, outcome });
+  async function settle(requestId: string, outcome: CreditOutcome, facts: RenderFacts = {}) {
+    const res = await post(settleCredit, { requestId, outcome, ...facts });
     if (res.status !== 200) throw new Error(`status ${res.status}`);
   }
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type CreditOutcome } from '@render/contracts';
+import { AppError, type CreditOutcome, type RecentRenderKind } from '@render/contracts';
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { watchClient } from '../lib/client-gone.ts';
+import type { RenderFacts, ReserveFacts } from './auth-client.plugin.ts';
 import type { AccountCaller, PreparedReservation } from './identity.plugin.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
@@ -33,7 +34,27 @@ declare module 'fastify' {
   interface FastifyInstance {
     credits: Credits;
   }
+  interface FastifyContextConfig {
+    /**
+     * What a billable route's renders are in the ledger (the account's usage lists): read when the credit
+     * is reserved, in onRequest for an API key. The render's queue kind when not set.
+     */
+    ledgerKind?: RecentRenderKind;
+  }
 }
+
+/** The route's kind in the ledger (see `ledgerKind`). */
+export const ledgerKindOf = (request: FastifyRequest, kind: RenderKind): RecentRenderKind => request.routeOptions.config.ledgerKind ?? kind;
+
+/** What the ledger keeps of a delivered image: its format, size and the worker's render time. */
+const factsOf = ({ image, meta }: RenderOutcome): RenderFacts => ({
+  format: meta.format,
+  sizeBytes: image.length,
+  renderMs: meta.renderMs,
+});
+/** The format asked for, once the payload is built (a template's is a promise until it is filled). */
+const formatOf = (payload: unknown): string | undefined =>
+  payload instanceof Promise ? undefined : ((payload as { format?: unknown }).format as string | undefined);
 
 const isPaymentRequired = (err: unknown) => err instanceof AppError && err.code === 'PAYMENT_REQUIRED';
 
@@ -61,9 +82,9 @@ async function creditsPlugin(app: FastifyInstance) {
     pending.finally(() => settling.delete(pending));
   };
 
-  async function settle(requestId: string, outcome: CreditOutcome): Promise<void> {
+  async function settle(requestId: string, outcome: CreditOutcome, facts?: RenderFacts): Promise<void> {
     try {
-      await authClient.settleCredit(requestId, outcome);
+      await authClient.settleCredit(requestId, outcome, facts);
     } catch (err) {
       // The answer to the client does not depend on this. The row stays 'reserved', which counts like a
       // charge; settle is idempotent, and the account service's sweep releases it later.
@@ -75,7 +96,7 @@ async function creditsPlugin(app: FastifyInstance) {
    * A reserved credit already counts as used, so usage read right after the answer is the same either way:
    * the charge is settled after the answer instead of before it, carried by a later call (`chargeLater`).
    */
-  const chargeAfterAnswer = (requestId: string) => authClient.chargeLater(requestId);
+  const chargeAfterAnswer = (requestId: string, outcome: RenderOutcome) => authClient.chargeLater(requestId, factsOf(outcome));
 
   /** Takes charge of the request's prepared reservation, if any is left to settle. */
   function claim(request: FastifyRequest): PreparedReservation | null {
@@ -100,6 +121,7 @@ async function creditsPlugin(app: FastifyInstance) {
     payload: Payload<K>,
     signal: AbortSignal | undefined,
     prepared: PreparedReservation | null,
+    facts: ReserveFacts,
   ): Promise<RenderOutcome> {
     const jobId = prepared?.requestId ?? randomUUID();
     // Reserved (or under way) already when the caller's API key was verified; otherwise (a session, a
@@ -108,7 +130,8 @@ async function creditsPlugin(app: FastifyInstance) {
       ? prepared.outcome.then((outcome) => {
           if (!outcome.reserved) throw outcome.error;
         })
-      : authClient.reserveCredit(caller.userId, jobId);
+      : authClient.reserveCredit(caller.userId, jobId, facts);
+    let built: RenderPayload<K> | undefined;
     // A limited account renders only once its credit is reserved. An unlimited one (Pro, admin), or a key
     // verified moments ago with credits to spare, has no limit to enforce first: its reservation runs
     // alongside the render, and should it be refused after all (a plan changed within the identity cache's
@@ -116,19 +139,19 @@ async function creditsPlugin(app: FastifyInstance) {
     const limited = prepared ? !prepared.ahead : caller.plan !== 'pro' && caller.role !== 'admin';
     const renderSignal = limited ? signal : endedByRefusal(reservation, signal);
     const rendering = (async () => {
-      const built = await payload;
+      built = await payload;
       if (limited) await reservation;
       return renderQueue.render(kind, built, { jobId, signal: renderSignal });
     })();
     const [rendered, reserved] = await Promise.allSettled([rendering, reservation]);
     const delivered = rendered.status === 'fulfilled' && !signal?.aborted;
     if (delivered && reserved.status === 'fulfilled') {
-      chargeAfterAnswer(jobId);
+      chargeAfterAnswer(jobId, rendered.value);
       return rendered.value;
     }
     // Awaited, so that usage read right after a failure already shows the credit back. An image the caller
-    // hung up before receiving was not delivered, so it is released too.
-    if (reserved.status === 'fulfilled') await settle(jobId, 'released');
+    // hung up before receiving was not delivered, so it is released too (with the format it was to have).
+    if (reserved.status === 'fulfilled') await settle(jobId, 'released', built ? { format: formatOf(built) } : {});
     if (rendered.status === 'fulfilled' && signal?.aborted) throw signal.reason;
     // Credentials the account service refused (a regenerated key) or could not check come first, as they
     // would have in onRequest. Then what is wrong with the request itself (an unknown template, a bad
@@ -149,7 +172,8 @@ async function creditsPlugin(app: FastifyInstance) {
     const client = options.endsWithClient === false ? null : watchClient(request);
     try {
       if (caller.kind === 'anonymous') return await renderQueue.render(kind, await payload, { signal: client?.signal });
-      return await renderForAccount(caller, kind, payload, client?.signal, claim(request));
+      const facts = { kind: ledgerKindOf(request, kind), format: formatOf(payload) };
+      return await renderForAccount(caller, kind, payload, client?.signal, claim(request), facts);
     } finally {
       client?.dispose();
     }

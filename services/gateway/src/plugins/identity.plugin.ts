@@ -133,7 +133,9 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     const keyHash = sha256(apiKey);
     const requestId = randomUUID();
     const hint = keys.get(keyHash);
-    const answer = authClient.reserveCreditForApiKey(keyHash, requestId).then((reserved) => {
+    // The body is not read yet: the route tells the render's kind, its format comes with the settle.
+    const facts = { kind: request.routeOptions.config.ledgerKind };
+    const answer = authClient.reserveCreditForApiKey(keyHash, requestId, facts).then((reserved) => {
       if (reserved) keys.set(keyHash, accountOf(reserved.owner), reserved.remaining);
       else keys.delete(keyHash);
       return reserved;
@@ -166,6 +168,13 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     // API keys are verified on every call: a regenerated key must stop working at once, and on a billable
     // route the verification is the credit reservation itself. Session tokens stay valid until they expire
     // whatever we do, so their lookups are cached briefly.
+    //
+    // Why no Redis pub/sub to drop keys on regenerate: no gateway replica ever lets a cached positive decide
+    // for an API key. The regenerate commits the revocation before it answers, and every later call with the
+    // old key, on any replica, asks the account service (by key hash) and is refused there. The one thing
+    // kept about keys (`KeyHints`) only lets a render start while that check runs; the check still decides
+    // whether the image is delivered (401 and no image otherwise, the job dropped, nothing charged) and a
+    // refusal drops the hint. So there is nothing to invalidate across replicas, and no message to lose.
     if (credential.type === 'apiKey') return billed ? reserveForKey(request, credential.value) : resolve(credential);
     return sessions.resolve(credential.value, () => resolve(credential));
   }

@@ -125,6 +125,7 @@ const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions>
     imageRoute(app, {
       tags: ['templates'],
       access: 'public',
+      ledgerKind: 'template',
       formats: ['png', 'jpeg', 'webp', 'svg'],
       errors: { 403: ErrorResponse, 404: ErrorResponse },
       schema: {

@@ -36,6 +36,7 @@ const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   renderRoute(app, {
     url: '/api/template/generate',
     kind: 'svg',
+    ledgerKind: 'template',
     tags: ['templates'],
     access: 'signedIn',
     summary: 'Render a template with variables (one credit)',

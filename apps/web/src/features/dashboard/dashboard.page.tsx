@@ -1,39 +1,99 @@
-import { Navigate } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageSpinner } from '../../components/ui/spinner.tsx';
-import { useSession } from '../../lib/session/session.context.tsx';
-import { usePageTitle } from '../../lib/use-page-title.ts';
+import { toast } from 'sonner';
+import { useSession, useSessionStore } from '../../lib/session/session.context.tsx';
+import { ForbiddenPage } from '../errors/error-page.tsx';
+import { AdminOverview } from './admin-overview.tsx';
+import { ApiKeyCard, ApiKeyUsageCard } from './api-key-card.tsx';
+import { BillingCard } from './billing-card.tsx';
+import { DashboardShell } from './dashboard-shell.tsx';
+import { ProfileCard } from './profile-card.tsx';
+import { RecentRendersCard, UsageCard, UsageChartCard } from './usage-cards.tsx';
 
 /**
- * Spec §2: signed-in users only; a spinner while the session loads, others go to /login. The full
- * dashboard (usage, billing, templates, admin) is built on this page in the next part.
+ * Spec §2 dashboard, one page per section of the left navigation: overview (profile, usage, key),
+ * API key, usage (numbers, renders per day, recent renders), billing, and the admin overview.
  */
 export function DashboardPage() {
   const { t } = useTranslation('dashboard');
   const session = useSession();
-  usePageTitle(t('title'));
-  if (session.status === 'loading') return <PageSpinner />;
-  if (session.status === 'signedOut') return <Navigate to="/login" search={{ redirect: '/dashboard' } as never} replace />;
-  const { user } = session;
+  const store = useSessionStore();
+  const queryClient = useQueryClient();
+  const signedIn = session.status === 'signedIn';
+  // Back from Stripe Checkout (success_url …/dashboard?checkout=success): the plan may have changed.
+  const handled = useRef(false);
+  useEffect(() => {
+    if (!signedIn || handled.current) return;
+    handled.current = true;
+    const checkout = new URLSearchParams(window.location.search).get('checkout');
+    if (checkout === 'cancelled') toast.info(t('billing.checkoutCancelled'), { id: 'checkout-cancelled' });
+    if (checkout !== 'success') return;
+    toast.success(t('billing.checkoutSuccess'), { id: 'checkout-success' });
+    void store.reloadUser().catch(() => undefined);
+    void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+  }, [signedIn, store, queryClient, t]);
   return (
-    <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
-      <h1 className="text-3xl font-semibold tracking-tight text-zinc-900">{t('welcome', { name: user.name })}</h1>
-      <dl className="mt-8 grid gap-4 sm:grid-cols-2">
-        <div className="rounded-xl border border-zinc-200 p-5">
-          <dt className="text-xs font-medium uppercase tracking-wide text-zinc-600">{t('email')}</dt>
-          <dd className="mt-1 text-zinc-900">{user.email}</dd>
+    <DashboardShell title={t('title')} subtitle={session.user ? t('welcome', { name: session.user.name }) : undefined}>
+      {(user) => (
+        <div className="grid gap-6 xl:grid-cols-2">
+          <div className="space-y-6">
+            <UsageCard compact />
+            <ApiKeyCard />
+          </div>
+          <ProfileCard user={user} />
         </div>
-        <div className="rounded-xl border border-zinc-200 p-5">
-          <dt className="text-xs font-medium uppercase tracking-wide text-zinc-600">{t('plan')}</dt>
-          <dd className="mt-1 text-zinc-900">{t(`plans.${user.plan}`)}</dd>
+      )}
+    </DashboardShell>
+  );
+}
+
+export function DashboardApiKeyPage() {
+  const { t } = useTranslation('dashboard');
+  return (
+    <DashboardShell title={t('nav.apiKey')} subtitle={t('apiKey.subtitle')}>
+      {() => (
+        <div className="space-y-6">
+          <ApiKeyCard title={t('apiKey.secretTitle')} />
+          <ApiKeyUsageCard />
         </div>
-        <div className="rounded-xl border border-zinc-200 p-5 sm:col-span-2">
-          <dt className="text-xs font-medium uppercase tracking-wide text-zinc-600">{t('apiKey')}</dt>
-          <dd className="mt-1 break-all font-mono text-sm text-zinc-900" data-testid="api-key">
-            {user.apiKey ?? t('noApiKey')}
-          </dd>
+      )}
+    </DashboardShell>
+  );
+}
+
+export function DashboardUsagePage() {
+  const { t } = useTranslation('dashboard');
+  return (
+    <DashboardShell title={t('nav.usage')} subtitle={t('usage.subtitle')}>
+      {() => (
+        <div className="space-y-6">
+          <UsageCard title={t('usage.creditsTitle')} />
+          <UsageChartCard />
+          <RecentRendersCard />
         </div>
-      </dl>
-    </div>
+      )}
+    </DashboardShell>
+  );
+}
+
+export function DashboardBillingPage() {
+  const { t } = useTranslation('dashboard');
+  return (
+    <DashboardShell title={t('nav.billing')} subtitle={t('billing.subtitle')}>
+      {() => <BillingCard />}
+    </DashboardShell>
+  );
+}
+
+/** Administrators only: anyone else gets the 403 page (the server refuses the call too). */
+export function DashboardAdminPage() {
+  const { t } = useTranslation('dashboard');
+  const session = useSession();
+  if (session.status === 'signedIn' && session.user.accountType !== 'administrator') return <ForbiddenPage />;
+  return (
+    <DashboardShell title={t('nav.admin')} subtitle={t('admin.subtitle')}>
+      {() => <AdminOverview />}
+    </DashboardShell>
   );
 }

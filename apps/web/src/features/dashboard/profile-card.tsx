@@ -1,0 +1,51 @@
+import type { UserView } from '@render/contracts';
+import { UserRound } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Badge, Card } from './dashboard-ui.tsx';
+import { formatDate } from './format.ts';
+
+function Row({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2.5 first:pt-0 last:pb-0">
+      <dt className="text-zinc-600">{label}</dt>
+      <dd className="min-w-0 text-right font-medium text-zinc-900" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+/** Spec §3 user: name, email, company, account type, verification status, member since. */
+export function ProfileCard({ user }: { user: UserView }) {
+  const { t, i18n } = useTranslation('dashboard');
+  return (
+    <Card title={t('profile.title')} icon={<UserRound className="size-4 text-zinc-500" aria-hidden />} testId="profile-card">
+      <dl className="divide-y divide-zinc-100 text-sm">
+        <Row label={t('profile.name')} testId="profile-name">
+          {user.name}
+        </Row>
+        <Row label={t('profile.email')} testId="profile-email">
+          <span className="break-all">{user.email}</span>
+        </Row>
+        <Row label={t('profile.company')} testId="profile-company">
+          {user.company || <span className="text-zinc-600">{t('profile.noCompany')}</span>}
+        </Row>
+        <Row label={t('profile.accountType')} testId="profile-account-type">
+          <Badge tone={user.accountType === 'administrator' ? 'accent' : 'neutral'}>{t(`profile.accountTypes.${user.accountType}`)}</Badge>
+        </Row>
+        <Row label={t('profile.verification')} testId="profile-verification">
+          <Badge tone={user.verificationStatus === 'verified' ? 'success' : 'warning'}>
+            {t(`profile.verificationStatuses.${user.verificationStatus}`)}
+          </Badge>
+        </Row>
+        <Row label={t('profile.memberSince')} testId="profile-member-since">
+          {formatDate(user.memberSince, i18n.language)}
+        </Row>
+        <Row label={t('profile.plan')} testId="profile-plan">
+          {t(`plans.${user.plan}`)}
+        </Row>
+      </dl>
+    </Card>
+  );
+}
