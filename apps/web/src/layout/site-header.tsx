@@ -9,7 +9,7 @@ import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
 import { isGroup, NAV_ITEMS, type NavGroup } from './nav-items.ts';
 
-const linkClass = 'whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900';
+const linkClass = 'whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900';
 const activeProps = { className: 'text-accent-700', 'aria-current': 'page' as const };
 
 /** Dropdowns close on outside click (Radix) and whenever the route changes. */
@@ -61,7 +61,7 @@ function AccountLinks({ onNavigate }: { onNavigate?: () => void }) {
       <>
         <Link
           to="/dashboard"
-          className={`${linkClass} inline-block max-w-44 truncate align-middle`}
+          className={`${linkClass} inline-block max-w-36 truncate align-middle`}
           onClick={onNavigate}
           data-testid="nav-dashboard"
         >
