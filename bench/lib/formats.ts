@@ -26,6 +26,14 @@ export interface FormatWorkload {
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const values = [12, 19, 3, 5, 2, 3, 9, 14, 11, 7, 16, 8];
 
+/** A 10,000-point series (one sample a minute over about a week), the most a chart series may hold. */
+const POINTS = 10_000;
+const manyLabels = Array.from({ length: POINTS }, (_, i) => {
+  const t = new Date(Date.UTC(2026, 0, 1) + i * 60_000);
+  return t.toISOString().slice(5, 16).replace('T', ' ');
+});
+const manyValues = Array.from({ length: POINTS }, (_, i) => Math.round(500 + 300 * Math.sin(i / 700) + ((i * 7919) % 97)));
+
 const TYPESCRIPT_30_LINES = `import { createServer } from 'node:http';
 
 interface Order {
@@ -107,6 +115,44 @@ export const FORMAT_WORKLOADS: FormatWorkload[] = [
       height: 400,
     }),
     target: true,
+  },
+  // The same 10,000-point line in each library: what a long series costs through the full stack.
+  {
+    name: 'chart.js line 10k points 800×400',
+    path: '/api/chart-to-img/convert',
+    body: () => ({
+      library: 'chartjs',
+      chartType: 'line',
+      chartData: { labels: manyLabels, datasets: [{ label: 'Load', data: manyValues }] },
+      width: 800,
+      height: 400,
+    }),
+  },
+  {
+    name: 'd3 line 10k points 800×400',
+    path: '/api/chart-to-img/convert',
+    body: () => ({
+      library: 'd3',
+      chartType: 'line',
+      chartData: { labels: manyLabels, datasets: [{ label: 'Load', data: manyValues }] },
+      width: 800,
+      height: 400,
+    }),
+  },
+  {
+    name: 'highcharts line 10k points 800×400',
+    path: '/api/chart-to-img/convert',
+    body: () => ({
+      library: 'highcharts',
+      chartOptions: {
+        chart: { type: 'line' },
+        title: { text: 'Load' },
+        xAxis: { categories: manyLabels },
+        series: [{ name: 'Load', data: manyValues }],
+      },
+      width: 800,
+      height: 400,
+    }),
   },
   {
     name: 'code 30 lines TypeScript',

@@ -10,10 +10,13 @@ export const ChartJsTypes = ['bar', 'line', 'pie', 'doughnut', 'radar', 'polarAr
 export const D3ChartTypes = ['bar', 'line', 'area', 'pie', 'donut', 'scatter'] as const;
 export type D3ChartType = (typeof D3ChartTypes)[number];
 /**
- * Series types the worker's Highcharts build knows: core, highcharts-more and the modules it inlines
- * (heatmap, treemap, sunburst, funnel, solid-gauge, sankey, dependency-wheel, variable-pie, wordcloud, xrange,
- * streamgraph, timeline, item). Layout-simulating types (networkgraph, packedbubble) are left out: they draw
- * over many frames, so a snapshot would catch them half-way.
+ * Series types the worker's Highcharts build draws: core, highcharts-more, highcharts-3d and the series
+ * modules of Highcharts (Core) it inlines (heatmap, treemap, sunburst, treegraph, funnel, cylinder,
+ * funnel3d, pyramid3d, solid-gauge, sankey, dependency-wheel, organization, arc-diagram, variable-pie,
+ * wordcloud, xrange, streamgraph, timeline, item, dumbbell, lollipop, networkgraph, pareto,
+ * histogram-bellcurve, vector, windbarb, variwide, venn, bullet, dotplot, pictorial). Force-directed layouts
+ * (networkgraph, packedbubble) are computed in one go, not animated. The Stock, Maps and Gantt products'
+ * series (candlestick, map, gantt…) are separate Highsoft products and are not part of the build.
  */
 export const HighchartsTypes = [
   'line',
@@ -32,22 +35,43 @@ export const HighchartsTypes = [
   'errorbar',
   'bubble',
   'gauge',
+  'packedbubble',
   'polygon',
   'waterfall',
+  'scatter3d',
   'heatmap',
   'treemap',
   'sunburst',
+  'treegraph',
   'funnel',
   'pyramid',
+  'cylinder',
+  'funnel3d',
+  'pyramid3d',
   'solidgauge',
   'sankey',
   'dependencywheel',
+  'organization',
+  'arcdiagram',
   'variablepie',
   'wordcloud',
   'xrange',
   'streamgraph',
   'timeline',
   'item',
+  'dumbbell',
+  'lollipop',
+  'networkgraph',
+  'pareto',
+  'histogram',
+  'bellcurve',
+  'vector',
+  'windbarb',
+  'variwide',
+  'venn',
+  'bullet',
+  'dotplot',
+  'pictorial',
 ] as const;
 export const ChartTypesByLibrary: Record<ChartLibrary, readonly string[]> = {
   chartjs: ChartJsTypes,

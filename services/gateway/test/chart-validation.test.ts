@@ -36,7 +36,7 @@ describe('chart input messages (spec §5)', () => {
     ['chartjs', 'bar', { labels: ['a'] }, /^Invalid chart data format: chartData\.datasets must be a non-empty array/],
     ['chartjs', 'bar', [1, 2, 3], /^Invalid chart data format: chartData must be an object/],
     ['chartjs', 'bar', undefined, /^Invalid chart data format: chartData is required for chartjs/],
-    ['chartjs', 'bubble', { datasets: [{ data: [{ x: 1, y: 2 }] }] }, /^Invalid chart data format: .*\{ x, y, r \}/],
+    ['chartjs', 'bubble', { datasets: [{ data: [[{ x: 1 }, 2]] }] }, /^Invalid chart data format: chartData\.datasets\[0\]\.data\[0\]/],
     ['chartjs', 'bar', { datasets: [{ data: [true] }] }, /^Invalid chart data format: chartData\.datasets\[0\]\.data\[0\]/],
     ['chartjs', 'bar', { datasets: [{ data: [1], type: 'sankey' }] }, /^Invalid chart data format: chartData\.datasets\[0\]\.type/],
     ['d3', 'bar', { datasets: [{ data: [1] }] }, /^Invalid chart data format: chartData\.labels must be a non-empty array/],

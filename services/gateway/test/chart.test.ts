@@ -279,6 +279,53 @@ describe('Highcharts', () => {
     expect(share(img, [255, 255, 255, 255])).toBeLessThan(0.99); // something was drawn
   });
 
+  it.each([
+    [
+      'venn',
+      {
+        series: [
+          {
+            data: [
+              { sets: ['A'], value: 2 },
+              { sets: ['B'], value: 2 },
+              { sets: ['A', 'B'], value: 1 },
+            ],
+          },
+        ],
+      },
+    ],
+    ['cylinder', { chart: { options3d: { enabled: true, alpha: 15, beta: 15, depth: 50 } }, series: [{ data: [1, 3, 2, 4] }] }],
+    [
+      'networkgraph',
+      {
+        series: [
+          {
+            keys: ['from', 'to'],
+            marker: { radius: 12 },
+            data: [
+              ['A', 'B'],
+              ['B', 'C'],
+              ['C', 'A'],
+            ],
+          },
+        ],
+      },
+    ],
+  ])('renders the module type %s (its series drawn in the palette colours)', async (chartType, chartOptions) => {
+    const img = await png({ library: 'highcharts', chartType, chartOptions, colors: ['#ff0000'], width: 500, height: 300 });
+    expect([img.width, img.height]).toEqual([500, 300]);
+    expect(share(img, RED, 40)).toBeGreaterThan(0.001);
+  });
+
+  it('refuses a series type the build does not draw (Gantt, Stock), listing the accepted ones', async () => {
+    for (const chartType of ['gantt', 'candlestick']) {
+      const res = await gateway.post(URL_PATH, { library: 'highcharts', chartType, chartData: [] });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { message: string };
+      expect(body.message).toMatch(new RegExp(`^Unsupported chart type "${chartType}" for highcharts\\. Supported types: line, .*venn`));
+    }
+  });
+
   it('takes the type from chartOptions.chart.type and the series from chartOptions, at scale', async () => {
     const img = await png({
       library: 'highcharts',
@@ -378,11 +425,11 @@ describe('warm pages', () => {
 
 describe('failures', () => {
   it('a config the library rejects is a clear 422, and the next job renders normally', async () => {
-    // Chart.js time scales need a date adapter, which a JSON config cannot bring.
+    // Chart.js throws on a scale type nobody registered.
     const res = await gateway.post(URL_PATH, {
       library: 'chartjs',
       chartData: singleBar,
-      chartOptions: { scales: { x: { type: 'time' } } },
+      chartOptions: { scales: { x: { type: 'nosuchscale' } } },
     });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({

@@ -271,7 +271,91 @@ function chartJob(library: ChartRenderPayload['library'], text: string): ChartRe
   };
 }
 
+/** The places a chart draws text; each is checked alone, so one place drawing boxes cannot hide behind another. */
+type ChartTextPlace = 'title' | 'category' | 'legend' | 'axis title' | 'data label';
+const CHART_TEXT_PLACES: Record<ChartRenderPayload['library'], ChartTextPlace[]> = {
+  chartjs: ['title', 'category', 'legend', 'axis title', 'data label'],
+  highcharts: ['title', 'category', 'legend', 'axis title', 'data label'],
+  // D3's data labels are numbers only.
+  d3: ['title', 'category', 'legend', 'axis title'],
+};
+
+/** A grey chart with plain ASCII everywhere but `place`, which shows `text`. */
+function chartJobAt(library: ChartRenderPayload['library'], place: ChartTextPlace, text: string): ChartRenderPayload {
+  const at = (p: ChartTextPlace) => (p === place ? text : 'abc');
+  const base = {
+    library,
+    format: 'png' as const,
+    width: 480,
+    height: 240,
+    quality: 90,
+    scale: 1,
+    theme: 'light' as const,
+    colors: ['#888888'],
+  };
+  if (library === 'chartjs') {
+    return {
+      ...base,
+      chartType: 'bar',
+      chartData: {
+        labels: [at('category')],
+        datasets: [
+          {
+            label: at('legend'),
+            // chartjs-plugin-datalabels shows a point's `label` when the point is an object.
+            data: [{ x: at('category'), y: 3, label: at('data label') }],
+            backgroundColor: '#888888',
+            borderColor: '#888888',
+          },
+        ],
+      },
+      chartOptions: {
+        plugins: { title: { display: true, text: at('title'), font: { size: 20 } }, datalabels: { color: '#444444' } },
+        scales: { y: { title: { display: true, text: at('axis title') } } },
+      },
+    };
+  }
+  if (library === 'highcharts') {
+    return {
+      ...base,
+      chartType: 'column',
+      chartData: [{ name: at('legend'), data: [3], dataLabels: { enabled: true, format: at('data label') } }],
+      chartOptions: {
+        title: { text: at('title') },
+        xAxis: { categories: [at('category')] },
+        yAxis: { title: { text: at('axis title') } },
+        credits: { enabled: false },
+      },
+    };
+  }
+  return {
+    ...base,
+    chartType: 'bar',
+    chartData: { labels: [at('category')], datasets: [{ label: at('legend'), data: [3] }] },
+    chartOptions: { title: at('title'), legend: true, xAxisLabel: at('axis title') },
+  };
+}
+
 describe.each(['chartjs', 'highcharts', 'd3'] as const)('chart (%s, PNG exported by the page)', (library) => {
+  it.each(CHART_TEXT_PLACES[library])('draws every script with real glyphs in the %s', async (place) => {
+    const boxes: string[] = [];
+    for (const [script, text] of SCRIPTS) {
+      const sample = await renderChart(chartJobAt(library, place, text), ctx);
+      const tofu = await renderChart(chartJobAt(library, place, tofuOf(text)), ctx);
+      if (samePixels(sample.bytes, tofu.bytes)) boxes.push(script);
+    }
+    expect(boxes).toEqual([]);
+  });
+
+  it.each(CHART_TEXT_PLACES[library])('draws emoji in colour in the %s', async (place) => {
+    const monochrome: string[] = [];
+    for (const emoji of EMOJI) {
+      const image = await renderChart(chartJobAt(library, place, emoji), ctx);
+      if (colourfulPixels(decode(image.bytes)) < 20) monochrome.push(emoji);
+    }
+    expect(monochrome).toEqual([]);
+  });
+
   it('draws every script with real glyphs', async () => {
     const boxes: string[] = [];
     for (const [script, text] of SCRIPTS) {

@@ -23,7 +23,10 @@ function datasetsOf(data: unknown, library: string, hint: string): Json[] {
   if (data.datasets.length > ChartLimits.maxSeries) throw tooManySeries('datasets');
   if (data.labels !== undefined && !Array.isArray(data.labels)) throw dataError('chartData.labels must be an array');
   data.datasets.forEach((ds, i) => {
-    if (!isObject(ds) || !Array.isArray(ds.data)) throw dataError(`chartData.datasets[${i}] must be an object with a data array`);
+    // Chart.js also takes an object map as data ({ January: 10, February: 20 }): one point per key.
+    const mapData = library === 'chartjs' && isObject(ds) && isObject(ds.data);
+    if (!isObject(ds) || !(Array.isArray(ds.data) || mapData))
+      throw dataError(`chartData.datasets[${i}] must be an object with a data array`);
   });
   return data.datasets as Json[];
 }
@@ -32,13 +35,17 @@ function datasetsOf(data: unknown, library: string, hint: string): Json[] {
 
 const CHARTJS_HINT = 'the Chart.js data object: { labels, datasets: [{ label, data }] }';
 
-/** Chart.js accepts numbers, numeric strings, null, [start, end] (floating bars) or {x, y} objects. */
+/**
+ * Every data form Chart.js documents ("Data structures"): numbers, strings (category values on a category
+ * axis, dates on a time axis, numeric text), null, arrays ([x, y], [start, end] floating bars, [x, y, r]
+ * bubbles), objects ({ x, y }, { x, y, r } with r optional, or any keys that `parsing` picks, such as
+ * xAxisKey/yAxisKey paths), or an object map { label: value } instead of an array. Bubble points may be
+ * plain numbers too (Chart.js then uses the dataset's radius). Only other kinds (booleans, nested arrays
+ * of objects, empty strings…) are refused, so a typo still gets a clear answer.
+ */
+const chartJsPrimitive = (v: unknown) => v === null || isNum(v) || (typeof v === 'string' && v.trim() !== '');
 const chartJsValue = (v: unknown) =>
-  v === null ||
-  isNum(v) ||
-  (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) ||
-  (Array.isArray(v) && v.length === 2 && v.every((n) => isNum(n) || typeof n === 'string')) ||
-  isObject(v);
+  chartJsPrimitive(v) || (Array.isArray(v) && v.length >= 2 && v.length <= 3 && v.every(chartJsPrimitive)) || isObject(v);
 
 function checkChartJs(type: string, data: unknown) {
   const datasets = datasetsOf(data, 'chartjs', CHARTJS_HINT);
@@ -47,16 +54,13 @@ function checkChartJs(type: string, data: unknown) {
     if (typeof dsType !== 'string' || !(ChartJsTypes as readonly string[]).includes(dsType)) {
       throw dataError(`chartData.datasets[${i}].type must be one of: ${ChartJsTypes.join(', ')}`);
     }
-    (ds.data as unknown[]).forEach((p, j) => {
-      const at = `chartData.datasets[${i}].data[${j}]`;
-      if (dsType === 'bubble') {
-        if (p !== null && !(isObject(p) && isNum(p.x) && isNum(p.y) && isNum(p.r)))
-          throw dataError(`${at} must be { x, y, r } numbers for bubble charts`);
-      } else if (dsType === 'scatter') {
-        if (p !== null && !(isObject(p) && isNum(p.x) && isNum(p.y))) throw dataError(`${at} must be { x, y } numbers for scatter charts`);
-      } else if (!chartJsValue(p)) {
-        throw dataError(`${at} must be a number, null, [start, end] or { x, y }`);
-      }
+    const points = Array.isArray(ds.data) ? ds.data : Object.values(ds.data as Json);
+    if (points.length > ChartLimits.maxPointsPerSeries)
+      throw dataError(`chartData.datasets[${i}].data has more than ${ChartLimits.maxPointsPerSeries} points`);
+    const keys = Array.isArray(ds.data) ? points.map((_, j) => `[${j}]`) : Object.keys(ds.data as Json).map((k) => `.${k}`);
+    points.forEach((p, j) => {
+      if (!chartJsValue(p))
+        throw dataError(`chartData.datasets[${i}].data${keys[j]} must be a number, string, null, [x, y] pair or object such as { x, y }`);
     });
   });
 }

@@ -1,5 +1,6 @@
 import { ChartDefaults, type ChartLibrary, type ChartRenderPayload, isCssColor } from '@render/contracts';
 import { ChartConfigError, isPlainObject, mergeJson, sanitizeChartValue } from './chart-sanitize.ts';
+import { sanitizeChartJsData } from './chartjs-data.ts';
 
 /** What `window.__renderChart` receives (see chart-host.browser.js): plain JSON, sanitised. */
 export interface PageChartConfig {
@@ -87,11 +88,40 @@ function highchartsOptions(payload: ChartRenderPayload, chartType: string, backg
       animation: false,
       reflow: false,
     },
-    plotOptions: { ...plotOptions, series: { ...seriesDefaults, animation: false } },
-    series: series.map((s) => (isPlainObject(s) ? { ...s, animation: false } : s)),
+    plotOptions: {
+      ...plotOptions,
+      series: { ...seriesDefaults, animation: false },
+      // The organization series alone defaults to HTML labels; like every useHTML, they are turned off.
+      ...(chartType === 'organization' || series.some((s) => isPlainObject(s) && s.type === 'organization')
+        ? { organization: mergeJson(plotOptions.organization, { dataLabels: { useHTML: false } }) }
+        : {}),
+    },
+    series: series.map((s) => (isPlainObject(s) ? settled({ ...s, animation: false }, chartType) : s)),
     // The accessibility module is not loaded; enabled, Highcharts would only log a warning per chart.
     accessibility: { ...(isPlainObject(options.accessibility) ? options.accessibility : {}), enabled: false },
+    ...(chart.styledMode === true ? { palette: styledPalette(options.palette, payload.theme) } : {}),
   };
+}
+
+/** Series types laid out by a force simulation, which Highcharts animates over frames unless told not to. */
+const SIMULATED_LAYOUTS = new Set(['networkgraph', 'packedbubble']);
+
+/** A force-directed series computes its whole layout while the chart is drawn, so the image shows it settled. */
+function settled(series: Record<string, unknown>, chartType: string): Record<string, unknown> {
+  const type = typeof series.type === 'string' ? series.type : chartType;
+  if (!SIMULATED_LAYOUTS.has(type)) return series;
+  const layout = isPlainObject(series.layoutAlgorithm) ? series.layoutAlgorithm : {};
+  return { ...series, layoutAlgorithm: { ...layout, enableSimulation: false } };
+}
+
+/**
+ * Styled mode colours come from Highcharts' CSS (loaded by the page for such charts), whose light-dark()
+ * colours follow the colour scheme: pin it to the requested theme rather than the page's preference.
+ */
+function styledPalette(palette: unknown, theme: ChartRenderPayload['theme']) {
+  const own = isPlainObject(palette) ? palette : {};
+  const scheme = own.colorScheme === 'light' || own.colorScheme === 'dark' ? own.colorScheme : theme;
+  return { ...own, colorScheme: scheme };
 }
 
 function chartJsOptions(payload: ChartRenderPayload) {
@@ -142,7 +172,7 @@ export function buildPageConfig(payload: ChartRenderPayload): PageChartConfig {
   }
   const background = requestedBackground ?? '#ffffff';
   if (library === 'chartjs') {
-    return { ...base, background, data: asObject(sanitizeChartValue(payload.chartData), 'data'), options: chartJsOptions(payload) };
+    return { ...base, background, data: asObject(sanitizeChartJsData(payload.chartData), 'data'), options: chartJsOptions(payload) };
   }
   return {
     ...base,

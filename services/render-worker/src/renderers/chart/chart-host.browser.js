@@ -63,7 +63,8 @@
       const c = colors[i % colors.length];
       if (ARC_TYPES.has(dsType)) {
         if (ds.backgroundColor === undefined) {
-          const n = Array.isArray(ds.data) ? ds.data.length : 0;
+          // data may also be an object map ({ label: value }), one slice per key.
+          const n = Array.isArray(ds.data) ? ds.data.length : ds.data && typeof ds.data === 'object' ? Object.keys(ds.data).length : 0;
           ds.backgroundColor = Array.from({ length: n }, (_, j) => {
             const slice = colors[j % colors.length];
             return dsType === 'polarArea' ? withAlpha(slice, 0.7) : slice;
@@ -80,9 +81,48 @@
     });
   };
 
+  /**
+   * Time scales use the inlined date-fns adapter (chart-host.ts). JSON cannot hold date-fns's locale object,
+   * so a config names it (`scales.<id>.adapters.date.locale: "fr"`, "de-AT", "zh_CN", "en"); it is looked up
+   * among date-fns's own locales by exact code, else by language (else that language's first region); an
+   * unknown name fails the chart with a clear message. Nothing is evaluated.
+   */
+  const DATE_LOCALES = window.dateFns?.locale ?? {};
+  const dateLocale = (name) => {
+    const [lang = '', ...parts] = name.trim().split(/[-_]/);
+    const region = parts.map((p) => (p.length === 4 ? p[0].toUpperCase() + p.slice(1).toLowerCase() : p.toUpperCase())).join('');
+    const language = lang.toLowerCase();
+    const key =
+      [language + region, language, `${language}US`].find((k) => Object.hasOwn(DATE_LOCALES, k)) ??
+      // A bare language date-fns only has per region ("zh" → zhCN): its first region.
+      Object.keys(DATE_LOCALES).find((k) => language && k.startsWith(language) && /^[A-Z]/.test(k.slice(language.length)));
+    if (!key) throw new Error(`unknown date locale "${name.slice(0, 40)}"`);
+    return DATE_LOCALES[key];
+  };
+  const isJsonObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const applyDateLocales = (options) => {
+    if (!isJsonObject(options.scales)) return;
+    for (const scale of Object.values(options.scales)) {
+      const date = isJsonObject(scale) && isJsonObject(scale.adapters) ? scale.adapters.date : undefined;
+      if (isJsonObject(date) && typeof date.locale === 'string') date.locale = dateLocale(date.locale);
+    }
+  };
+
+  /**
+   * chartjs-plugin-datalabels is opt-in: registered globally it would label every chart. It is attached to a
+   * chart only when the config configures it: `options.plugins.datalabels` or a dataset's `datalabels` set
+   * (to anything but false). chartjs-plugin-annotation registers itself and draws only configured annotations.
+   */
+  const wantsDataLabels = (data, options) => {
+    const configured = (v) => v !== undefined && v !== false;
+    if (isJsonObject(options.plugins) && configured(options.plugins.datalabels)) return true;
+    return Array.isArray(data.datasets) && data.datasets.some((ds) => isJsonObject(ds) && configured(ds.datalabels));
+  };
+
   const renderChartJs = (config) => {
     const canvas = document.createElement('canvas');
     const options = config.options;
+    applyDateLocales(options);
     if (config.responsiveWidth) {
       // Responsive mode sizes the canvas from its parent: give it one that is exactly the image.
       const box = document.createElement('div');
@@ -109,7 +149,8 @@
         ctx.restore();
       },
     };
-    current = new window.Chart(canvas, { type: config.chartType, data: config.data, options, plugins: [background] });
+    const plugins = wantsDataLabels(config.data, options) && window.ChartDataLabels ? [background, window.ChartDataLabels] : [background];
+    current = new window.Chart(canvas, { type: config.chartType, data: config.data, options, plugins });
     // A fixed-size canvas is exported here: encoding the drawn canvas is cheaper than a page screenshot,
     // which must first get the canvas through the compositor. Chart.js sizes the backing store by the
     // device pixel ratio, i.e. the requested scale.
@@ -147,8 +188,26 @@
     const rootFontSize = getComputedStyle(document.documentElement).fontSize;
     return (
       `<svg xmlns="http://www.w3.org/2000/svg" width="${config.width}" height="${config.height}" style="font-size:${attribute(rootFontSize)}">` +
-      `<g style="${attribute(declarations.join(';'))}">${markup}</g></svg>`
+      `${styledModeCss(config)}<g style="${attribute(declarations.join(';'))}">${markup}</g></svg>`
     );
+  };
+
+  /*
+   * Styled mode: Highcharts draws classes only and leaves every colour, stroke and font size to its style
+   * sheet (highcharts.css), inlined by chart-host.ts as a disabled <style>. It is switched on for styled
+   * charts only (its rules would override the attributes of ordinary ones), and exported SVG carries it,
+   * with the colour scheme the page used, since an SVG without it has black shapes and unsized text.
+   */
+  const stylesheet = document.getElementById('highcharts-css');
+  const isStyled = (config) => config.options?.chart?.styledMode === true;
+  const styledModeCss = (config) => {
+    if (!isStyled(config) || !stylesheet) return '';
+    // What the SVG inherits from the chart's container in the page (its font and colour scheme).
+    const outer = getComputedStyle(current.container);
+    const scheme = outer.colorScheme === 'light' || outer.colorScheme === 'dark' ? `color-scheme:${outer.colorScheme};` : '';
+    const root = `.highcharts-root{${scheme}font-family:${outer.fontFamily};font-size:${outer.fontSize}}`;
+    const css = `${stylesheet.textContent}${root}`.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    return `<style>${css}</style>`;
   };
 
   /** A canvas of the output's size with what a screenshot would show behind the chart. */
@@ -490,9 +549,19 @@
   speedUpHighcharts(window.Highcharts);
 
   const renderHighcharts = (config) => {
+    const styled = isStyled(config);
+    if (stylesheet) stylesheet.media = styled ? 'all' : 'not all';
+    // The sheet's light-dark() colours follow these classes (chart-config.ts pins the scheme to the theme).
+    const scheme = styled ? config.options.palette?.colorScheme : undefined;
+    container.classList.toggle('highcharts-light', scheme === 'light');
+    container.classList.toggle('highcharts-dark', scheme === 'dark');
     current = window.Highcharts.chart(container, config.options);
     const svg = current.container.querySelector('svg');
-    if (config.format === 'svg') return { svg: new XMLSerializer().serializeToString(svg) };
+    if (config.format === 'svg') {
+      const markup = new XMLSerializer().serializeToString(svg);
+      const css = styledModeCss(config);
+      return { svg: css ? markup.replace(/^<svg[^>]*>/, (open) => open + css) : markup };
+    }
     const raster = !config.responsiveWidth && (config.format === 'png' || config.format === 'jpeg');
     // HTML labels would sit beside the SVG (the sanitiser turns useHTML off, but to be sure), and an SVG
     // image loads no <image> or foreign content: such charts are captured from the page.
@@ -505,6 +574,64 @@
   const CURVES = { linear: 'curveLinear', monotone: 'curveMonotoneX', step: 'curveStep', natural: 'curveNatural' };
   const pad = (lo, hi) => [lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05];
   const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+  // Large numbers as compact text (1.2B, 350M, 12k), with d3's minus sign as its axes write it.
+  const UNITS = [
+    [1e12, 'T'],
+    [1e9, 'B'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ];
+  const unitOf = (v) => UNITS.find(([u]) => Math.abs(v) >= u) ?? [1, ''];
+  const minus = (s) => s.replace(/^-/, '\u2212');
+  const trimZeros = (s) => (s.includes('.') ? s.replace(/\.?0+$/, '') : s);
+  /** A value label (bars, slices, tooltips): three significant digits and a unit from 1,000 up. */
+  const compact = (v) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return String(v ?? '');
+    const rounded = Number(v.toPrecision(3));
+    const [u, symbol] = unitOf(rounded);
+    return minus(u === 1 ? String(Number(v.toPrecision(6))) : `${Number((rounded / u).toPrecision(3))}${symbol}`);
+  };
+  /** Tick labels of a linear axis: d3's own below 10,000, else compact with the decimals its step needs. */
+  const axisFormat = (d3, scale, count, ticks) => {
+    const max = Math.max(0, ...ticks.map(Math.abs));
+    if (max < 1e4) return scale.tickFormat(count);
+    const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : max;
+    return (t) => {
+      if (t === 0) return '0';
+      const [u, symbol] = unitOf(t);
+      return minus(trimZeros((t / u).toFixed(d3.precisionFixed(step / u)))) + symbol;
+    };
+  };
+
+  // Text measured in a canvas (no layout per label), in the computed font of the SVG's text.
+  const measurer = document.createElement('canvas').getContext('2d');
+  let measuredFont = '';
+  const textWidth = (font) => (text) => {
+    if (measuredFont !== font) {
+      measurer.font = font;
+      measurer.fontKerning = 'normal'; // SVG text kerns
+      measuredFont = font;
+    }
+    return measurer.measureText(text).width;
+  };
+  const graphemeSegmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+  const graphemes = (s) => (graphemeSegmenter ? Array.from(graphemeSegmenter.segment(s), (g) => g.segment) : Array.from(s));
+  /** `text` if it fits `room`, else its longest start (whole graphemes) that fits with an ellipsis. */
+  const fitText = (text, room, widthOf) => {
+    if (widthOf(text) <= room) return text;
+    const parts = graphemes(text);
+    let lo = 0;
+    let hi = parts.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (widthOf(`${parts.slice(0, mid).join('')}\u2026`) <= room) lo = mid;
+      else hi = mid - 1;
+    }
+    return `${parts.slice(0, lo).join('').trimEnd()}\u2026`;
+  };
+  /** The `k` longest strings (by length): enough to find the widest label of thousands without measuring all. */
+  const longest = (list, k) => (list.length <= k ? list : [...list].sort((a, b) => b.length - a.length).slice(0, k));
 
   const renderD3 = (config) => {
     const d3 = window.d3;
@@ -613,7 +740,7 @@
       .attr('stroke', config.background === 'transparent' ? 'none' : config.background)
       .attr('stroke-width', 1)
       .append('title')
-      .text((d, i) => `${labels[i] ?? ''}: ${d.value}`);
+      .text((d, i) => `${labels[i] ?? ''}: ${compact(d.value)}`);
     if (o.showValues) {
       const total = d3.sum(values) || 1;
       const mid = d3
@@ -629,7 +756,7 @@
         .attr('dominant-baseline', 'middle')
         .attr('font-size', fontSize)
         .attr('fill', '#fff')
-        .text((d) => d.value);
+        .text((d) => compact(d.value));
     }
   };
 
@@ -660,41 +787,60 @@
     if (!Number.isFinite(lo)) [lo, hi] = [0, 1];
     if (type !== 'scatter' && type !== 'line') [lo, hi] = [Math.min(0, lo), Math.max(0, hi)];
     if (lo === hi) [lo, hi] = [lo - 1, hi + 1];
-    // Points and smoothed lines at the extremes would be cut in half by the plot edge.
+    // Points and smoothed lines at the extremes would be cut in half by the plot edge; bars and areas get
+    // the same room at their far ends (not at 0), so no bar ends on the plot's edge.
     if (type === 'scatter' || type === 'line') [lo, hi] = pad(lo, hi);
+    else [lo, hi] = [lo < 0 ? lo - (hi - lo) * 0.05 : lo, hi > 0 ? hi + (hi - lo) * 0.05 : hi];
 
-    // The value axis width depends on its tick labels: measure them before laying out.
-    const valueScale = d3.scaleLinear().domain([lo, hi]).nice();
-    const tickFormat = valueScale.tickFormat(8);
-    const measure = svg.append('text').attr('font-size', fontSize);
-    const widest = Math.max(
-      ...valueScale.ticks(8).map((t) => {
-        measure.text(tickFormat(t));
-        return measure.node().getComputedTextLength();
-      }),
-    );
-    measure.remove();
-    margin.left = Math.ceil(
-      (horizontal ? Math.min(width / 3, 10 + fontSize * 0.6 * Math.max(0, ...labels.map((l) => l.length))) : widest) + 16,
-    );
+    // Labels are measured (in a canvas) in the font the axes inherit.
+    const probeText = svg.append('text').attr('font-size', fontSize);
+    const fontOf = getComputedStyle(probeText.node());
+    const widthOf = textWidth(`${fontOf.fontStyle} ${fontOf.fontWeight} ${fontOf.fontSize} ${fontOf.fontFamily}`);
+    probeText.remove();
+    const gap = Math.max(4, fontSize / 2);
+
+    /**
+     * A niced linear scale with its ticks and their format: as many ticks as fit the axis (at most 8; labels
+     * side by side along x, a line and more apart along y). The domain ends on ticks.
+     */
+    const linearAxis = (domain, length, alongX) => {
+      for (let count = Math.max(2, Math.min(8, Math.floor(length / (fontSize * 2.5)))); ; count--) {
+        const scale = d3.scaleLinear().domain(domain).nice(count);
+        const ticks = scale.ticks(count);
+        const format = axisFormat(d3, scale, count, ticks);
+        const widest = Math.max(0, ...ticks.map((t) => widthOf(format(t))));
+        if (!alongX || count <= 2 || ticks.length * (widest + gap) <= length) return { scale, ticks, format, widest };
+      }
+    };
+
+    const n = labels.length;
+    // Categories by index, so equal labels stay separate categories; the axes show their labels.
+    const categories = d3.range(n);
+    const innerH = Math.max(10, height - margin.top - margin.bottom);
+    let value = horizontal ? null : linearAxis([lo, hi], innerH, false);
+    // Category labels left of horizontal bars get up to a third of the width; longer ones are cut.
+    const labelRoom = horizontal ? Math.min(width / 3, Math.max(0, ...longest(labels, 200).map(widthOf))) : 0;
+    margin.left = Math.ceil(horizontal ? labelRoom : value.widest) + 16;
     if (o.yAxisLabel) margin.left += fontSize + 8;
     const innerW = Math.max(10, width - margin.left - margin.right);
-    const innerH = Math.max(10, height - margin.top - margin.bottom);
+    if (horizontal) value = linearAxis([lo, hi], innerW, true);
+    const valueScale = value.scale;
     const plot = svg.append('g').attr('class', 'plot').attr('transform', `translate(${margin.left},${margin.top})`);
 
     let x;
     let y;
+    let scatterX = null;
     if (type === 'scatter') {
       let xlo = Number.POSITIVE_INFINITY;
       let xhi = Number.NEGATIVE_INFINITY;
       for (const ds of datasets) for (const p of ds.data) if (p && num(p.x) !== null) [xlo, xhi] = [Math.min(xlo, p.x), Math.max(xhi, p.x)];
       if (!Number.isFinite(xlo)) [xlo, xhi] = [0, 1];
       if (xlo === xhi) [xlo, xhi] = [xlo - 1, xhi + 1];
-      [xlo, xhi] = pad(xlo, xhi);
-      x = d3.scaleLinear().domain([xlo, xhi]).nice().range([0, innerW]);
+      scatterX = linearAxis(pad(xlo, xhi), innerW, true);
+      x = scatterX.scale.range([0, innerW]);
       y = valueScale.range([innerH, 0]);
     } else if (type === 'bar') {
-      const band = d3.scaleBand().domain(labels).padding(0.2);
+      const band = d3.scaleBand().domain(categories).padding(0.2);
       if (horizontal) {
         y = band.range([0, innerH]);
         x = valueScale.range([0, innerW]);
@@ -703,13 +849,47 @@
         y = valueScale.range([innerH, 0]);
       }
     } else {
-      x = d3.scalePoint().domain(labels).range([0, innerW]).padding(0.5);
+      x = d3.scalePoint().domain(categories).range([0, innerW]).padding(0.5);
       y = valueScale.range([innerH, 0]);
     }
     const valueAxis = horizontal ? x : y;
 
+    /**
+     * The category labels shown (index → text): evenly thinned to those that fit side by side (or one line
+     * apart on the left axis), each cut with an ellipsis to the room there is. Thousands of categories get
+     * a few labels, not a smear of all of them.
+     */
+    const categoryLabels = () => {
+      const shown = new Map();
+      if (horizontal) {
+        const step = Math.max(1, Math.ceil((fontSize * 1.25) / (innerH / Math.max(1, n))));
+        for (let j = 0; j < n; j += step) shown.set(j, fitText(labels[j], labelRoom, widthOf));
+        return shown;
+      }
+      const spacing = innerW / Math.max(1, n);
+      const room = Math.min(innerW, Math.max(spacing - gap, fontSize * 10));
+      const offset = x.bandwidth ? x.bandwidth() / 2 : 0;
+      let widest = Math.min(room, Math.max(0, ...longest(labels, 200).map(widthOf)));
+      for (;;) {
+        shown.clear();
+        const step = Math.max(1, Math.ceil((widest + gap) / spacing));
+        let wider = widest;
+        for (let j = 0; j < n; j += step) {
+          const text = fitText(labels[j], room, widthOf);
+          const w = widthOf(text);
+          wider = Math.max(wider, w);
+          const at = x(j) + offset;
+          // A label that would run off the image is left out (its tick stays).
+          shown.set(j, at - w / 2 < -margin.left || at + w / 2 > innerW + margin.right ? '' : text);
+        }
+        // A label wider than the ones measured to choose the step (only the longest strings are): again.
+        if (wider <= widest) return shown;
+        widest = wider;
+      }
+    };
+
     if (grid) {
-      const ticks = valueAxis.ticks(8);
+      const ticks = value.ticks;
       plot
         .append('g')
         .attr('class', 'grid')
@@ -734,11 +914,11 @@
       datasets.forEach((ds, i) => {
         const g = series.append('g').attr('class', 'series').attr('fill', colorOf(i));
         g.append('title').text(ds.label ?? `Dataset ${i + 1}`);
-        labels.forEach((label, j) => {
+        categories.forEach((j) => {
           const v = num(ds.data[j]);
           if (v === null && !stacked) return;
           const [a, b] = stacked ? stack[i][j] : [0, v];
-          const pos = stacked ? band(label) : band(label) + sub(i);
+          const pos = stacked ? band(j) : band(j) + sub(i);
           const thickness = stacked ? band.bandwidth() : sub.bandwidth();
           const v0 = valueAxis(Math.min(a, b));
           const v1 = valueAxis(Math.max(a, b));
@@ -760,14 +940,16 @@
               .append('text')
               .attr('fill', textColor)
               .attr('font-size', fontSize * 0.9)
-              .text(v);
+              .text(compact(v));
+            // Beyond the bar's far end: right of (or above) a positive bar, left of (or below) a negative one.
             if (horizontal)
-              t.attr('x', v1 + 4)
+              t.attr('x', v < 0 ? v0 - 4 : v1 + 4)
                 .attr('y', pos + thickness / 2)
-                .attr('dominant-baseline', 'middle');
+                .attr('dy', '0.32em') // centred as d3's axes centre theirs (the painter can draw it)
+                .attr('text-anchor', v < 0 ? 'end' : null);
             else
               t.attr('x', pos + thickness / 2)
-                .attr('y', v1 - 4)
+                .attr('y', v < 0 ? v0 + fontSize * 0.9 + 2 : v1 - 4)
                 .attr('text-anchor', 'middle');
           }
         });
@@ -778,13 +960,14 @@
         const color = colorOf(i);
         const g = series.append('g').attr('class', 'series');
         g.append('title').text(ds.label ?? `Dataset ${i + 1}`);
-        const points = labels.map((label, j) => ({ label, v: num(ds.data[j]), layer: stacked ? stack[i][j] : null }));
+        const points = categories.map((j) => ({ j, v: num(ds.data[j]), layer: stacked ? stack[i][j] : null }));
+        const defined = (p) => p.v !== null || stacked;
         if (type === 'area') {
           const area = d3
             .area()
-            .defined((p) => p.v !== null || stacked)
+            .defined(defined)
             .curve(curve)
-            .x((p) => x(p.label))
+            .x((p) => x(p.j))
             .y0((p) => (stacked ? y(p.layer[0]) : y(Math.max(lo, Math.min(0, hi)))))
             .y1((p) => (stacked ? y(p.layer[1]) : y(p.v)));
           g.append('path')
@@ -793,20 +976,23 @@
         }
         const line = d3
           .line()
-          .defined((p) => p.v !== null || stacked)
+          .defined(defined)
           .curve(curve)
-          .x((p) => x(p.label))
+          .x((p) => x(p.j))
           .y((p) => (stacked ? y(p.layer[1]) : y(p.v)));
         g.append('path').attr('d', line(points)).attr('fill', 'none').attr('stroke', color).attr('stroke-width', 2);
-        if (type === 'line') {
-          g.selectAll('circle')
-            .data(points.filter((p) => p.v !== null))
-            .join('circle')
-            .attr('cx', (p) => x(p.label))
-            .attr('cy', (p) => y(p.v))
-            .attr('r', 3)
-            .attr('fill', color);
-        }
+        // A line marks its points while they are far enough apart to tell (thousands would be a smear and
+        // cost a circle each); a point whose neighbours are both missing draws no segment, so it is always
+        // marked, in areas too.
+        const lone = (p) => defined(p) && !defined(points[p.j - 1] ?? { v: null }) && !defined(points[p.j + 1] ?? { v: null });
+        const marked = type === 'line' && innerW / Math.max(1, n) >= 8 ? (p) => p.v !== null : lone;
+        g.selectAll('circle')
+          .data(points.filter(marked))
+          .join('circle')
+          .attr('cx', (p) => x(p.j))
+          .attr('cy', (p) => (stacked ? y(p.layer[1]) : y(p.v)))
+          .attr('r', 3)
+          .attr('fill', color);
       });
     } else {
       datasets.forEach((ds, i) => {
@@ -825,15 +1011,22 @@
       });
     }
 
+    const linear = (axis, fit) => axis.tickValues(fit.ticks).tickFormat(fit.format);
+    const shown = type === 'scatter' ? null : categoryLabels();
+    const category = (axis) => axis.tickValues([...shown.keys()]).tickFormat((j) => shown.get(j));
     const xAxis = plot
       .append('g')
       .attr('class', 'x-axis')
       .attr('transform', `translate(0,${innerH})`)
-      .call(horizontal || type === 'scatter' ? d3.axisBottom(x).ticks(8) : d3.axisBottom(x));
+      .call(horizontal ? linear(d3.axisBottom(x), value) : scatterX ? linear(d3.axisBottom(x), scatterX) : category(d3.axisBottom(x)));
     const yAxis = plot
       .append('g')
       .attr('class', 'y-axis')
-      .call(horizontal ? d3.axisLeft(y) : d3.axisLeft(y).ticks(8));
+      .call(horizontal ? category(d3.axisLeft(y)) : linear(d3.axisLeft(y), value));
+    // A cut label keeps its full text in a tooltip (beside the text, which the painter then still draws).
+    (horizontal ? yAxis : xAxis).selectAll('.tick').each(function (j) {
+      if (shown && shown.get(j) !== labels[j]) d3.select(this).insert('title', ':first-child').text(labels[j]);
+    });
     for (const axis of [xAxis, yAxis]) {
       axis.attr('font-size', fontSize).attr('font-family', null);
       axis.selectAll('text').attr('fill', textColor);

@@ -5,25 +5,54 @@ import { dirname, join } from 'node:path';
 import type { ChartRenderPayload } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import { buildPageConfig } from './chart-config.ts';
+import { chartJsExtensionFiles } from './chartjs-libraries.ts';
 
 const require = createRequire(import.meta.url);
 
-/** Highcharts modules inlined after the core, in dependency order (sankey before dependency-wheel). */
-const HIGHCHARTS_MODULES = [
+/**
+ * Highcharts modules inlined after the core, in dependency order (each after what its header `@requires`:
+ * highcharts-more before solid-gauge, highcharts-3d before cylinder before funnel3d before pyramid3d,
+ * sankey before dependency-wheel/organization/arc-diagram, treemap before sunburst/treegraph, datagrouping
+ * before windbarb). These are the series modules of Highcharts (Core) itself; the Stock (candlestick, ohlc,
+ * renko…), Maps (map, tilemap, geoheatmap…) and Gantt products' series are separate products under the
+ * Highsoft licence and are not loaded. `HighchartsTypes` in the contract lists exactly what these draw.
+ */
+export const HIGHCHARTS_MODULES = [
   'highcharts-more.js',
+  'highcharts-3d.js',
   'modules/heatmap.js',
   'modules/treemap.js',
   'modules/sunburst.js',
+  'modules/treegraph.js',
   'modules/funnel.js',
+  'modules/cylinder.js',
+  'modules/funnel3d.js',
+  'modules/pyramid3d.js',
   'modules/solid-gauge.js',
   'modules/sankey.js',
   'modules/dependency-wheel.js',
+  'modules/organization.js',
+  'modules/arc-diagram.js',
   'modules/variable-pie.js',
   'modules/wordcloud.js',
   'modules/xrange.js',
   'modules/streamgraph.js',
   'modules/timeline.js',
   'modules/item-series.js',
+  'modules/dumbbell.js',
+  'modules/lollipop.js',
+  'modules/networkgraph.js',
+  'modules/parallel-coordinates.js',
+  'modules/pareto.js',
+  'modules/histogram-bellcurve.js',
+  'modules/vector.js',
+  'modules/datagrouping.js',
+  'modules/windbarb.js',
+  'modules/variwide.js',
+  'modules/venn.js',
+  'modules/bullet.js',
+  'modules/dotplot.js',
+  'modules/pictorial.js',
 ];
 
 function librarySources(): string[] {
@@ -33,12 +62,22 @@ function librarySources(): string[] {
   const highchartsDir = dirname(require.resolve('highcharts'));
   const files = [
     join(chartJsDir, 'chart.umd.min.js'),
+    ...chartJsExtensionFiles(),
     join(d3Dir, 'd3.min.js'),
     join(highchartsDir, 'highcharts.js'),
     ...HIGHCHARTS_MODULES.map((m) => join(highchartsDir, m)),
     new URL('./chart-host.browser.js', import.meta.url).pathname,
   ];
   return files.map((file) => readFileSync(file, 'utf8'));
+}
+
+/**
+ * Highcharts' style sheet for styled mode (`chart.styledMode`), off (`media="not all"`) until a styled chart
+ * switches it on: its rules would override the colours ordinary charts set as attributes.
+ */
+function highchartsStyledModeCss(): string {
+  const css = readFileSync(join(dirname(require.resolve('highcharts')), 'css/highcharts.css'), 'utf8');
+  return `<style id="highcharts-css" media="not all">${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`;
 }
 
 /** `</script` inside a library string would end the inline script early; `<\/script` means the same in JS. */
@@ -72,6 +111,7 @@ export function chartHostHtml(): string {
     `<meta http-equiv="Content-Security-Policy" content="${csp}">` +
     '<style>@page{margin:0}html,body{margin:0;padding:0;background:transparent;overflow:hidden}' +
     '#chart{position:relative;overflow:hidden}</style>' +
+    highchartsStyledModeCss() +
     `</head><body><div id="chart"></div>\n${scripts}</body></html>`;
   return cachedHost;
 }
@@ -86,6 +126,8 @@ export async function prepareChartPage(page: Page): Promise<void> {
     () =>
       typeof (window as unknown as { __renderChart?: unknown }).__renderChart === 'function' &&
       typeof (window as unknown as { Chart?: unknown }).Chart === 'function' &&
+      typeof (window as unknown as { ChartDataLabels?: unknown }).ChartDataLabels === 'object' &&
+      typeof (window as unknown as { dateFns?: { locale?: unknown } }).dateFns?.locale === 'object' &&
       typeof (window as unknown as { Highcharts?: unknown }).Highcharts === 'object' &&
       typeof (window as unknown as { d3?: unknown }).d3 === 'object',
   );
