@@ -1,26 +1,17 @@
 import { type ChartRenderPayload, HighchartsTypes } from '@render/contracts';
 import { PNG } from 'pngjs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumLaunchOptions } from '../src/browser/chromium-args.ts';
-import { DEFAULT_FONTCONFIG_FILE } from '../src/config.ts';
 import { buildPageConfig } from '../src/renderers/chart/chart-config.ts';
 import { prepareChartPage } from '../src/renderers/chart/chart-host.ts';
+import { launchOfflineBrowser } from './helpers/offline-browser.ts';
 
 let browser: Browser;
 let page: Page;
 const requests: string[] = [];
 
 beforeAll(async () => {
-  // The proxy points nowhere: the host page must not need the network at all.
-  browser = await puppeteer.launch(
-    chromiumLaunchOptions({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
-      sandbox: 'auto',
-      proxyUrl: 'http://127.0.0.1:9',
-      fontconfig: { file: DEFAULT_FONTCONFIG_FILE, env: process.env },
-    }),
-  );
+  browser = await launchOfflineBrowser();
   page = await browser.newPage();
   page.on('request', (r) => requests.push(r.url()));
   await prepareChartPage(page);

@@ -1,13 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { ChartRenderPayload } from '@render/contracts';
 import { PNG } from 'pngjs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumLaunchOptions } from '../src/browser/chromium-args.ts';
-import { DEFAULT_FONTCONFIG_FILE } from '../src/config.ts';
 import { buildPageConfig } from '../src/renderers/chart/chart-config.ts';
 import { prepareChartPage } from '../src/renderers/chart/chart-host.ts';
 import { chartJsExtensionFiles, chartJsFile } from '../src/renderers/chart/chartjs-libraries.ts';
+import { launchOfflineBrowser } from './helpers/offline-browser.ts';
 
 /**
  * Chart.js fidelity: each config is drawn by our chart page (`__renderChart`, through buildPageConfig as a
@@ -50,14 +49,7 @@ window.__drawReference = (c) => {
 };`;
 
 beforeAll(async () => {
-  browser = await puppeteer.launch(
-    chromiumLaunchOptions({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
-      sandbox: 'auto',
-      proxyUrl: 'http://127.0.0.1:9',
-      fontconfig: { file: DEFAULT_FONTCONFIG_FILE, env: process.env },
-    }),
-  );
+  browser = await launchOfflineBrowser();
   [ours, reference] = await Promise.all([browser.newPage(), browser.newPage()]);
   const scripts = [chartJsFile(), ...chartJsExtensionFiles()].map((f) => `<script>${readFileSync(f, 'utf8')}</script>`).join('\n');
   await Promise.all([

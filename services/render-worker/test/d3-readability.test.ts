@@ -1,11 +1,10 @@
 import type { ChartRenderPayload } from '@render/contracts';
 import { PNG } from 'pngjs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumLaunchOptions } from '../src/browser/chromium-args.ts';
-import { DEFAULT_FONTCONFIG_FILE } from '../src/config.ts';
 import { buildPageConfig } from '../src/renderers/chart/chart-config.ts';
 import { prepareChartPage } from '../src/renderers/chart/chart-host.ts';
+import { launchOfflineBrowser } from './helpers/offline-browser.ts';
 
 /**
  * D3 charts stay readable whatever the data (issue 14): thousands of categories, values around 1e9, long
@@ -17,14 +16,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await puppeteer.launch(
-    chromiumLaunchOptions({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
-      sandbox: 'auto',
-      proxyUrl: 'http://127.0.0.1:9',
-      fontconfig: { file: DEFAULT_FONTCONFIG_FILE, env: process.env },
-    }),
-  );
+  browser = await launchOfflineBrowser();
   page = await browser.newPage();
   await prepareChartPage(page);
 }, 60_000);

@@ -36,6 +36,11 @@ export async function renderImage(call: RenderCall): Promise<RenderedImage> {
     anonymous: true,
     signal: call.signal,
   });
+  return renderedImage(response, started);
+}
+
+/** A JSON image answer (`output`/`outputType: "json"`) as the page shows it, timed from `started`. */
+export async function renderedImage(response: Response, started: number): Promise<RenderedImage> {
   const answer = (await response.json().catch(() => null)) as ImageJsonResponse | null;
   const data = answer?.data;
   if (!data || typeof data.image !== 'string') throw new ApiError('Invalid response structure', response.status);

@@ -1,7 +1,7 @@
 import { type TemplateInput, TemplateLimits, type TemplateListResponse, type TemplateResponse, type TemplateView } from '@render/contracts';
 import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch, apiJson } from '../../lib/api-client.ts';
-import type { RenderedImage } from '../../lib/render-api.ts';
+import { type RenderedImage, renderedImage } from '../../lib/render-api.ts';
 
 export type { TemplateView };
 
@@ -154,21 +154,5 @@ export async function generateTemplateImage(call: GenerateCall): Promise<Rendere
     },
     signal: call.signal,
   });
-  const answer = (await response.json().catch(() => null)) as {
-    data?: { image: string; mimeType: string; format: string; width: number; height: number; size: number };
-  } | null;
-  const data = answer?.data;
-  if (!data || typeof data.image !== 'string') throw new ApiError('Invalid response structure', response.status);
-  const renderTime = Number(response.headers.get('x-render-time'));
-  return {
-    base64: data.image,
-    dataUrl: `data:${data.mimeType};base64,${data.image}`,
-    mimeType: data.mimeType,
-    format: data.format,
-    width: data.width,
-    height: data.height,
-    size: data.size,
-    renderMs: response.headers.has('x-render-time') && Number.isFinite(renderTime) ? renderTime : null,
-    totalMs: Math.round(performance.now() - started),
-  };
+  return renderedImage(response, started);
 }
