@@ -170,6 +170,8 @@ export async function runStack(
       CHROMIUM_PATH: opts.chromiumPath,
       // info only for the readiness line; the worker logs nothing per successful job at that level.
       LOG_LEVEL: 'info',
+      // Any free port for its health and metrics server, so the bench runs beside ./scripts/dev.
+      WORKER_HTTP_PORT: '0',
     },
     repoRoot,
   );

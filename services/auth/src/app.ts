@@ -1,7 +1,8 @@
 import { dbPlugin as db, repositoriesPlugin as repositories } from '@render/db';
-import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors, RequestLogController } from '@render/fastify-kit';
+import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors, health, metrics, RequestLogController } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { sql } from 'kysely';
 import type { AuthConfig } from './config.ts';
 import { bootstrapAdmin } from './lib/admin-bootstrap.ts';
 import creditReconciler from './plugins/credit-reconciler.plugin.ts';
@@ -40,6 +41,18 @@ export default async function app(fastify: FastifyInstance, opts: { config: Auth
   await fastify.register(errorHandler);
   await fastify.register(db, { url: config.DATABASE_URL });
   await fastify.register(repositories);
+  // /metrics is served open: this service is reachable only inside the cluster (the gateway guards its own).
+  await fastify.register(metrics, { service: 'auth' });
+  await fastify.register(health, {
+    checks: [
+      {
+        name: 'postgres',
+        check: async () => {
+          await sql`select 1`.execute(fastify.db);
+        },
+      },
+    ],
+  });
   await fastify.register(security, {
     apiKeyEncryptionKey: config.API_KEY_ENCRYPTION_KEY,
     internalToken: config.INTERNAL_TOKEN,

@@ -1,4 +1,14 @@
-import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors, RequestLogController } from '@render/fastify-kit';
+import { AppError } from '@render/contracts';
+import {
+  ajvOptions,
+  clientErrorHandler,
+  errorHandler,
+  frameworkErrors,
+  health,
+  metrics,
+  RequestLogController,
+  requireInternalToken,
+} from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
@@ -40,7 +50,25 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   const origins = telemetryOrigins(config);
   await fastify.register(securityHeaders, { connectOrigins: origins.connect, scriptOrigins: origins.script });
   await fastify.register(openapi);
+  // /metrics is on the public port, so it needs the internal token (without one configured, nobody gets it).
+  const metricsGuard = config.INTERNAL_TOKEN
+    ? requireInternalToken(config.INTERNAL_TOKEN)
+    : async () => {
+        throw new AppError('UNAUTHORIZED', 'Internal token required');
+      };
+  await fastify.register(metrics, { service: 'gateway', guard: metricsGuard });
   await fastify.register(redis, { url: config.REDIS_URL, bootWaitMs: config.REDIS_BOOT_WAIT_MS });
+  await fastify.register(health, {
+    checks: [
+      {
+        name: 'redis',
+        check: async () => {
+          if (fastify.redis.status !== 'ready') throw new Error(`redis is ${fastify.redis.status}`);
+          await fastify.redis.ping();
+        },
+      },
+    ],
+  });
   await fastify.register(renderQueue, {
     redisUrl: config.REDIS_URL,
     prefix: config.QUEUE_PREFIX,

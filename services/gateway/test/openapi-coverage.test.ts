@@ -7,8 +7,17 @@ import { uniquePrefix } from './helpers/stack.ts';
 
 // Every route the gateway answers must be in its OpenAPI document (the web app and the SDK are generated
 // from it), except these catch-alls: they pass anything else under their prefix on to the account service,
-// whose public calls are documented one by one (lib/account-api.ts).
-const UNDOCUMENTED = ['ALL /api/admin', 'ALL /api/admin/*', 'ALL /api/auth', 'ALL /api/auth/*'];
+// whose public calls are documented one by one (lib/account-api.ts); and the operational endpoints
+// (fastify-kit's health and metrics plugins), which are for orchestrators and Prometheus, not API users.
+const UNDOCUMENTED = [
+  'ALL /api/admin',
+  'ALL /api/admin/*',
+  'ALL /api/auth',
+  'ALL /api/auth/*',
+  'GET /health/live',
+  'GET /health/ready',
+  'GET /metrics',
+];
 
 type Document = { paths: Record<string, Record<string, unknown>> };
 
@@ -27,7 +36,10 @@ beforeAll(async () => {
   server.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     const hide = (route.schema as { hide?: boolean } | undefined)?.hide === true;
-    if (hide) hidden.push(`${methods.length >= ALL_METHODS ? 'ALL' : methods.join(',')} ${route.url}`);
+    // HEAD of a hidden GET is hidden with it.
+    if (hide) {
+      if (methods.join() !== 'HEAD') hidden.push(`${methods.length >= ALL_METHODS ? 'ALL' : methods.join(',')} ${route.url}`);
+    }
     // HEAD comes with every GET (Fastify's exposeHeadRoutes) and is documented by it.
     else for (const method of methods) if (method !== 'HEAD') answered.push(`${method} ${route.url}`);
   });
@@ -50,7 +62,7 @@ describe('the OpenAPI document', () => {
     expect(missing).toEqual([]);
   });
 
-  it('hides only the forwarding catch-alls', () => {
+  it('hides only the forwarding catch-alls and the operational endpoints', () => {
     expect(hidden.sort()).toEqual(UNDOCUMENTED);
   });
 

@@ -105,6 +105,8 @@ describe('a worker killed mid-job', () => {
         LOCK_DURATION_MS: '2000',
         STALLED_INTERVAL_MS: '1000',
         LOG_LEVEL: 'info',
+        // Any free port for its health and metrics server: tests may run beside a dev stack on 3003.
+        WORKER_HTTP_PORT: '0',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
       // Its own process group, so a kill takes Chromium down with it, as a container stop would.

@@ -7,6 +7,8 @@ export const DEFAULT_FONTCONFIG_FILE = fileURLToPath(new URL('../../../infra/fon
 
 export const WorkerConfigSchema = Type.Object({
   LOG_LEVEL: LogLevel,
+  /** The worker's own HTTP server: GET /health/live, /health/ready and /metrics (0: any free port). */
+  WORKER_HTTP_PORT: Type.Integer({ minimum: 0, maximum: 65_535, default: 3003 }),
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
   QUEUE_PREFIX: Type.String({ default: 'render' }),
   /** Which format queues this process serves, e.g. "html,svg" (default: every format); run more processes to scale out. */

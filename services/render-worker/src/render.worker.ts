@@ -20,6 +20,8 @@ import { createRenderCluster, type RenderCluster } from './browser/render-cluste
 import type { WorkerConfig } from './config.ts';
 import { parseAllowlist } from './egress/address-policy.ts';
 import { startEgressProxy } from './egress/egress-proxy.ts';
+import type { ReadinessChecks } from './http-server.ts';
+import { createWorkerMetrics, type WorkerMetrics } from './metrics.ts';
 import { rendererPools, renderers } from './renderers/index.ts';
 import { poolDefinitions } from './renderers/pools.ts';
 import { failureReason, RenderError } from './renderers/render-error.ts';
@@ -27,6 +29,10 @@ import type { PoolName, RenderedImage, Renderer, RendererContext } from './rende
 
 export interface RenderWorkerHandle {
   queues: RenderKind[];
+  /** This process's metrics (served by `startWorkerHttpServer`). */
+  metrics: WorkerMetrics;
+  /** Redis connections, Chromium, the warm pools; `draining` once close() has begun. */
+  readiness: ReadinessChecks;
   /** Stops taking jobs, lets in-flight ones finish (up to the deadline), then closes the browser. */
   close(): Promise<void>;
 }
@@ -40,9 +46,17 @@ export function parseQueues(raw: string): RenderKind[] {
   return names as RenderKind[];
 }
 
-export async function startRenderWorker(config: WorkerConfig, logger: Logger): Promise<RenderWorkerHandle> {
+export async function startRenderWorker(
+  config: WorkerConfig,
+  logger: Logger,
+  metrics: WorkerMetrics = createWorkerMetrics(),
+): Promise<RenderWorkerHandle> {
   const queues = parseQueues(config.RENDER_QUEUES);
-  const proxy = await startEgressProxy({ allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST), logger });
+  const proxy = await startEgressProxy({
+    allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST),
+    logger,
+    onRefusal: (reason) => metrics.egressRefusals.inc({ reason }),
+  });
   const manager = new BrowserManager(
     chromiumLaunchOptions({
       executablePath: config.CHROMIUM_PATH,
@@ -51,11 +65,13 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
       fontconfig: { file: config.RENDER_FONTCONFIG_FILE, env: config.CHROMIUM_ENV },
     }),
     logger,
+    () => metrics.browserRestarts.inc(),
   );
   await manager.get();
 
   // Pools are created on first use, so a worker serving only "html" never opens chart pages.
   const pools = new Map<PoolName, Promise<RenderCluster>>();
+  const warmPools = new Set<PoolName>();
   const pool = (name: PoolName): Promise<RenderCluster> => {
     let cluster = pools.get(name);
     if (!cluster) {
@@ -66,8 +82,15 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
         recycleAfter: config.PAGE_RECYCLE_AFTER,
         taskTimeoutMs: config.RENDER_TIMEOUT_MS + 5_000,
         logger,
+        onPageRecycled: (reason) => metrics.pagesRecycled.inc({ reason }),
       });
-      cluster.catch(() => pools.delete(name)); // a failed start is retried by the next job
+      const started = cluster;
+      started.then(
+        () => {
+          if (pools.get(name) === started) warmPools.add(name);
+        },
+        () => pools.delete(name), // a failed start is retried by the next job
+      );
       pools.set(name, cluster);
     }
     return cluster;
@@ -83,7 +106,8 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
     },
   };
   // Warm the pools this process will need before taking jobs.
-  await Promise.all([...new Set(queues.flatMap((kind) => rendererPools[kind]))].map(pool));
+  const neededPools = [...new Set(queues.flatMap((kind) => rendererPools[kind]))];
+  await Promise.all(neededPools.map(pool));
 
   const process = async (kind: RenderKind, job: Job<RenderJobData>, connection: Redis): Promise<RenderResultMeta> => {
     const startedAt = Date.now();
@@ -99,6 +123,7 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
     };
 
     if (!def.isValid(job.data?.payload)) {
+      metrics.renderFailures.inc({ format: kind, cause: 'invalid' });
       const message = `Invalid render job: ${def.describeInvalid(job.data?.payload)}`;
       reply({ jobId: job.id!, ok: false, code: 'VALIDATION_ERROR', message });
       throw new UnrecoverableError(message);
@@ -112,6 +137,7 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
       const retryable = err instanceof RenderError ? err.retryable : true;
       const message = err instanceof RenderError ? err.message : 'Failed to generate image';
       const final = !retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      metrics.renderFailures.inc({ format: kind, cause: retryable ? 'infrastructure' : 'content' });
       // `reason` is the underlying error (a RenderError's own message is the one the caller sees).
       logger.warn(
         { jobId: job.id, kind, attempt: job.attemptsMade + 1, retryable, final, err: (err as Error).message, reason: failureReason(err) },
@@ -130,6 +156,7 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
       renderMs: Date.now() - startedAt,
       queueMs: Math.max(0, startedAt - job.timestamp),
     };
+    metrics.renderDuration.observe({ format: image.format, kind }, meta.renderMs / 1000);
     if (image.bytes.length <= INLINE_IMAGE_MAX) {
       reply({ jobId: job.id!, ok: true, meta, image: image.bytes });
     } else {
@@ -164,8 +191,25 @@ export async function startRenderWorker(config: WorkerConfig, logger: Logger): P
   logger.info({ queues, pages: config.RENDER_PAGES, egressProxy: proxy.url }, 'render worker ready');
 
   let closing: Promise<void> | undefined;
+  // A crashed browser is otherwise relaunched by the next job; a probe that finds it down starts it too.
+  const relaunching = () => {
+    if (!closing) manager.get().catch(() => undefined);
+    return 'chromium is not running';
+  };
+  const readiness: ReadinessChecks = async () => {
+    const notReady = connections.filter((c) => c.status !== 'ready').map((c) => c.status);
+    const cold = neededPools.filter((name) => !warmPools.has(name));
+    return {
+      redis: notReady.length === 0 ? 'ok' : `redis is ${notReady[0]}`,
+      chromium: manager.connected ? 'ok' : relaunching(),
+      pages: cold.length === 0 ? 'ok' : `pools not warm: ${cold.join(', ')}`,
+      ...(closing ? { draining: 'shutting down' } : {}),
+    };
+  };
   return {
     queues,
+    metrics,
+    readiness,
     close: () => {
       closing ??= (async () => {
         const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.SHUTDOWN_TIMEOUT_MS).unref());

@@ -1,7 +1,8 @@
 import { dbPlugin, repositoriesPlugin } from '@render/db';
-import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors } from '@render/fastify-kit';
+import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors, health, metrics } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { sql } from 'kysely';
 import type { TemplatesConfig } from './config.ts';
 import viewer from './plugins/viewer.plugin.ts';
 import internalRoutes from './routes/internal.routes.ts';
@@ -23,6 +24,18 @@ export default async function app(fastify: FastifyInstance, opts: { config: Temp
   await fastify.register(errorHandler);
   await fastify.register(dbPlugin, { url: config.DATABASE_URL });
   await fastify.register(repositoriesPlugin);
+  // /metrics is served open: this service is reachable only inside the cluster (the gateway guards its own).
+  await fastify.register(metrics, { service: 'templates' });
+  await fastify.register(health, {
+    checks: [
+      {
+        name: 'postgres',
+        check: async () => {
+          await sql`select 1`.execute(fastify.db);
+        },
+      },
+    ],
+  });
   await fastify.register(viewer, { internalToken: config.INTERNAL_TOKEN });
   await fastify.register(templatesRoutes);
   await fastify.register(internalRoutes);

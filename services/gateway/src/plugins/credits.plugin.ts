@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type CreditOutcome, type RecentRenderKind } from '@render/contracts';
+import { Counter } from '@render/fastify-kit';
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -75,6 +76,12 @@ type Payload<K extends RenderKind> = RenderPayload<K> | Promise<RenderPayload<K>
  */
 async function creditsPlugin(app: FastifyInstance) {
   const { authClient, renderQueue } = app;
+  const charged = new Counter({
+    name: 'credits_charged_total',
+    help: 'Credits charged for delivered renders',
+    labelNames: ['format'] as const,
+    registers: [app.metrics],
+  });
   // Releases in flight for calls that never rendered; a closing gateway waits for them.
   const settling = new Set<Promise<void>>();
   const track = (pending: Promise<void>) => {
@@ -96,7 +103,11 @@ async function creditsPlugin(app: FastifyInstance) {
    * A reserved credit already counts as used, so usage read right after the answer is the same either way:
    * the charge is settled after the answer instead of before it, carried by a later call (`chargeLater`).
    */
-  const chargeAfterAnswer = (requestId: string, outcome: RenderOutcome) => authClient.chargeLater(requestId, factsOf(outcome));
+  const chargeAfterAnswer = (requestId: string, outcome: RenderOutcome) => {
+    const facts = factsOf(outcome);
+    charged.inc({ format: facts.format ?? 'unknown' });
+    authClient.chargeLater(requestId, facts);
+  };
 
   /** Takes charge of the request's prepared reservation, if any is left to settle. */
   function claim(request: FastifyRequest): PreparedReservation | null {
@@ -197,4 +208,4 @@ async function creditsPlugin(app: FastifyInstance) {
   });
 }
 
-export default fp(creditsPlugin, { name: 'credits', dependencies: ['auth-client', 'render-queue', 'identity'], fastify: '5.x' });
+export default fp(creditsPlugin, { name: 'credits', dependencies: ['auth-client', 'render-queue', 'identity', 'metrics'], fastify: '5.x' });

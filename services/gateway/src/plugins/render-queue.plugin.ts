@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@render/contracts';
+import { Gauge, Histogram } from '@render/fastify-kit';
 import {
   createRedis,
   decodeReply,
@@ -81,6 +82,47 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     queues.set(kind, queue);
   }
 
+  // Queue gauges are read from BullMQ on scrape; a Redis that is away leaves them out rather than hang it.
+  const countsOnScrape = async (): Promise<Map<RenderKind, Record<string, number>>> => {
+    const counts = new Map<RenderKind, Record<string, number>>();
+    if (app.redis.status !== 'ready') return counts;
+    await Promise.all(
+      [...queues].map(async ([kind, queue]) => {
+        const value = await bounded(queue.getJobCounts('waiting', 'active'), ENQUEUE_TIMEOUT_MS).catch(() => undefined);
+        if (value) counts.set(kind, value);
+      }),
+    );
+    return counts;
+  };
+  let scrape: Promise<Map<RenderKind, Record<string, number>>> | undefined;
+  const scrapeOnce = () => {
+    // Both gauges are collected in one scrape: one BullMQ round trip serves them.
+    scrape ??= countsOnScrape().finally(() => setTimeout(() => (scrape = undefined), 100).unref());
+    return scrape;
+  };
+  for (const [name, state] of [
+    ['render_queue_waiting', 'waiting'],
+    ['render_queue_active', 'active'],
+  ] as const) {
+    new Gauge({
+      name,
+      help: `Render jobs ${state} per queue`,
+      labelNames: ['queue'] as const,
+      registers: [app.metrics],
+      async collect() {
+        this.reset();
+        for (const [kind, counts] of await scrapeOnce()) this.set({ queue: kind }, counts[state] ?? 0);
+      },
+    });
+  }
+  const queueWait = new Histogram({
+    name: 'render_queue_wait_seconds',
+    help: 'Time a render job waited in its queue before a worker took it',
+    labelNames: ['format'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [app.metrics],
+  });
+
   const pending = new Map<string, (reply: RenderReply) => void>();
   const channel = replyChannel(opts.prefix, randomUUID());
   const subscriber = createRedis(opts.redisUrl, 'blocking', 'gateway-replies');
@@ -153,6 +195,7 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
         throw err;
       }
       if (!reply.ok) throw new AppError(reply.code, reply.message);
+      queueWait.observe({ format: kind }, reply.meta.queueMs / 1000);
       const image = reply.image ?? (reply.meta.resultKey ? await app.redis.getdelBuffer(reply.meta.resultKey).catch(() => null) : null);
       if (!image) throw new AppError('RENDER_FAILED', 'Failed to generate image: the result expired before it could be read');
       return { image, meta: reply.meta };
@@ -172,4 +215,4 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
   });
 }
 
-export default fp(renderQueuePlugin, { name: 'render-queue', dependencies: ['redis'], fastify: '5.x' });
+export default fp(renderQueuePlugin, { name: 'render-queue', dependencies: ['redis', 'metrics'], fastify: '5.x' });

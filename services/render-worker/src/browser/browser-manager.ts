@@ -18,7 +18,14 @@ export class BrowserManager {
   constructor(
     private readonly launchOptions: LaunchOptions,
     private readonly logger: Logger,
+    /** Called when Chromium is launched again after the first time (a crash or a lost connection). */
+    private readonly onRestart: () => void = () => {},
   ) {}
+
+  /** True while the browser is up (a crashed one is relaunched by the next job that needs it). */
+  get connected(): boolean {
+    return this.browser?.connected === true;
+  }
 
   get(): Promise<Browser> {
     if (this.browser?.connected) return Promise.resolve(this.browser);
@@ -62,6 +69,7 @@ export class BrowserManager {
     }
     this.generation += 1;
     const generation = this.generation;
+    if (generation > 1) this.onRestart();
     browser.on('disconnected', () => {
       if (!this.closed && this.generation === generation)
         this.logger.error({ generation }, 'chromium disconnected; it will be relaunched on the next job');

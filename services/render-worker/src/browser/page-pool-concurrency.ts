@@ -45,7 +45,12 @@ export interface PagePoolSettings {
   recycleAfter: number;
   /** Runs on every new page and after every reset (e.g. load a chart host with its libraries). */
   preparePage?: (page: Page) => Promise<void>;
+  /** Called when a warm page is closed to be replaced (not for fresh-context pages, thrown away by design). */
+  onPageRecycled?: (reason: PageRecycleReason) => void;
 }
+
+/** Why a warm page was replaced: its job count, a failed job, a dead browser or closed page, a failed reset. */
+export type PageRecycleReason = 'recycle_after' | 'broken' | 'stale' | 'reset_failed';
 
 interface JobInstance {
   resources: { page: Page };
@@ -120,6 +125,7 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
         if (settings.preparePage) await withTimeout(settings.preparePage(slot.page!), RESET_TIMEOUT_MS);
       } catch (err) {
         logger.warn({ err: (err as Error).message }, 'page reset failed; replacing the page');
+        settings.onPageRecycled?.('reset_failed');
         await this.discardPage(slot);
       }
     }
@@ -133,6 +139,7 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
           await slot.ready;
           const stale = !slot.page || slot.page.isClosed() || !manager.isCurrent(slot.browserGeneration) || manager.openedWindow(slot.page);
           if (stale) {
+            if (slot.page && settings.mode === 'warm') settings.onPageRecycled?.('stale');
             await this.discardPage(slot);
             slot.page = await this.openPage(slot);
           }
@@ -147,6 +154,7 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
               if (manager.openedWindow(page)) slot.broken = true;
               slot.jobs += 1;
               if (settings.mode === 'fresh-context' || slot.broken || slot.jobs >= settings.recycleAfter) {
+                if (settings.mode === 'warm') settings.onPageRecycled?.(slot.broken ? 'broken' : 'recycle_after');
                 slot.ready = this.discardPage(slot);
               } else if (slot.tainted) {
                 slot.ready = this.resetPage(slot);

@@ -24,6 +24,7 @@ export interface RenderClusterOptions {
   manager: BrowserManager;
   mode: PagePoolSettings['mode'];
   preparePage?: PagePoolSettings['preparePage'];
+  onPageRecycled?: PagePoolSettings['onPageRecycled'];
   /** Which idle page takes the next job; see `createRenderCluster`. */
   pick?: 'least-recent' | 'most-recent';
   recycleAfter: number;
@@ -53,6 +54,7 @@ export async function createRenderCluster(opts: RenderClusterOptions): Promise<R
       logger: opts.logger,
       recycleAfter: opts.recycleAfter,
       preparePage: opts.preparePage,
+      onPageRecycled: opts.onPageRecycled,
     }) as never,
     maxConcurrency: opts.pages,
     puppeteer, // unused: the pool gets its browser from the manager

@@ -14,6 +14,8 @@ export type EgressProxyOptions = {
   logger?: EgressProxyLogger;
   lookup?: LookupFn;
   connectTimeoutMs?: number;
+  /** Called on every refusal: `blocked` by the policy or `unreachable` upstream. */
+  onRefusal?: (kind: 'blocked' | 'unreachable') => void;
 };
 
 export type EgressProxy = {
@@ -165,6 +167,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       const addresses = decision.addresses ? { addresses: decision.addresses } : {};
       logger?.warn({ host, port, reason: decision.reason, ...addresses }, 'egress blocked');
       recordEgressRefusal({ host, port, kind: 'blocked', reason: decision.reason });
+      opts.onRefusal?.('blocked');
     }
     return decision;
   }
@@ -202,6 +205,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   function unreachable(host: string, port: number, err: Error): string {
     const cause = (err as NodeJS.ErrnoException).code ?? (err.message === CONNECT_TIMEOUT ? err.message : 'connection failed');
     recordEgressRefusal({ host, port, kind: 'unreachable', reason: cause });
+    opts.onRefusal?.('unreachable');
     return cause;
   }
 

@@ -19,16 +19,21 @@ declare module 'fastify' {
 }
 
 export const USER_ID_HEADER = 'x-user-id';
+/** Probes and Prometheus (fastify-kit's health and metrics routes) are answered without the token. */
+const OPERATIONAL_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Who is calling. The gateway authenticates users (session tokens and API keys) and forwards the user id
- * in X-User-Id next to the internal token; without the token nothing is served at all, so the header
- * cannot be forged from outside.
+ * in X-User-Id next to the internal token; without the token nothing is served but the health and metrics
+ * routes, so the header cannot be forged from outside.
  */
 async function viewerPlugin(app: FastifyInstance, opts: { internalToken: string }) {
   app.decorateRequest('viewer', null);
-  app.addHook('onRequest', requireInternalToken(opts.internalToken));
+  const requireToken = requireInternalToken(opts.internalToken);
+  app.addHook('onRequest', async (request) => {
+    if (!OPERATIONAL_ROUTES.has(request.routeOptions.url ?? '')) await requireToken(request);
+  });
   app.addHook('onRequest', async (request) => {
     const userId = request.headers[USER_ID_HEADER];
     if (typeof userId === 'string' && UUID.test(userId)) request.viewer = { userId };

@@ -1,0 +1,367 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { Namespace, Secret, Service } from 'kubernetes-models/v1';
+import { describe, expect, it } from 'vitest';
+import { applyJsonPatch, type K8sObject, kustomizeBuild, parseYamlFile } from './kustomize.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const repo = join(root, '../..');
+
+// Ground truth read from the code the manifests deploy, so a change there fails here.
+const queueNames = [...readFileSync(join(repo, 'packages/queue/src/render-jobs.ts'), 'utf8').matchAll(/defineRenderJob\('(\w+)'/g)].map(
+  (m) => m[1]!,
+);
+const workerConfig = readFileSync(join(repo, 'services/render-worker/src/config.ts'), 'utf8');
+const configDefault = (name: string) => {
+  const m = workerConfig.match(new RegExp(`${name}: Type\\.\\w+\\(\\{[^}]*default: '?([\\w_]+)'?`));
+  if (!m) throw new Error(`no default for ${name} in the worker config`);
+  return m[1]!.replaceAll('_', '');
+};
+const defaultPrefix = configDefault('QUEUE_PREFIX');
+const defaultDrainMs = Number(configDefault('SHUTDOWN_TIMEOUT_MS'));
+/** Seconds the pod keeps after the drain deadline for closing pools, Chromium and Redis. */
+const TEARDOWN_MARGIN_S = 10;
+const SECRET_NAME = 'render-api-secrets';
+const secretKeys = new Set(Object.keys((parseYamlFile(join(root, 'base/secrets.template.yaml'))[0]!.stringData as object) ?? {}));
+
+type Model = new (data: never) => { validate(): void };
+const MODELS: Record<string, Model> = {
+  'v1/Namespace': Namespace,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
+  'apps/v1/Deployment': Deployment,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'keda.sh/v1alpha1/ScaledObject': ScaledObject,
+  'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
+};
+
+function validate(o: K8sObject): void {
+  const Model = MODELS[`${o.apiVersion}/${o.kind}`];
+  if (!Model) throw new Error(`no model for ${o.apiVersion}/${o.kind} (${o.metadata?.name})`);
+  new Model(o as never).validate();
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(name) ? [path] : [];
+  });
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: plain parsed YAML
+type Any = any;
+const containersOf = (d: K8sObject): Any[] => d.spec.template.spec.containers ?? [];
+const envValue = (c: Any, name: string): string | undefined => (c.env ?? []).find((e: Any) => e.name === name)?.value;
+const isWorker = (d: K8sObject) => d.spec.template.metadata.labels['app.kubernetes.io/component'] === 'render-worker';
+const selects = (selector: Record<string, string> | undefined, labels: Record<string, string>) =>
+  !!selector && Object.entries(selector).every(([k, v]) => labels[k] === v);
+const targets = (o: K8sObject, d: K8sObject) =>
+  o.spec.scaleTargetRef?.name === d.metadata.name && (o.spec.scaleTargetRef.kind ?? 'Deployment') === 'Deployment';
+
+function ipToInt(ip: string): number {
+  return ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+}
+function cidrContains(cidr: string, ip: string): boolean {
+  const [base, bits] = cidr.split('/') as [string, string];
+  const size = 2 ** (32 - Number(bits));
+  const start = Math.floor(ipToInt(base) / size) * size;
+  return ipToInt(ip) >= start && ipToInt(ip) < start + size;
+}
+/** Does this egress rule let the pod open a connection to ip (on any of its ports)? */
+function ruleAllows(rule: Any, ip: string): boolean {
+  if (!rule.to || rule.to.length === 0) return true;
+  return rule.to.some(
+    (peer: Any) =>
+      peer.ipBlock && cidrContains(peer.ipBlock.cidr, ip) && !(peer.ipBlock.except ?? []).some((e: string) => cidrContains(e, ip)),
+  );
+}
+const PRIVATE_PROBES = ['10.0.0.1', '10.255.255.254', '172.16.0.1', '172.31.255.254', '192.168.0.1', '169.254.169.254', '100.64.0.1'];
+const REQUIRED_EXCEPT = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'];
+
+/** Every problem with one rendered set of objects (base or an overlay); empty when all is well. */
+function problems(objects: K8sObject[]): string[] {
+  const out: string[] = [];
+  const byKind = (kind: string) => objects.filter((o) => o.kind === kind);
+  const deployments = byKind('Deployment');
+  const policies = byKind('NetworkPolicy');
+  const served = new Set<string>();
+
+  for (const o of objects) {
+    try {
+      validate(o);
+    } catch (err) {
+      out.push(`${o.kind}/${o.metadata?.name}: ${(err as Error).message}`);
+    }
+  }
+
+  for (const d of deployments) {
+    const name = `Deployment/${d.metadata.name}`;
+    const pod = d.spec.template.spec;
+    const labels = d.spec.template.metadata.labels;
+    if (!selects(d.spec.selector.matchLabels, labels)) out.push(`${name}: selector does not match its pod labels`);
+    if (pod.securityContext?.runAsNonRoot !== true) out.push(`${name}: pod not runAsNonRoot`);
+    if (!(pod.securityContext?.runAsUser > 0)) out.push(`${name}: runAsUser must be a non-zero uid`);
+    if (pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault') out.push(`${name}: seccomp not RuntimeDefault`);
+    for (const c of containersOf(d)) {
+      const cn = `${name}/${c.name}`;
+      if (c.readinessProbe?.httpGet?.path !== '/health/ready') out.push(`${cn}: readiness probe not /health/ready`);
+      if (c.livenessProbe?.httpGet?.path !== '/health/live') out.push(`${cn}: liveness probe not /health/live`);
+      for (const kind of ['requests', 'limits'])
+        for (const res of ['cpu', 'memory']) if (!c.resources?.[kind]?.[res]) out.push(`${cn}: no ${res} ${kind}`);
+      const sc = c.securityContext ?? {};
+      if (sc.allowPrivilegeEscalation !== false) out.push(`${cn}: allowPrivilegeEscalation not false`);
+      if (sc.readOnlyRootFilesystem !== true) out.push(`${cn}: root filesystem not read-only`);
+      if (!(sc.capabilities?.drop ?? []).includes('ALL')) out.push(`${cn}: capabilities not dropped`);
+      if (sc.runAsUser === 0 || sc.runAsNonRoot === false) out.push(`${cn}: runs as root`);
+      const tmp = (c.volumeMounts ?? []).find((m: Any) => m.mountPath === '/tmp');
+      if (!tmp || !(pod.volumes ?? []).some((v: Any) => v.name === tmp.name && v.emptyDir)) out.push(`${cn}: /tmp is not an emptyDir`);
+    }
+    const pdbs = byKind('PodDisruptionBudget').filter((p) => selects(p.spec.selector?.matchLabels, labels));
+    if (pdbs.length !== 1) out.push(`${name}: ${pdbs.length} PodDisruptionBudgets select it (want 1)`);
+    const scalers = objects.filter((o) => (o.kind === 'HorizontalPodAutoscaler' || o.kind === 'ScaledObject') && targets(o, d));
+    if (scalers.length !== 1) out.push(`${name}: ${scalers.length} autoscalers target it (want 1)`);
+    if (d.spec.replicas !== undefined) out.push(`${name}: sets replicas, which fights its autoscaler`);
+    if (!policies.some((p) => selects(p.spec.podSelector.matchLabels, labels))) out.push(`${name}: no NetworkPolicy selects it`);
+    for (const c of containersOf(d)) {
+      for (const e of c.env ?? []) {
+        const ref = e.valueFrom?.secretKeyRef;
+        if (ref && (ref.name !== SECRET_NAME || !secretKeys.has(ref.key)))
+          out.push(`${name}: secret ${ref.name}/${ref.key} not in the template`);
+      }
+      for (const e of c.envFrom ?? []) if (e.secretRef) out.push(`${name}: envFrom secretRef (name keys explicitly)`);
+    }
+
+    if (!isWorker(d)) continue;
+    const [worker] = containersOf(d);
+    const queues = (envValue(worker, 'RENDER_QUEUES') ?? '').split(',').filter(Boolean);
+    const prefix = envValue(worker, 'QUEUE_PREFIX') ?? defaultPrefix;
+    const drainMs = Number(envValue(worker, 'SHUTDOWN_TIMEOUT_MS') ?? defaultDrainMs);
+    if (queues.length === 0) out.push(`${name}: RENDER_QUEUES not set (it would serve every queue)`);
+    for (const q of queues) {
+      if (!queueNames.includes(q)) out.push(`${name}: unknown queue ${q}`);
+      if (served.has(q)) out.push(`${name}: queue ${q} is served by two groups`);
+      served.add(q);
+    }
+    const grace = d.spec.template.spec.terminationGracePeriodSeconds;
+    if (!(grace >= drainMs / 1000 + TEARDOWN_MARGIN_S))
+      out.push(`${name}: terminationGracePeriodSeconds ${grace} not above the ${drainMs} ms drain deadline + ${TEARDOWN_MARGIN_S} s`);
+    const so = byKind('ScaledObject').find((o) => targets(o, d));
+    if (!so) out.push(`${name}: no ScaledObject`);
+    else {
+      const triggers: Any[] = so.spec.triggers;
+      for (const q of queues) {
+        if (!triggers.some((t) => t.type === 'redis' && t.metadata.listName === `${prefix}:${q}:wait`))
+          out.push(`${name}: ScaledObject has no redis trigger on ${prefix}:${q}:wait`);
+      }
+      for (const t of triggers) {
+        const m = /^([^:]+):([^:]+):(wait|active)$/.exec(t.metadata.listName ?? '');
+        if (!m || m[1] !== prefix || !queues.includes(m[2]!))
+          out.push(`${name}: trigger on ${t.metadata.listName} is not one of its queues`);
+        const auth = byKind('TriggerAuthentication').find((a) => a.metadata.name === t.authenticationRef?.name);
+        if (!auth) out.push(`${name}: trigger ${t.name} has no TriggerAuthentication`);
+      }
+      const formula: string | undefined = so.spec.advanced?.scalingModifiers?.formula;
+      for (const id of formula?.match(/[A-Za-z_]\w*/g) ?? [])
+        if (!triggers.some((t) => t.name === id)) out.push(`${name}: formula names unknown trigger ${id}`);
+      if (!(so.spec.maxReplicaCount >= Math.max(1, so.spec.minReplicaCount ?? 0))) out.push(`${name}: bad min/max replicas`);
+    }
+
+    // Egress of the worker pods: everything any policy selecting them allows.
+    const egress: Any[] = policies
+      .filter((p) => selects(p.spec.podSelector.matchLabels, labels) && p.spec.policyTypes?.includes('Egress'))
+      .flatMap((p) => p.spec.egress ?? []);
+    for (const rule of egress) {
+      const ports: number[] = (rule.ports ?? []).map((p: Any) => p.port);
+      if (ports.length === 0) out.push(`${name}: an egress rule allows every port`);
+      if (ruleAllows(rule, '169.254.169.254')) out.push(`${name}: egress reaches the cloud metadata address`);
+      for (const peer of rule.to ?? []) {
+        if (peer.ipBlock?.cidr === '0.0.0.0/0') {
+          for (const range of REQUIRED_EXCEPT)
+            if (!(peer.ipBlock.except ?? []).includes(range)) out.push(`${name}: 0.0.0.0/0 egress does not except ${range}`);
+          if (ports.some((p) => p !== 80 && p !== 443)) out.push(`${name}: public egress on ports other than 80/443`);
+        }
+      }
+      // The 80/443 rule must not open any private address; narrower rules (Redis's CIDR, DNS) are checked by port.
+      if (ports.some((p) => p === 80 || p === 443))
+        for (const ip of PRIVATE_PROBES) if (ruleAllows(rule, ip)) out.push(`${name}: web egress reaches ${ip}`);
+      if (ports.some((p) => ![80, 443, 53, 6379].includes(p))) out.push(`${name}: egress on unexpected ports ${ports}`);
+    }
+  }
+  if (deployments.some(isWorker)) for (const q of queueNames) if (!served.has(q)) out.push(`no render-worker group serves the ${q} queue`);
+
+  if (
+    !policies.some(
+      (p) => Object.keys(p.spec.podSelector).length === 0 && p.spec.policyTypes?.length === 2 && !p.spec.ingress && !p.spec.egress,
+    )
+  )
+    out.push('no default-deny NetworkPolicy');
+  for (const a of byKind('TriggerAuthentication'))
+    for (const ref of a.spec.secretTargetRef ?? [])
+      if (ref.name !== SECRET_NAME || !secretKeys.has(ref.key)) out.push(`TriggerAuthentication/${a.metadata.name}: secret key ${ref.key}`);
+  for (const name of ['auth', 'templates']) {
+    const p = policies.find((x) => x.metadata.name === name);
+    if (!p?.spec.egress?.some((r: Any) => r.ports?.some((port: Any) => port.port === 5432))) out.push(`${name}: no egress to Postgres`);
+  }
+  const gw = policies.find((x) => x.metadata.name === 'gateway');
+  for (const [target, port] of [
+    ['auth', 3001],
+    ['templates', 3002],
+  ] as const)
+    if (
+      !gw?.spec.egress?.some(
+        (r: Any) =>
+          r.to?.some((t: Any) => t.podSelector?.matchLabels?.['app.kubernetes.io/name'] === target) &&
+          r.ports?.some((x: Any) => x.port === port),
+      )
+    )
+      out.push(`gateway: no egress to ${target}`);
+  return out;
+}
+
+const builds = {
+  base: kustomizeBuild(join(root, 'base')),
+  'overlays/production': kustomizeBuild(join(root, 'overlays/production')),
+  'overlays/small': kustomizeBuild(join(root, 'overlays/small')),
+};
+const find = (objects: K8sObject[], kind: string, name: string) => {
+  const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
+  if (!o) throw new Error(`${kind}/${name} missing`);
+  return o;
+};
+
+describe('infra/k8s manifests', () => {
+  it('reads the queue names, prefix and drain deadline from the code', () => {
+    expect(queueNames).toEqual(['html', 'svg', 'chart', 'code', 'screenshot']);
+    expect(defaultPrefix).toBe('render');
+    expect(defaultDrainMs).toBeGreaterThan(0);
+  });
+
+  it('parses every YAML file under base/ and overlays/ and validates each object against its schema', () => {
+    const files = [...yamlFiles(join(root, 'base')), ...yamlFiles(join(root, 'overlays'))];
+    let count = 0;
+    for (const file of files) {
+      const objects = parseYamlFile(file);
+      expect(objects.length, relative(root, file)).toBeGreaterThan(0);
+      if (file.endsWith('kustomization.yaml')) continue;
+      for (const o of objects) {
+        validate(o);
+        count += 1;
+      }
+    }
+    expect(count).toBeGreaterThan(20);
+    // Every base manifest is deployed, except the Secret template.
+    const listed = parseYamlFile(join(root, 'base/kustomization.yaml'))[0]!.resources as string[];
+    const unlisted = readdirSync(join(root, 'base')).filter(
+      (f) => f.endsWith('.yaml') && f !== 'kustomization.yaml' && !listed.includes(f),
+    );
+    expect(unlisted).toEqual(['secrets.template.yaml']);
+  });
+
+  for (const [name, objects] of Object.entries(builds)) {
+    it(`${name}: every rendered object is valid and meets the deployment rules`, () => {
+      expect(objects.filter((o) => o.kind === 'Deployment').map((d) => d.metadata.name)).toEqual([
+        'gateway',
+        'auth',
+        'templates',
+        'render-worker-fast',
+        'render-worker-screenshot',
+      ]);
+      expect(problems(objects)).toEqual([]);
+      for (const o of objects) if (o.kind !== 'Namespace') expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).toBe('render-api');
+    });
+  }
+
+  it('overlays: production keeps screenshot workers warm, small scales them to zero', () => {
+    const min = (objects: K8sObject[], n: string) => find(objects, 'ScaledObject', n).spec.minReplicaCount;
+    expect(min(builds['overlays/production'], 'render-worker-screenshot')).toBeGreaterThanOrEqual(1);
+    expect(min(builds['overlays/small'], 'render-worker-screenshot')).toBe(0);
+    expect(min(builds['overlays/small'], 'render-worker-fast')).toBeGreaterThanOrEqual(1);
+    expect(find(builds['overlays/production'], 'HorizontalPodAutoscaler', 'gateway').spec.minReplicas).toBeGreaterThan(
+      find(builds.base, 'HorizontalPodAutoscaler', 'gateway').spec.minReplicas,
+    );
+    expect(find(builds['overlays/production'], 'Deployment', 'gateway').spec.template.spec.containers[0].image).toBe(
+      'registry.example.com/render-api/node:1.0.0',
+    );
+  });
+
+  it('fails on broken objects (the checks can fail)', () => {
+    const base = builds.base;
+    const broken = structuredClone(find(base, 'Deployment', 'gateway'));
+    broken.spec.template.spec.containers[0].ports[0].containerPort = 'http';
+    broken.spec.template.spec.containers[0].resources.limits.cpu = 'lots';
+    expect(() => validate(broken)).toThrow(/containerPort must be integer/);
+    const so = structuredClone(find(base, 'ScaledObject', 'render-worker-fast'));
+    so.spec.triggers[0].metadata.listLength = 6;
+    expect(() => validate(so)).toThrow(/listLength must be string/);
+    expect(() => validate({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } })).toThrow(/no model/);
+
+    const mutate = (fn: (objects: K8sObject[]) => void) => {
+      const objects = structuredClone(base);
+      fn(objects);
+      return problems(objects);
+    };
+    const worker = (objects: K8sObject[]) => find(objects, 'Deployment', 'render-worker-screenshot');
+    expect(mutate((o) => (worker(o).spec.template.spec.terminationGracePeriodSeconds = 25))).toEqual([
+      expect.stringMatching(/terminationGracePeriodSeconds 25 not above/),
+    ]);
+    expect(mutate((o) => delete worker(o).spec.template.spec.containers[0].readinessProbe)).toEqual([
+      expect.stringMatching(/readiness probe/),
+    ]);
+    expect(mutate((o) => (worker(o).spec.template.spec.securityContext.runAsNonRoot = false))).toEqual([
+      expect.stringMatching(/not runAsNonRoot/),
+    ]);
+    expect(mutate((o) => o.splice(o.indexOf(find(o, 'PodDisruptionBudget', 'auth')), 1))).toEqual([
+      expect.stringMatching(/0 PodDisruptionBudgets/),
+    ]);
+    expect(mutate((o) => o.splice(o.indexOf(find(o, 'ScaledObject', 'render-worker-screenshot')), 1))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/no ScaledObject/)]),
+    );
+    expect(
+      mutate((o) =>
+        applyJsonPatch(find(o, 'NetworkPolicy', 'render-worker'), [{ op: 'remove', path: '/spec/egress/2/to/0/ipBlock/except/3' }]),
+      ),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/cloud metadata/), expect.stringMatching(/does not except 169.254.0.0\/16/)]));
+    expect(
+      mutate((o) =>
+        worker(o).spec.template.spec.containers[0].env.push({ name: 'X', valueFrom: { secretKeyRef: { name: SECRET_NAME, key: 'NOPE' } } }),
+      ),
+    ).toEqual([expect.stringMatching(/NOPE not in the template/)]);
+    expect(mutate((o) => (worker(o).spec.template.spec.containers[0].env[0].value = 'screenshot,html'))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/queue html is served by two groups/)]),
+    );
+  });
+
+  it('the Grafana dashboard covers every metric', () => {
+    const dashboard = JSON.parse(readFileSync(join(root, 'grafana/render-api.json'), 'utf8'));
+    const exprs: string[] = dashboard.panels.flatMap((p: Any) => (p.targets ?? []).map((t: Any) => t.expr));
+    for (const metric of [
+      'http_request_duration_seconds',
+      'render_queue_waiting',
+      'render_queue_active',
+      'render_queue_wait_seconds',
+      'render_duration_seconds',
+      'render_failures_total',
+      'browser_restarts_total',
+      'pages_recycled_total',
+      'credits_charged_total',
+      'egress_refusals_total',
+      'process_resident_memory_bytes',
+      'process_cpu_seconds_total',
+    ])
+      expect(
+        exprs.some((e) => e.includes(metric)),
+        metric,
+      ).toBe(true);
+    const ids = dashboard.panels.map((p: Any) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
