@@ -32,4 +32,6 @@ ENV NODE_ENV=production \
 COPY --from=deps --chown=node:node /app /app
 USER node
 WORKDIR /app/services/render-worker
+# Health (/health/live, /health/ready) and Prometheus /metrics: WORKER_HTTP_PORT.
+EXPOSE 3003
 CMD ["tsx", "src/main.ts"]
