@@ -379,7 +379,7 @@ async function status(config: EmbeddedPostgresConfig): Promise<number> {
 }
 
 async function main(command: string | undefined): Promise<number> {
-  const config = loadEmbeddedPostgresConfig(process.env);
+  const config = loadEmbeddedPostgresConfig();
   switch (command) {
     case 'start':
       await start(config);

@@ -17,5 +17,9 @@ export const TemplatesConfigSchema = Type.Object({
 
 export type TemplatesConfig = Static<typeof TemplatesConfigSchema>;
 
+/** What the starter-template seed CLI needs: only the database. */
+export const loadSeedConfig = (env: Record<string, string | undefined> = process.env) =>
+  loadConfig(Type.Object({ DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }) }), env);
+
 export const loadTemplatesConfig = (env: Record<string, string | undefined> = process.env): TemplatesConfig =>
   loadConfig(TemplatesConfigSchema, env);

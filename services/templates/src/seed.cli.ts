@@ -1,14 +1,12 @@
 // Usage: tsx src/seed.cli.ts — stores the public starter templates (idempotent; scripts/lib/setup.sh runs it
-// after the migrations). Like the db package's CLIs, this entry point hands the process environment to
-// the service's config loader.
+// after the migrations). Its settings come from the service's config module, like every entry point's.
 
-import { loadConfig } from '@render/config';
 import { createDb } from '@render/db';
-import { Type } from '@sinclair/typebox';
+import { loadSeedConfig } from './config.ts';
 import { seedStarterTemplates } from './starters/seed.ts';
 import { STARTER_TEMPLATES } from './starters/starters.ts';
 
-const { DATABASE_URL } = loadConfig(Type.Object({ DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }) }), process.env);
+const { DATABASE_URL } = loadSeedConfig();
 const db = createDb(DATABASE_URL, { poolSize: 1 });
 try {
   const { written } = await seedStarterTemplates(db);
