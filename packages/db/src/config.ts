@@ -5,8 +5,8 @@ import { loadConfig } from '@render/config';
 import { Type } from '@sinclair/typebox';
 
 // @render/db's settings, validated by @render/config like every service's (its ConfigError, all problems at
-// once). The loaders read the process environment by default (the CLIs call them so); tests and
-// services pass their own. Nothing else in the package reads it.
+// once). The environment comes in as an argument: only the CLIs, the package's entry points, hand over
+// the process's own; nothing else here reads it.
 
 type Env = Record<string, string | undefined>;
 
@@ -28,7 +28,7 @@ export interface DbConfig {
   databaseUrl: string;
 }
 
-export function loadDbConfig(env: Env = process.env): DbConfig {
+export function loadDbConfig(env: Env): DbConfig {
   return { databaseUrl: loadConfig(DbConfigSchema, env).DATABASE_URL };
 }
 
@@ -56,7 +56,7 @@ export function embeddedPostgresStateDir(checkout: string = repoRoot): string {
   return path.join(EMBEDDED_PG_STATE_ROOT, createHash('sha256').update(path.resolve(checkout)).digest('hex').slice(0, 16));
 }
 
-export function loadEmbeddedPostgresConfig(env: Env = process.env): EmbeddedPostgresConfig {
+export function loadEmbeddedPostgresConfig(env: Env): EmbeddedPostgresConfig {
   const { EMBEDDED_PG_PORT, EMBEDDED_PG_DIR } = loadConfig(EmbeddedPostgresConfigSchema, env);
   const fromEnv = EMBEDDED_PG_DIR?.trim();
   return {

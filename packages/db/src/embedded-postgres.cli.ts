@@ -379,7 +379,7 @@ async function status(config: EmbeddedPostgresConfig): Promise<number> {
 }
 
 async function main(command: string | undefined): Promise<number> {
-  const config = loadEmbeddedPostgresConfig();
+  const config = loadEmbeddedPostgresConfig(process.env);
   switch (command) {
     case 'start':
       await start(config);

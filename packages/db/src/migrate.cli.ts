@@ -17,7 +17,7 @@ async function main(): Promise<number> {
       all: { type: 'boolean', default: false },
     },
   });
-  const { databaseUrl } = loadDbConfig();
+  const { databaseUrl } = loadDbConfig(process.env);
   const db = createDb(databaseUrl, { poolSize: 1 });
   try {
     const results = values.down ? await migrateDown(db, { all: values.all }) : await migrateToLatest(db);
