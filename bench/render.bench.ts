@@ -4,14 +4,13 @@
  * `pnpm bench -- --help` lists the knobs.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoadResult } from './lib/load.ts';
 import { parseOptions } from './lib/options.ts';
-import { cleanupAll, installExitHandlers } from './lib/processes.ts';
+import { cleanupAll, failRun, installExitHandlers } from './lib/processes.ts';
 import { type RawResults, runNaive, runRaw } from './lib/raw.ts';
-import { fmt, type Target, table, verdict } from './lib/report.ts';
+import { fmt, reportEnd, type Target, table, verdict, writeResults } from './lib/report.ts';
 import { runStack, type StackResults } from './lib/stack.ts';
 import { HEIGHT, WIDTH } from './lib/workload.ts';
 
@@ -72,9 +71,7 @@ try {
     naive = await runNaive(opts.chromiumPath, { iterations: opts.naiveIterations });
   }
 } catch (err) {
-  console.error(`[bench] failed: ${(err as Error).stack ?? err}`);
-  await cleanupAll();
-  process.exit(1);
+  await failRun('bench', err);
 }
 await cleanupAll();
 
@@ -258,11 +255,7 @@ if (errorCount === 0) {
     for (const [message, count] of r?.errors.counts ?? []) out.push(`  ${label}: ${count}× ${message}`);
   }
 }
-if (stack?.serviceWarnings.length) {
-  out.push(`service warnings (${stack.serviceWarnings.length}, first 5):`);
-  for (const line of stack.serviceWarnings.slice(0, 5)) out.push(`  ${line.slice(0, 300)}`);
-}
-out.push(`total bench time ${((Date.now() - started) / 1000).toFixed(1)} s`);
+out.push(...reportEnd('bench', stack?.serviceWarnings ?? [], started));
 console.log(out.join('\n'));
 
 if (opts.jsonPath) {
@@ -277,9 +270,7 @@ if (opts.jsonPath) {
     targets: targets.map((t) => ({ ...t, verdict: verdict(t) })),
     errors: errorCount,
   };
-  await mkdir(path.dirname(opts.jsonPath), { recursive: true });
-  await writeFile(opts.jsonPath, `${JSON.stringify(result, null, 2)}\n`);
-  log(`results written to ${path.relative(process.cwd(), opts.jsonPath)}`);
+  await writeResults(opts.jsonPath, result, log);
 }
 
 const missed = targets.some((t) => verdict(t) === 'MISS');

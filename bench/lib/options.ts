@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { int, parseCommandLine, resultsPath } from './cli.ts';
 import type { StartMode } from './processes.ts';
 
 export type Phase = 'raw' | 'stack' | 'keys' | 'formats' | 'naive';
@@ -46,17 +45,9 @@ runs create and drop their own database there; without it they are skipped).`;
 
 const PHASES: readonly Phase[] = ['raw', 'stack', 'keys', 'formats', 'naive'];
 
-function int(name: string, raw: string | undefined, fallback: number, min: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return value;
-}
-
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: string): BenchOptions {
-  const { values } = parseArgs({
-    args: argv[0] === '--' ? argv.slice(1) : argv,
-    options: {
+  const values = parseCommandLine(
+    {
       pages: { type: 'string' },
       'format-requests': { type: 'string' },
       requests: { type: 'string' },
@@ -69,15 +60,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
       start: { type: 'string' },
       json: { type: 'string' },
       strict: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     },
+    HELP,
     // `pnpm bench -- --x` forwards the "--" itself on some pnpm versions.
-    allowPositionals: true,
-  });
-  if (values.help) {
-    console.log(HELP);
-    process.exit(0);
-  }
+    argv[0] === '--' ? argv.slice(1) : argv,
+    true,
+  );
 
   const onlyRaw = values.only ?? env.BENCH_ONLY ?? PHASES.join(',');
   const phases = new Set<Phase>();
@@ -105,7 +93,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
     formatRequests: int('--format-requests / BENCH_FORMAT_REQUESTS', values['format-requests'] ?? env.BENCH_FORMAT_REQUESTS, 40, 1),
     phases,
     start,
-    jsonPath: json === '' ? null : path.resolve(json ?? path.join(benchDir, 'results', 'latest.json')),
+    jsonPath: resultsPath(json, benchDir, 'latest.json'),
     strict: values.strict ?? env.BENCH_STRICT === '1',
     chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
     redisUrl: loopbackRedisUrl(env.REDIS_URL || 'redis://127.0.0.1:6379'),

@@ -40,6 +40,13 @@ export function cleanupAll(): Promise<void> {
   return cleaning;
 }
 
+/** How a bench script ends on an error: the error under `[tag]`, everything registered stopped, exit 1. */
+export async function failRun(tag: string, err: unknown): Promise<never> {
+  console.error(`[${tag}] failed: ${(err as Error).stack ?? err}`);
+  await cleanupAll();
+  process.exit(1);
+}
+
 export function installExitHandlers(): void {
   let signalledAt = 0;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -68,7 +75,7 @@ export function installExitHandlers(): void {
 
 // --- process trees -------------------------------------------------------------------------------------
 
-interface ProcId {
+export interface ProcId {
   pid: number;
   /** Start time in clock ticks: tells a still-running process from a later one that reused its pid. */
   start: string;
@@ -89,7 +96,7 @@ function statOf(pid: number): { ppid: number; start: string } | undefined {
  * The pids below `root`. Needed because puppeteer starts Chromium in its own process group, so signalling
  * the service's group would miss the browser if the service died without closing it.
  */
-function descendantsOf(root: number): ProcId[] {
+export function descendantsOf(root: number): ProcId[] {
   const children = new Map<number, ProcId[]>();
   let entries: string[] = [];
   try {

@@ -1,4 +1,4 @@
-import net from 'node:net';
+import { connectRedis, onReplyLines, resp } from './redis-wire.ts';
 
 // Runs inside Redis so a whole prefix goes in one round trip, with no Redis client dependency in the bench.
 const DELETE_PREFIX = `
@@ -9,8 +9,6 @@ repeat
   for _, key in ipairs(r[2]) do redis.call('UNLINK', key); n = n + 1 end
 until cursor == '0'
 return n`;
-
-const resp = (parts: string[]) => `*${parts.length}\r\n${parts.map((p) => `$${Buffer.byteLength(p)}\r\n${p}\r\n`).join('')}`;
 
 /**
  * Deletes every key of a bench run's queue prefix (BullMQ meta, event streams, leftover results), so
@@ -30,30 +28,21 @@ export function deleteKeysWithPrefix(redisUrl: string, prefix: string): Promise<
   commands.push(['EVAL', DELETE_PREFIX, '0', `${prefix}:*`]);
 
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 6379) });
+    const socket = connectRedis(url);
     socket.setTimeout(5_000, () => socket.destroy(new Error('redis cleanup timed out')));
-    let buffered = '';
     let replies = 0;
-    socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(commands.map(resp).join('')));
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl = buffered.indexOf('\r\n');
-      while (nl >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 2);
-        if (line.startsWith('-')) {
-          socket.destroy();
-          reject(new Error(`redis: ${line.slice(1)}`));
-          return;
-        }
-        replies += 1;
-        if (replies === commands.length) {
-          socket.end();
-          resolve(Number(line.slice(1)));
-          return;
-        }
-        nl = buffered.indexOf('\r\n');
+    onReplyLines(socket, (line) => {
+      if (line.startsWith('-')) {
+        socket.destroy();
+        reject(new Error(`redis: ${line.slice(1)}`));
+        return 'stop';
+      }
+      replies += 1;
+      if (replies === commands.length) {
+        socket.end();
+        resolve(Number(line.slice(1)));
+        return 'stop';
       }
     });
     socket.on('error', reject);

@@ -9,14 +9,14 @@ import { assertPng, REQUEST_BODY } from './workload.ts';
 
 const CONVERT_PATH = '/api/html-to-img/convert';
 
-interface BenchRequest {
+export interface BenchRequest {
   path: string;
   body: Buffer;
   headers?: Record<string, string>;
   check(body: Buffer, contentType: string): void;
 }
 
-const htmlRequest: BenchRequest = { path: CONVERT_PATH, body: REQUEST_BODY, check: (body) => assertPng(body) };
+export const htmlRequest: BenchRequest = { path: CONVERT_PATH, body: REQUEST_BODY, check: (body) => assertPng(body) };
 
 /** Any image the format may produce; its exact size is that format's business. */
 function assertImage(body: Buffer, contentType: string): void {
@@ -57,7 +57,7 @@ function header(res: http.IncomingMessage, name: string): number | undefined {
 }
 
 /** A keep-alive client bound to 127.0.0.1: connection setup would otherwise be measured as render time. */
-function convertClient(port: number, maxSockets: number, request: BenchRequest = htmlRequest) {
+export function convertClient(port: number, maxSockets: number, request: BenchRequest = htmlRequest) {
   const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   const seen = new WeakSet<object>();
   let connections = 0;
@@ -107,7 +107,7 @@ function convertClient(port: number, maxSockets: number, request: BenchRequest =
   return { convert, connections: () => connections, close: () => agent.destroy() };
 }
 
-async function waitForPing(port: number, gateway: Service, timeoutMs: number): Promise<void> {
+export async function waitForPing(port: number, gateway: Service, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (gateway.child.exitCode !== null) throw new Error(`gateway exited with code ${gateway.child.exitCode}\n${gateway.tail()}`);
@@ -196,6 +196,9 @@ export async function runStack(
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         ANON_RATE_LIMIT_PER_MINUTE: '1000000',
+        // The bench measures speed, not limits: its keyed runs drive a Free account at the full concurrency,
+        // which the Free plan's in-flight limit (4 per account and replica by default) would turn into 429s.
+        FREE_MAX_IN_FLIGHT: String(Math.max(16, opts.concurrency * 2)),
       },
       repoRoot,
     );

@@ -42,7 +42,7 @@ export interface TemplateServices {
   stop(): Promise<void>;
 }
 
-async function waitForHttp(url: string, service: Service, timeoutMs: number): Promise<void> {
+export async function waitForHttp(url: string, service: Service, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (service.child.exitCode !== null) throw new Error(`${service.name} exited with code ${service.child.exitCode}\n${service.tail()}`);
@@ -161,11 +161,11 @@ export async function startTemplateServices(
   }
 }
 
-const postJson = (base: string, path: string, body: unknown) =>
+export const postJson = (base: string, path: string, body: unknown) =>
   fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** The verification code mailed to `email`, from the .eml files the account service writes without SMTP. */
-async function mailedCode(mailDir: string, email: string): Promise<string> {
+export async function mailedCode(mailDir: string, email: string): Promise<string> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const files = await readdir(mailDir).catch(() => [] as string[]);
@@ -179,11 +179,19 @@ async function mailedCode(mailDir: string, email: string): Promise<string> {
   throw new Error(`no verification mail for ${email} in ${mailDir}`);
 }
 
-async function signUpFree(gatewayUrl: string, mailDir: string, databaseUrl: string): Promise<string> {
-  const email = `bench-free-${process.pid}-${Date.now()}@example.com`;
-  const password = `Bench-${randomBytes(6).toString('hex')}1`;
+/**
+ * A Free account signed up through the gateway and verified with the code the account service mailed to
+ * `mailDir` (its MAIL_DIR). Its email is `<emailPrefix>-<now>@example.com`: the prefix keeps it unique.
+ */
+export async function signUpThroughGateway(
+  gatewayUrl: string,
+  mailDir: string,
+  account: { name: string; emailPrefix: string },
+): Promise<{ userId: string; apiKey: string }> {
+  const email = `${account.emailPrefix}-${Date.now()}@example.com`;
+  const password = `Signup-${randomBytes(6).toString('hex')}1`;
   const signup = await postJson(gatewayUrl, '/api/auth/signup', {
-    name: 'Bench Free',
+    name: account.name,
     email,
     password,
     confirmPassword: password,
@@ -192,11 +200,19 @@ async function signUpFree(gatewayUrl: string, mailDir: string, databaseUrl: stri
     plannedServices: ['html2img'],
     acceptTerms: true,
   });
-  if (signup.status !== 201 && signup.status !== 200) throw new Error(`bench signup failed: ${signup.status} ${await signup.text()}`);
+  if (signup.status !== 201 && signup.status !== 200) throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
   const { userId } = (await signup.json()) as { userId: string };
   const verify = await postJson(gatewayUrl, '/api/auth/verify', { userId, verificationCode: await mailedCode(mailDir, email) });
-  if (verify.status !== 200) throw new Error(`bench verify failed: ${verify.status} ${await verify.text()}`);
+  if (verify.status !== 200) throw new Error(`verify failed: ${verify.status} ${await verify.text()}`);
   const { user } = (await verify.json()) as { user: { apiKey: string } };
+  return { userId, apiKey: user.apiKey };
+}
+
+async function signUpFree(gatewayUrl: string, mailDir: string, databaseUrl: string): Promise<string> {
+  const { userId, apiKey } = await signUpThroughGateway(gatewayUrl, mailDir, {
+    name: 'Bench Free',
+    emailPrefix: `bench-free-${process.pid}`,
+  });
   // The bench database is its own: a trigger there forgets this user's settled charges.
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -208,5 +224,5 @@ async function signUpFree(gatewayUrl: string, mailDir: string, databaseUrl: stri
   } finally {
     await client.end();
   }
-  return user.apiKey;
+  return apiKey;
 }

@@ -1,39 +1,47 @@
 # syntax=docker/dockerfile:1
-# One image for every Node service except the render worker (which also needs
-# Chromium: render-worker.Dockerfile). The whole workspace is installed, since
-# services run their TypeScript source with tsx; SERVICE/ENTRY only pick the
-# default command, and docker-compose.yml sets working_dir/command per service
-# so a single build serves gateway, migrate and later services.
+# One image for every Node service except the render worker (render-worker.Dockerfile): gateway, auth,
+# templates, and the migrate + seed job. Each service runs compiled JavaScript (`node dist/…`, bundled by
+# scripts/build-services.mjs) over production dependencies only; docker-compose.yml and the Kubernetes
+# manifests pick the service with the working directory and command:
+#
+#   /app/services/gateway     node dist/server.js        (the default; serves /app/apps/web/dist)
+#   /app/services/auth        node dist/server.js
+#   /app/services/templates   node dist/server.js
+#   /app/services/templates   node dist/migrate.cli.js && node dist/seed.cli.js   (migrations, starters)
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 ENV PUPPETEER_SKIP_DOWNLOAD=true \
     CI=true
-RUN npm install -g pnpm@10 && npm cache clean --force
-WORKDIR /app
+RUN npm install -g pnpm@10.34.9 && npm cache clean --force
+WORKDIR /src
 
-FROM base AS deps
-# Dependencies are downloaded from the lockfile alone, so this layer is reused
-# until the lockfile changes, whatever else does.
+# --- build: the whole workspace (dev dependencies included), the bundles, the web app ---------------------
+FROM base AS build
+# Dependencies are downloaded from the lockfile alone, so this layer is reused until the lockfile changes;
+# the store it fills also serves the production install below (--offline).
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
-# The web app, built once: the gateway serves apps/web/dist (WEB_DIST_DIR) with a client-route fallback.
-# Its build exports the OpenAPI document and Postman collections from the gateway's own schemas first.
+# The web app, built once: the gateway serves it (WEB_DIST_DIR) with a client-route fallback. Its build
+# exports the OpenAPI document and Postman collections from the gateway's own schemas first.
 RUN pnpm --filter @render/web build
+# Bundles (dist/) plus a production-only install of the three services, laid out as /app below.
+RUN node scripts/build-services.mjs --deploy /out gateway auth templates \
+ && mkdir -p /out/apps/web \
+ && cp -r apps/web/dist /out/apps/web/dist
 
-FROM base AS runtime
+# --- runtime: node, the bundles, production node_modules; no pnpm, no tsx, no sources ----------------------
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
-    PATH=/app/node_modules/.bin:$PATH
-COPY --from=deps --chown=node:node /app /app
+    WEB_DIST_DIR=/app/apps/web/dist
+# Owned by root, so the service user can read but never change its code.
+COPY --from=build /out /app
+# "node" (uid 1000) comes with the Node image; the Kubernetes manifests run as that uid.
 USER node
-ENV WEB_DIST_DIR=/app/apps/web/dist
-ARG SERVICE=gateway
-ARG ENTRY=src/server.ts
-ENV ENTRY=${ENTRY}
-WORKDIR /app/services/${SERVICE}
-# tsx relays SIGTERM to the node process it starts, so graceful shutdown works
-# under `init: true` without pnpm in between.
-CMD ["sh", "-c", "exec tsx \"$ENTRY\""]
+WORKDIR /app/services/gateway
+EXPOSE 3000
+# Node as the process that gets SIGTERM: each service drains and exits on it (docker-compose adds an init).
+CMD ["node", "dist/server.js"]

@@ -10,12 +10,43 @@ const t = (key: string, values: Record<string, unknown> = {}) => `${key}:${JSON.
 describe('docs field tables, read from the exported OpenAPI document', () => {
   it('lists every field of the HTML call with its type, default and bounds from the contract', () => {
     const rows = fieldRows(jsonBodySchema(doc.paths['/api/html-to-img/convert']!.post!), doc, t);
-    expect(rows.map((r) => r.name).sort()).toEqual(Object.keys(HtmlConvertBody.properties).sort());
+    expect(
+      rows
+        .map((r) => r.name)
+        .filter((name) => !name.includes('.'))
+        .sort(),
+    ).toEqual(Object.keys(HtmlConvertBody.properties).sort());
     const width = rows.find((r) => r.name === 'width')!;
     expect(width).toMatchObject({ type: 'integer', required: false, defaultValue: '800' });
     expect(width.bounds).toBe(`bounds.range:${JSON.stringify({ min: RenderLimits.minDimension, max: RenderLimits.maxDimension })}`);
     expect(rows[0]).toMatchObject({ name: 'html', required: true, type: 'string' });
-    expect(rows.find((r) => r.name === 'format')?.bounds).toContain('png, jpeg, webp');
+    expect(rows.find((r) => r.name === 'format')?.bounds).toContain('png, jpeg, webp, pdf');
+  });
+
+  it('documents the PDF options of the HTML and screenshot calls, margin sides included', () => {
+    for (const path of ['/api/html-to-img/convert', '/api/screenshot/convert']) {
+      const rows = fieldRows(jsonBodySchema(doc.paths[path]!.post!), doc, t);
+      const row = (name: string) => rows.find((r) => r.name === name);
+      expect(row('pageSize'), path).toMatchObject({ type: 'string', defaultValue: '"A4"' });
+      expect(row('pageSize')?.bounds).toContain('A4, Letter, Legal, A3, A5, Tabloid');
+      for (const name of [
+        'pageWidth',
+        'pageHeight',
+        'landscape',
+        'margin',
+        'printBackground',
+        'pageRanges',
+        'headerTemplate',
+        'footerTemplate',
+        'fitToContent',
+      ]) {
+        expect(row(name)?.description, `${path} ${name}`).toMatch(/\S/);
+      }
+      expect(row('margin')?.type).toBe('object');
+      expect(rows.map((r) => r.name)).toEqual(expect.arrayContaining(['margin.top', 'margin.right', 'margin.bottom', 'margin.left']));
+      expect(row('printBackground')?.defaultValue).toBe('true');
+      expect(row('headerTemplate')?.bounds).toContain('10000');
+    }
   });
 
   it('gives every tab its operations and an example from the document', () => {

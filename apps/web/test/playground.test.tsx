@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PLAYGROUNDS } from '../src/features/playground/playground-definitions.ts';
-import { HtmlPlaygroundPage } from '../src/features/playground/playground-pages.tsx';
+import { HtmlPlaygroundPage, ScreenshotPlaygroundPage } from '../src/features/playground/playground-pages.tsx';
 import { buildRequest, decodeValues, encodeValues, minimalBody } from '../src/features/playground/playground-state.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
@@ -131,5 +131,99 @@ describe('the HTML playground page', () => {
     await user.click(await screen.findByLabelText('Use my API key'));
     expect(await screen.findByRole('dialog', { name: 'Sign in required' })).toBeInTheDocument();
     expect(screen.getByLabelText('Use my API key')).not.toBeChecked();
+  });
+});
+
+describe('PDF output (HTML and screenshot playgrounds)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('sends the PDF options only for format pdf, margins as four sides, and checks them as the gateway does', () => {
+    const html = PLAYGROUNDS.html;
+    expect(buildRequest(html, { ...html.defaults, landscape: true }).body).not.toHaveProperty('landscape');
+    const { body, problems } = buildRequest(html, {
+      ...html.defaults,
+      format: 'pdf',
+      pageSize: 'Letter',
+      landscape: true,
+      margin: '1cm',
+      printBackground: false,
+    });
+    expect(problems).toEqual({});
+    expect(minimalBody(html, body)).toEqual({
+      html: html.defaults.html,
+      format: 'pdf',
+      pageSize: 'Letter',
+      landscape: true,
+      margin: { top: '1cm', right: '1cm', bottom: '1cm', left: '1cm' },
+      printBackground: false,
+    });
+    expect(buildRequest(html, { ...html.defaults, format: 'pdf', margin: '2em' }).problems.margin).toBe(
+      'margin.top must be a length such as "210mm", "8.5in", "2cm" or "96px"',
+    );
+    const shot = PLAYGROUNDS.screenshot;
+    expect(buildRequest(shot, { ...shot.defaults, format: 'pdf', fitToContent: true }).body).toMatchObject({
+      format: 'pdf',
+      fitToContent: true,
+    });
+  });
+
+  it('shows the PDF options when pdf is chosen, sends them, and offers the PDF to open and download', async () => {
+    const pdfBase64 = btoa('%PDF-1.4 test');
+    const send = vi.fn(async (_url: string, _init: RequestInit) => {
+      const data = { image: pdfBase64, format: 'pdf', mimeType: 'application/pdf', width: 794, height: 1123, size: 13 };
+      return new Response(JSON.stringify({ success: true, data }), {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-render-time': '42' },
+      });
+    });
+    vi.stubGlobal('fetch', send);
+    // jsdom has no blob URLs.
+    const createObjectURL = vi.fn(() => 'blob:pdf-result');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const user = userEvent.setup();
+    renderPage(HtmlPlaygroundPage, { path: '/html-to-image' });
+    const format = await screen.findByLabelText('Format');
+    expect(screen.queryByLabelText('Page size')).toBeNull();
+    await user.selectOptions(format, 'pdf');
+    await user.selectOptions(screen.getByLabelText('Page size'), 'A3');
+    await user.click(screen.getByLabelText('Landscape'));
+    await user.type(screen.getByLabelText('Margins'), '0.5in');
+    expect(screen.getByLabelText('Print backgrounds')).toBeChecked();
+    expect(screen.getByLabelText('One page, fitted to the content')).not.toBeChecked();
+    await waitFor(() => expect(screen.getByTestId('snippet-curl').textContent).toContain('"pageSize":"A3"'));
+    expect(screen.getByTestId('snippet-curl').textContent).toContain('"landscape":true');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(send).toHaveBeenCalled());
+    const [url, init] = send.mock.calls.at(-1) as [string, RequestInit];
+    expect(String(url)).toContain('/api/html-to-img/convert');
+    expect(JSON.parse(String(init.body))).toMatchObject({
+      format: 'pdf',
+      pageSize: 'A3',
+      landscape: true,
+      margin: { top: '0.5in', right: '0.5in', bottom: '0.5in', left: '0.5in' },
+      output: 'json',
+    });
+    expect(await screen.findByTestId('result-pdf')).toHaveTextContent('Your PDF is ready to download.');
+    expect(screen.getByTestId('download-link')).toHaveAttribute('download', expect.stringMatching(/\.pdf$/));
+    expect(await screen.findByTestId('open-pdf')).toHaveAttribute('href', 'blob:pdf-result');
+    expect(screen.getByTestId('open-pdf')).toHaveTextContent('Open the PDF');
+    const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
+    expect(blob.type).toBe('application/pdf');
+  });
+
+  it('the screenshot playground offers pdf with the same options', async () => {
+    const user = userEvent.setup();
+    renderPage(ScreenshotPlaygroundPage, { path: '/screenshot' });
+    const format = await screen.findByLabelText('Format');
+    await user.selectOptions(format, 'pdf');
+    expect(await screen.findByLabelText('Page size')).toHaveAttribute('name', 'pageSize');
+    expect(screen.getByLabelText('Landscape')).toHaveAttribute('name', 'landscape');
+    expect(document.querySelector('[name="fitToContent"]')).not.toBeNull();
+    expect(document.querySelector('[name="printBackground"]')).not.toBeNull();
+    // What only images have is hidden (the API refuses selector with pdf).
+    expect(document.querySelector('[name="selector"]')).toBeNull();
+    expect(document.querySelector('[name="fullPage"]')).toBeNull();
   });
 });

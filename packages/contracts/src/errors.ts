@@ -15,11 +15,16 @@ export const ErrorCodes = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
   RENDER_FAILED: 422,
+  /** Too many requests from one caller (per-IP anonymous limit, an account's renders in flight, logins). */
   RATE_LIMITED: 429,
+  /**
+   * A render queue is past its depth: back-pressure, not an outage, so 429 with Retry-After (the request can
+   * be retried as is in a moment). Redis being unreachable stays QUEUE_UNAVAILABLE, a 503.
+   */
+  QUEUE_FULL: 429,
   /** nginx's convention: nobody reads this answer, the caller hung up first. */
   CLIENT_CLOSED_REQUEST: 499,
   INTERNAL_ERROR: 500,
-  QUEUE_FULL: 503,
   QUEUE_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
   UPSTREAM_TIMEOUT: 504,
@@ -28,17 +33,24 @@ export const ErrorCodes = {
 
 export type ErrorCode = keyof typeof ErrorCodes;
 
+export interface AppErrorOptions {
+  /** Sent as the `Retry-After` header (whole seconds, at least 1): when the same request may be tried again. */
+  retryAfterSeconds?: number;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly statusCode: number;
   readonly details?: Record<string, unknown>;
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options: AppErrorOptions = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.statusCode = ErrorCodes[code];
     this.details = details;
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
   }
 }
 

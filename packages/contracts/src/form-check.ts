@@ -5,7 +5,8 @@ import type { FieldMessages } from './schema-helpers.ts';
  * the same `x-messages` wording the gateway's error handler answers with, so a form says exactly what
  * the server would. Interpretive (no code generation), so it runs under a CSP without 'unsafe-eval'.
  * It covers what request bodies use: objects, strings (length, pattern, email/uuid/uri formats, allOf
- * parts), enums, booleans, numbers and integers (bounds), arrays (items, maxItems), unions with null.
+ * parts), enums, booleans, numbers and integers (bounds), arrays (items, maxItems), nested objects' known
+ * properties, unions with null.
  */
 type Schema = Record<string, unknown> & { 'x-messages'?: FieldMessages };
 
@@ -48,6 +49,18 @@ export function checkValue(schema: Schema, value: unknown, field: string): strin
   if (typeof value === 'string') return checkString(schema, messages, value, field);
   if (typeof value === 'number') return checkNumber(schema, messages, value, field);
   if (Array.isArray(value)) return checkArray(schema, messages, value, field);
+  if (value !== null && typeof value === 'object') return checkObject(schema, value as Record<string, unknown>, field);
+  return undefined;
+}
+
+/** A nested object's known properties, each as `<field>.<name>` (as the gateway's messages name them). */
+function checkObject(schema: Schema, value: Record<string, unknown>, field: string): string | undefined {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  for (const [name, propertySchema] of Object.entries(properties)) {
+    if (value[name] === undefined) continue;
+    const problem = checkValue(propertySchema, value[name], `${field}.${name}`);
+    if (problem) return problem;
+  }
   return undefined;
 }
 

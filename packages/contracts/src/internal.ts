@@ -46,8 +46,12 @@ export const CREDIT_SETTLE_BATCH_MAX = 500;
 /** What a render was, recorded with its credit for the account's usage lists (GET /api/auth/usage/recent). */
 export const LedgerRenderKind = StringEnum(RecentRenderKinds);
 const LedgerFormat = Type.String({ minLength: 1, maxLength: 16 });
-/** What is known of a render once it is over: the format made, the image's size and the worker's render time. */
+/**
+ * What is known of a render once it is over: the format made, the image's size and the worker's render time;
+ * and its kind, which a spare leased ahead learns only when a render takes it.
+ */
 export const RenderFacts = {
+  kind: Type.Optional(LedgerRenderKind),
   format: Type.Optional(LedgerFormat),
   sizeBytes: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
   renderMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
@@ -60,8 +64,17 @@ export const SettledRender = Type.Union([
 export type SettledRender = Static<typeof SettledRender>;
 /** Earlier renders' reservations to charge, carried along by another call (settled like settle-batch). */
 const Charged = Type.Optional(Type.Array(SettledRender, { maxItems: CREDIT_SETTLE_BATCH_MAX }));
-/** Known when the credit is reserved: the route's kind, and the format when the body has been read. */
-const ReserveFacts = { kind: Type.Optional(LedgerRenderKind), format: Type.Optional(LedgerFormat) };
+/** Most spares one reservation leases ahead. */
+export const CREDIT_SPARES_MAX = 64;
+/**
+ * Known when the credit is reserved: the route's kind, and the format when the body has been read. `spares`:
+ * request ids to lease ahead for the account's next renders (recorded 'leased', as many as fit its limit).
+ */
+const ReserveFacts = {
+  kind: Type.Optional(LedgerRenderKind),
+  format: Type.Optional(LedgerFormat),
+  spares: Type.Optional(Type.Array(RequestId, { maxItems: CREDIT_SPARES_MAX, uniqueItems: true })),
+};
 
 /**
  * One credit for `requestId`, for an account named by its id (a session's caller, a template owner) or by
@@ -84,6 +97,8 @@ export const CreditReserveResponse = Type.Object({
   role: ApiKeyOwnerResponse.properties.role,
   plan: ApiKeyOwnerResponse.properties.plan,
   remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  /** The spares leased (a subset of those asked for: none past the limit, none whose id was taken). */
+  spares: Type.Optional(Type.Array(Type.String())),
 });
 export type CreditReserveResponse = Static<typeof CreditReserveResponse>;
 /**

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 
 /** Bounds and defaults from spec §5 and §9; the gateway, the worker and the web forms all read these. */
@@ -22,6 +23,9 @@ export const RenderDefaults = {
 
 export const RasterFormats = ['png', 'jpeg', 'webp'] as const;
 export type RasterFormat = (typeof RasterFormats)[number];
+/** What the HTML and screenshot calls answer with: an image, or a PDF document (`format: "pdf"`). */
+export const PageOutputFormats = ['png', 'jpeg', 'webp', 'pdf'] as const;
+export type PageOutputFormat = (typeof PageOutputFormats)[number];
 export const SvgOutputFormats = ['png', 'jpeg', 'webp', 'svg'] as const;
 export type SvgOutputFormat = (typeof SvgOutputFormats)[number];
 export const OutputModes = ['json', 'binary'] as const;
@@ -79,15 +83,22 @@ export const HtmlConvertBody = Type.Object(
       minLength: 'Please enter some HTML content',
       type: 'Please enter some HTML content',
     }),
-    format: withMessages(StringEnum(RasterFormats, { default: 'png' }), {
-      enum: 'format must be one of: png, jpeg, webp',
-      type: 'format must be one of: png, jpeg, webp',
-    }),
+    format: withMessages(
+      StringEnum(PageOutputFormats, {
+        default: 'png',
+        description: 'An image, or a PDF document (pdf: the page options below apply; width sets the layout width of fitToContent)',
+      }),
+      {
+        enum: 'format must be one of: png, jpeg, webp, pdf',
+        type: 'format must be one of: png, jpeg, webp, pdf',
+      },
+    ),
     width: dimension('width', RenderDefaults.width),
     height: dimension('height', RenderDefaults.height),
     quality: quality(),
     scale: scaleField(),
     output: outputMode(),
+    ...pdfBodyFields(),
   },
   { $id: 'HtmlConvertBody', additionalProperties: true },
 );
@@ -119,7 +130,14 @@ export type SvgConvertBody = Static<typeof SvgConvertBody>;
 // Job payloads: what the gateway queues and the worker re-validates (packages/queue compiles them once).
 // Every field is filled in (defaults applied) and nothing else is allowed.
 
-export const HtmlRenderPayload = Type.Required(Type.Omit(HtmlConvertBody, ['output']), { additionalProperties: false });
+export const HtmlRenderPayload = Type.Composite(
+  [
+    Type.Required(Type.Omit(HtmlConvertBody, ['output', ...PdfFieldNames])),
+    // Only for format pdf: the page options, resolved by the gateway.
+    Type.Object({ pdf: Type.Optional(PdfJobOptions) }),
+  ],
+  { additionalProperties: false },
+);
 export type HtmlRenderPayload = Static<typeof HtmlRenderPayload>;
 
 /**
@@ -151,8 +169,8 @@ export type SvgRenderPayload = Static<typeof SvgRenderPayload>;
 export const ImageMeta = Type.Object({
   format: Type.String(),
   mimeType: Type.String(),
-  width: Type.Integer({ description: 'image width in pixels' }),
-  height: Type.Integer({ description: 'image height in pixels' }),
+  width: Type.Integer({ description: 'image width in pixels (a PDF: its first page’s width in CSS pixels, 1/96 in)' }),
+  height: Type.Integer({ description: 'image height in pixels (a PDF: its first page’s height in CSS pixels, 1/96 in)' }),
 });
 export type ImageMeta = Static<typeof ImageMeta>;
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { outputMode, quality, RasterFormats, RenderLimits } from './render.ts';
+import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
+import { outputMode, PageOutputFormats, quality, RenderLimits } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 
 /** The 14 interface languages a screenshot can be taken in (Accept-Language and navigator.language). */
@@ -84,10 +85,17 @@ export const ScreenshotConvertBody = Type.Object(
         maxLength: 'Please enter a valid URL (including http:// or https://)',
       },
     ),
-    format: withMessages(StringEnum(RasterFormats, { default: 'png' }), {
-      enum: 'format must be one of: png, jpeg, webp',
-      type: 'format must be one of: png, jpeg, webp',
-    }),
+    format: withMessages(
+      StringEnum(PageOutputFormats, {
+        default: 'png',
+        description:
+          'An image, or the page printed as a PDF document (pdf: the page options below apply; selector is refused, fullPage, quality, scale and transparent do not apply)',
+      }),
+      {
+        enum: 'format must be one of: png, jpeg, webp, pdf',
+        type: 'format must be one of: png, jpeg, webp, pdf',
+      },
+    ),
     deviceType: withMessages(
       StringEnum(DeviceTypes, {
         default: 'desktop',
@@ -161,12 +169,20 @@ export const ScreenshotConvertBody = Type.Object(
         },
       ),
     ),
+    ...pdfBodyFields(),
   },
   { $id: 'ScreenshotConvertBody', additionalProperties: true },
 );
 export type ScreenshotConvertBody = Static<typeof ScreenshotConvertBody>;
 
-export const ScreenshotRenderPayload = Type.Omit(ScreenshotConvertBody, ['outputType'], { additionalProperties: false });
+export const ScreenshotRenderPayload = Type.Composite(
+  [
+    Type.Omit(ScreenshotConvertBody, ['outputType', ...PdfFieldNames]),
+    // Only for format pdf: the page options, resolved by the gateway.
+    Type.Object({ pdf: Type.Optional(PdfJobOptions) }),
+  ],
+  { additionalProperties: false },
+);
 export type ScreenshotRenderPayload = Static<typeof ScreenshotRenderPayload>;
 
 export const ScreenshotUrlMessages = {

@@ -75,7 +75,8 @@ export interface PasswordResetsTable {
   created_at: Timestamp;
 }
 
-export type CreditStatus = 'reserved' | 'charged' | 'released';
+/** 'leased': reserved ahead for a gateway's next renders of the account, not yet taken by one. */
+export type CreditStatus = 'reserved' | 'charged' | 'released' | 'leased';
 export type LedgerRenderKind = 'html' | 'svg' | 'chart' | 'code' | 'screenshot' | 'template';
 
 export interface CreditLedgerTable {

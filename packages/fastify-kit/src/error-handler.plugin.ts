@@ -68,6 +68,33 @@ const POSTGRES_NUL_ERRORS = new Set(['22021', '22P05']);
 const isPostgresNulError = (err: unknown) =>
   typeof (err as { code?: unknown }).code === 'string' && POSTGRES_NUL_ERRORS.has((err as { code: string }).code);
 
+// A database (or another service's connection) that is down or restarting: refused or cut connections,
+// Postgres shutting down or starting up (class 57P), connection exceptions (class 08). The caller can
+// retry shortly, so this is a 503 and not a 500 (which would read as a bug).
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated unexpectedly$/,
+  /^Connection terminated due to connection timeout$/,
+  /^timeout exceeded when trying to connect$/,
+];
+const isDependencyUnavailable = (err: unknown): boolean => {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message));
+};
+
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 const send = (reply: FastifyReply, status: number, code: string, message: string) =>
@@ -82,6 +109,8 @@ async function errorHandlerPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.warn({ code: error.code }, error.message);
+      // Back-pressure answers (a full queue, a limit) say when to come back.
+      if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
       return send(reply, error.statusCode, error.code, error.message);
     }
     const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
@@ -108,6 +137,15 @@ async function errorHandlerPlugin(app: FastifyInstance) {
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       const code: ErrorCode = fe.statusCode === 429 ? 'RATE_LIMITED' : fe.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR';
       return send(reply, fe.statusCode, code, fe.message || 'Bad request');
+    }
+    if (isDependencyUnavailable(error)) {
+      request.log.warn({ err: (error as Error).message, code: (error as { code?: unknown }).code }, 'dependency unavailable');
+      return send(
+        reply.header('Retry-After', '1'),
+        503,
+        'SERVICE_UNAVAILABLE',
+        'The service is temporarily unavailable; please retry shortly',
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, ErrorCodes.INTERNAL_ERROR, 'INTERNAL_ERROR', 'An unexpected error occurred');

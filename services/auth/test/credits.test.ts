@@ -147,11 +147,61 @@ describe('credits: reserved by API key, settled in batches', () => {
       role: 'user',
       plan: 'free',
       remaining: 49,
+      spares: [],
     });
     // Idempotent per requestId, like the reservation by account id.
     expect(await json(await reserveByKey(stack, user.apiKey, id))).toMatchObject({ reservationId: body.reservationId, remaining: 49 });
     expect((await reserveByKey(stack, user.apiKey)).status).toBe(200);
     expect((await usage(stack, user.token)).used).toBe(2);
+  });
+
+  it('leases spares ahead within the limit: counted against it, not in the usage shown until a render takes one', async () => {
+    const user = await verifiedUser(stack);
+    await seedCharged(stack, user.userId, 44);
+    const spares = Array.from({ length: 8 }, () => randomUUID());
+    const leased = await json(
+      await internal(stack, '/internal/credits/reserve', {
+        apiKeyHash: sha256(user.apiKey),
+        requestId: randomUUID(),
+        kind: 'html',
+        spares,
+      }),
+    );
+    // 44 used + this one leaves 5: five spares are leased, the other three refused, and nothing is left.
+    expect(leased).toMatchObject({ remaining: 0 });
+    expect(leased.spares).toHaveLength(5);
+    expect(spares).toEqual(expect.arrayContaining(leased.spares));
+    expect((await usage(stack, user.token)).used).toBe(45);
+    expect((await reserveByKey(stack, user.apiKey)).status).toBe(402);
+
+    // A render takes a spare: charged with what it was; the spares nobody took go back and cost nothing.
+    const [taken = '', ...unused] = leased.spares as string[];
+    const charged = await internal(stack, '/internal/credits/settle-batch', {
+      requestIds: [{ requestId: taken, kind: 'svg', format: 'webp', sizeBytes: 10, renderMs: 3 }],
+      outcome: 'charged',
+    });
+    expect(await json(charged)).toEqual({ settled: 1 });
+    expect(await json(await settleBatch(stack, unused, 'released'))).toEqual({ settled: unused.length });
+    expect((await usage(stack, user.token)).used).toBe(46);
+    const row = await stack.db
+      .selectFrom('credit_ledger')
+      .select(['kind', 'format', 'status'])
+      .where('request_id', '=', taken)
+      .executeTakeFirst();
+    expect(row).toEqual({ kind: 'svg', format: 'webp', status: 'charged' });
+    expect((await reserveByKey(stack, user.apiKey)).status).toBe(200);
+
+    // No limit, no refusal: a Pro account gets every spare asked for.
+    await stack.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
+    const pro = await json(
+      await internal(stack, '/internal/credits/reserve', {
+        apiKeyHash: sha256(user.apiKey),
+        requestId: randomUUID(),
+        spares: spares.slice(0, 2).map(() => randomUUID()),
+      }),
+    );
+    expect(pro).toMatchObject({ remaining: null });
+    expect(pro.spares).toHaveLength(2);
   });
 
   it('refuses an unknown or regenerated key with 401 and reserves nothing', async () => {

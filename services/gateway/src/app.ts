@@ -12,7 +12,10 @@ import {
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
+import { accountForwardHooks } from './lib/account-forwarding.ts';
 import { telemetryOrigins, webAppConfig } from './lib/web-telemetry.ts';
+import accountChanges from './plugins/account-changes.plugin.ts';
+import accountLimits from './plugins/account-limits.plugin.ts';
 import authClient from './plugins/auth-client.plugin.ts';
 import credits from './plugins/credits.plugin.ts';
 import identity from './plugins/identity.plugin.ts';
@@ -69,11 +72,13 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
       },
     ],
   });
+  await fastify.register(accountLimits, { freeMaxInFlight: config.FREE_MAX_IN_FLIGHT, proMaxInFlight: config.PRO_MAX_IN_FLIGHT });
   await fastify.register(renderQueue, {
     redisUrl: config.REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     deadlineMs: config.RENDER_DEADLINE_MS,
     maxQueueDepth: config.MAX_QUEUE_DEPTH,
+    queueFullRetryAfterSeconds: config.QUEUE_FULL_RETRY_AFTER_SECONDS,
   });
   await fastify.register(authClient, {
     baseUrl: config.AUTH_SERVICE_URL,
@@ -81,7 +86,12 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     timeoutMs: config.ACCOUNT_TIMEOUT_MS,
     settleBatchMs: config.CREDIT_SETTLE_BATCH_MS,
   });
-  await fastify.register(identity, { anonRateLimitPerMinute: config.ANON_RATE_LIMIT_PER_MINUTE, keyPrefix: config.QUEUE_PREFIX });
+  await fastify.register(accountChanges, { redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX });
+  await fastify.register(identity, {
+    anonRateLimitPerMinute: config.ANON_RATE_LIMIT_PER_MINUTE,
+    keyPrefix: config.QUEUE_PREFIX,
+    leaseTtlMs: config.KEY_LEASE_TTL_MS,
+  });
   await fastify.register(credits);
   await fastify.register(templatesClient, {
     baseUrl: config.TEMPLATES_SERVICE_URL,
@@ -105,6 +115,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     target: config.AUTH_SERVICE_URL,
     timeoutMs: config.FORWARD_TIMEOUT_MS,
     serviceName: 'account service',
+    hooks: accountForwardHooks(fastify),
   });
   if (config.WEB_DIST_DIR) await fastify.register(webApp, { distDir: config.WEB_DIST_DIR, appConfig: webAppConfig(config) });
 }

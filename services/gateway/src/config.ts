@@ -10,8 +10,17 @@ export const GatewayConfigSchema = Type.Object({
   QUEUE_PREFIX: Type.String({ default: 'render' }),
   /** How long a sync convert call waits for its job (queue wait + render + one retry) before a 504. */
   RENDER_DEADLINE_MS: Type.Integer({ minimum: 100, default: 30_000 }),
-  /** Waiting jobs per queue above which new convert calls get 503 instead of queueing without bound. */
+  /** Waiting jobs per queue above which new convert calls get 429 (with Retry-After) instead of queueing without bound. */
   MAX_QUEUE_DEPTH: Type.Integer({ minimum: 1, default: 500 }),
+  /** The Retry-After (seconds) of a 429 for a full queue: about how long a full queue takes to drain a little. */
+  QUEUE_FULL_RETRY_AFTER_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 2 }),
+  /**
+   * Renders in flight at once per Free account, per gateway replica (an in-process counter: with R replicas
+   * an account may have up to R × this in flight). Past it, 429 with Retry-After: 1. Admins are not limited.
+   */
+  FREE_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 4 }),
+  /** As FREE_MAX_IN_FLIGHT, for Pro accounts. */
+  PRO_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 32 }),
   /** How long boot waits for Redis before serving anyway (convert calls answer 503 until it is up). */
   REDIS_BOOT_WAIT_MS: Type.Integer({ minimum: 0, default: 5_000 }),
   /**
@@ -46,6 +55,8 @@ export const GatewayConfigSchema = Type.Object({
    * account service before it is sent on its own, together with the others of that time.
    */
   CREDIT_SETTLE_BATCH_MS: Type.Integer({ minimum: 1, default: 50 }),
+  /** How long credits leased ahead for a busy API key are kept unused before they are given back. */
+  KEY_LEASE_TTL_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5_000 }),
   /** Convert calls per minute per client IP without credentials (the demo pages). */
   ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
   /**

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database, exactly as its own tests start it.
 import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { recordingProxy } from './helpers/recording-proxy.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 const HTML = '<html><body style="margin:0;background:#00f"></body></html>';
@@ -203,36 +202,6 @@ describe('API keys: verified by the reservation itself', () => {
   });
 });
 
-/** Forwards to the account service, recording each call; `fail` picks the paths it answers 503 itself. */
-async function recordingProxy(target: string, fail: (path: string) => boolean = () => false) {
-  const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      const raw = Buffer.concat(chunks);
-      const path = req.url ?? '';
-      calls.push({ path, body: raw.length ? JSON.parse(raw.toString('utf8')) : {} });
-      if (fail(path)) {
-        res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false,"code":"SERVICE_UNAVAILABLE","message":"down"}');
-        return;
-      }
-      const headers: Record<string, string> = {};
-      for (const name of ['content-type', 'authorization', 'x-internal-token']) {
-        const value = req.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
-      const upstream = await fetch(`${target}${path}`, { method: req.method, headers, body: raw.length ? raw : undefined });
-      res
-        .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
-        .end(Buffer.from(await upstream.arrayBuffer()));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 describe('charges settled after the answer, in batches', () => {
   const statuses = async (userId: string) =>
     (await auth.db.selectFrom('credit_ledger').select(['request_id', 'status']).where('user_id', '=', userId).execute()).map(
@@ -261,17 +230,23 @@ describe('charges settled after the answer, in batches', () => {
       const reserves = proxy.calls.filter((call) => call.path === '/internal/credits/reserve');
       const jobs = reserves.map((call) => call.body.requestId);
       // Each charge goes with what its render made (for the account's usage lists); each reserve with its kind.
-      type Charge = { requestId: string; format: string; sizeBytes: number; renderMs: number };
+      type Charge = { requestId: string; kind: string; format: string; sizeBytes: number; renderMs: number };
       const charged = reserves.map((call) => call.body.charged as Charge[] | undefined);
       expect(charged.map((charges) => charges?.map((charge) => charge.requestId))).toEqual([undefined, [jobs[0]], [jobs[1]]]);
-      expect(charged[1]![0]).toEqual({ requestId: jobs[0], format: 'png', sizeBytes: expect.any(Number), renderMs: expect.any(Number) });
+      expect(charged[1]![0]).toEqual({
+        requestId: jobs[0],
+        kind: 'html',
+        format: 'png',
+        sizeBytes: expect.any(Number),
+        renderMs: expect.any(Number),
+      });
       expect(reserves.map((call) => call.body.kind)).toEqual(['html', 'html', 'html']);
       expect((await statuses(user.userId)).sort()).toEqual(['charged', 'charged', 'reserved']);
       await own.close();
       closed = true;
       expect(proxy.calls.filter((call) => call.path === '/internal/credits/settle-batch').map((call) => call.body)).toEqual([
         {
-          requestIds: [{ requestId: jobs[2], format: 'png', sizeBytes: expect.any(Number), renderMs: expect.any(Number) }],
+          requestIds: [{ requestId: jobs[2], kind: 'html', format: 'png', sizeBytes: expect.any(Number), renderMs: expect.any(Number) }],
           outcome: 'charged',
         },
       ]);
@@ -279,6 +254,30 @@ describe('charges settled after the answer, in batches', () => {
       expect(await used(user.token)).toBe(3);
     } finally {
       if (!closed) await own.close();
+      await proxy.close();
+    }
+  });
+
+  it('retries a batch the account service did not confirm until it is charged: a delivered image is never left unbilled', async () => {
+    let refusals = 2;
+    const proxy = await recordingProxy(auth.url, (path) => path === '/internal/credits/settle-batch' && refusals-- > 0);
+    const own = await startGateway({
+      QUEUE_PREFIX: queuePrefix,
+      AUTH_SERVICE_URL: proxy.url,
+      INTERNAL_TOKEN,
+      CREDIT_SETTLE_BATCH_MS: '20',
+    });
+    const user = await verifiedUser(auth);
+    try {
+      const res = await own.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      const deadline = Date.now() + 5_000;
+      while ((await statuses(user.userId))[0] !== 'charged' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await statuses(user.userId)).toEqual(['charged']);
+      expect(proxy.calls.filter((call) => call.path === '/internal/credits/settle-batch')).toHaveLength(3);
+    } finally {
+      await own.close();
       await proxy.close();
     }
   });
@@ -321,8 +320,11 @@ describe('anonymous convert calls', () => {
       // An invalid body still counts: the limit is checked before the body is parsed, so it is cheap.
       const res = await strictGateway.post('/api/svg-to-img/convert', { svg: '' });
       statuses.push(res.status);
-      if (res.status === 429) expect((await res.json()).message).toMatch(/anonymous use is limited to 3 per minute/);
-      else await res.arrayBuffer();
+      if (res.status === 429) {
+        // One call comes back every 60 / 3 seconds.
+        expect(res.headers.get('retry-after')).toBe('20');
+        expect((await res.json()).message).toMatch(/anonymous use is limited to 3 per minute/);
+      } else await res.arrayBuffer();
     }
     expect(statuses).toEqual([400, 400, 400, 429]);
     const user = await verifiedUser(auth);

@@ -66,6 +66,21 @@ describe('the OpenAPI document', () => {
     expect(hidden.sort()).toEqual(UNDOCUMENTED);
   });
 
+  it('documents back-pressure on every image operation: 429 with Retry-After, 503 for an unreachable queue', () => {
+    type Operation = { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, { schema: unknown }> }> };
+    const imageOperations = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations as Record<string, Operation>)
+        .filter(([, op]) => Object.keys(op.responses['200']?.content ?? {}).some((type) => type.startsWith('image/')))
+        .map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+    );
+    expect(imageOperations.map((o) => o.name)).toContain('POST /api/html-to-img/convert');
+    for (const { name, op } of imageOperations) {
+      expect(op.responses['429']?.headers?.['Retry-After']?.schema, name).toMatchObject({ type: 'integer', minimum: 1 });
+      expect(op.responses['429']?.content?.['application/json'], name).toBeDefined();
+      expect(op.responses['503'], name).toBeDefined();
+    }
+  });
+
   it('documents no operation the gateway does not answer', () => {
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),

@@ -55,15 +55,22 @@ describe('deadlines and queue limits', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('a full queue → 503 QUEUE_FULL instead of queueing without bound', async () => {
+  it('a full queue → 429 QUEUE_FULL with Retry-After instead of queueing without bound', async () => {
     const gateway = await startGateway({ QUEUE_PREFIX: uniquePrefix('full'), MAX_QUEUE_DEPTH: '1', RENDER_DEADLINE_MS: '3000' });
     cleanups.push(() => gateway.close());
     // Nobody serves this prefix: the first job waits in the queue until its deadline.
     const first = gateway.post('/api/html-to-img/convert', { html: '<p>1</p>' });
     await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
     const second = await gateway.post('/api/html-to-img/convert', { html: '<p>2</p>' });
-    expect(second.status).toBe(503);
-    expect(await second.json()).toMatchObject({ code: 'QUEUE_FULL', message: 'The render queue is full right now; please retry shortly' });
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toBe('2'); // QUEUE_FULL_RETRY_AFTER_SECONDS' default
+    expect(await second.json()).toEqual({
+      success: false,
+      code: 'QUEUE_FULL',
+      message: 'The render queue is full right now; please retry in 2 s',
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
     expect((await first).status).toBe(504);
   });
 
@@ -73,6 +80,7 @@ describe('deadlines and queue limits', () => {
     const started = Date.now();
     const res = await gateway.post('/api/html-to-img/convert', { html: '<p>x</p>' });
     expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBeNull();
     expect(await res.json()).toMatchObject({
       code: 'QUEUE_UNAVAILABLE',
       message: 'The render queue is unavailable right now; please retry shortly',

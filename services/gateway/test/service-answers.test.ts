@@ -102,7 +102,10 @@ describe('answers that break their contract', () => {
     const reserved = auth.calls.find((call) => call.route === 'POST /internal/credits/reserve' && call.body.apiKeyHash === sha256(GOOD_KEY))
       ?.body.requestId;
     expect(reserved).toBeTypeOf('string');
-    expect(auth.calls).toContainEqual({ route: 'POST /internal/credits/settle', body: { requestId: reserved, outcome: 'released' } });
+    expect(auth.calls).toContainEqual({
+      route: 'POST /internal/credits/settle',
+      body: { requestId: reserved, outcome: 'released', kind: 'template' },
+    });
   });
 
   it('a template owner without a version, or a signature check that is not JSON, is a 503', async () => {

@@ -41,9 +41,9 @@ describe('HTML convert input validation', () => {
     [{ html, scale: 0.05 }, 'scale must be between 0.1 and 3'],
     [{ html, scale: 3.5 }, 'scale must be between 0.1 and 3'],
     [{ html, scale: '2' }, 'scale must be a number between 0.1 and 3'],
-    [{ html, format: 'gif' }, 'format must be one of: png, jpeg, webp'],
-    [{ html, format: 'svg' }, 'format must be one of: png, jpeg, webp'],
-    [{ html, format: 1 }, 'format must be one of: png, jpeg, webp'],
+    [{ html, format: 'gif' }, 'format must be one of: png, jpeg, webp, pdf'],
+    [{ html, format: 'svg' }, 'format must be one of: png, jpeg, webp, pdf'],
+    [{ html, format: 1 }, 'format must be one of: png, jpeg, webp, pdf'],
     [{ html, output: 'xml' }, 'output must be one of: json, binary'],
     [{ html, width: 4000, height: 4000, scale: 2 }, 'width × height × scale² must not exceed 16000000 pixels'],
   ])('%j → 400 "%s"', async (body, message) => {

@@ -1,9 +1,17 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LogLevel, loadConfig } from '@render/config';
 import { type Static, Type } from '@sinclair/typebox';
 
-/** The checkout's fontconfig file: the system's fonts plus the emoji rules. */
-export const DEFAULT_FONTCONFIG_FILE = fileURLToPath(new URL('../../../infra/fonts/fonts.conf', import.meta.url));
+/**
+ * The fontconfig file: the system's fonts plus the emoji rules. Next to the compiled bundle (dist/fonts.conf,
+ * copied by scripts/build-services.mjs), else the checkout's infra/fonts/fonts.conf.
+ */
+export const DEFAULT_FONTCONFIG_FILE = fileURLToPath(
+  [new URL('./fonts.conf', import.meta.url), new URL('../../../infra/fonts/fonts.conf', import.meta.url)].find((file) =>
+    existsSync(file),
+  ) ?? new URL('../../../infra/fonts/fonts.conf', import.meta.url),
+);
 
 export const WorkerConfigSchema = Type.Object({
   LOG_LEVEL: LogLevel,

@@ -284,7 +284,6 @@ describe('chart host page', () => {
           ],
         },
       ],
-      ['dark, JPEG, scale 2', { chart: { type: 'column' }, series: [{ data: values }] }, { theme: 'dark', format: 'jpeg', scale: 2 }],
       [
         'heatmap',
         {
@@ -320,6 +319,12 @@ describe('chart host page', () => {
           ],
         },
       ],
+      // Last on purpose: once this page has drawn at device scale 2, the painter's canvas text at scale 1
+      // comes out, on and off for a while, a few anti-aliasing levels apart from the image route's
+      // (Chromium's state: same layout, fonts, colours and character positions, no timer or animation; a
+      // scale-1 chart before it does not do it). The heatmap right after it failed so, once, when a loaded
+      // machine stretched the render into such a spell. No pixels are compared after it.
+      ['dark, JPEG, scale 2', { chart: { type: 'column' }, series: [{ data: values }] }, { theme: 'dark', format: 'jpeg', scale: 2 }],
     ];
     const base = {
       library: 'highcharts',
@@ -355,7 +360,12 @@ describe('chart host page', () => {
         sum += d;
         if (d > 64) far += 1;
       }
-      expect({ name, mean: sum / a!.data.length < 0.05, far: far < a!.data.length / 10_000 }).toEqual({ name, mean: true, far: true });
+      // The same pixels up to anti-aliasing noise; the message gives the numbers when it is more.
+      const mean = sum / a!.data.length;
+      expect(
+        { name, mean: mean < 0.05, far: far < a!.data.length / 10_000 },
+        `${name}: mean difference ${mean.toFixed(4)}, ${far} channel values more than 64 apart`,
+      ).toEqual({ name, mean: true, far: true });
     }
     await page.setViewport({ width: 800, height: 600, deviceScaleFactor: 1 });
   });

@@ -20,6 +20,8 @@ export interface CreditRequest {
 /** A reservation to settle, with what its render made, when known (recorded with the charge). */
 export interface SettledRender {
   requestId: string;
+  /** What the render was: a leased spare learns it only when a render takes it. */
+  kind?: LedgerRenderKind | null;
   format?: string | null;
   sizeBytes?: number | null;
   renderMs?: number | null;
@@ -32,20 +34,24 @@ export const toSettledRender = (render: string | SettledRender): SettledRender =
 /** The settle statements' parameters: parallel arrays that `unnest` turns back into rows. */
 const settledArrays = (renders: readonly SettledRender[]) => [
   renders.map((r) => r.requestId),
+  renders.map((r) => r.kind ?? null),
   renders.map((r) => r.format ?? null),
   renders.map((r) => r.sizeBytes ?? null),
   renders.map((r) => r.renderMs ?? null),
 ];
-// The settle of each row named in `renders` (`$status`, `$at` and the four arrays of settledArrays): only a
-// row still 'reserved' changes, and a fact not sent keeps what the reservation recorded.
-const settleSql = (status: string, at: string, arrays: readonly [string, string, string, string]) =>
+/** The statuses a settle changes: a reservation, or a leased spare (taken by a render, or given back unused). */
+const UNSETTLED = "('reserved', 'leased')";
+// The settle of each row named in `renders` (`$status`, `$at` and the five arrays of settledArrays): only a
+// row still unsettled changes, and a fact not sent keeps what the reservation recorded.
+const settleSql = (status: string, at: string, arrays: readonly [string, string, string, string, string]) =>
   `update credit_ledger set status = ${status}, settled_at = ${at},
+    kind = coalesce(settled.kind, credit_ledger.kind),
     format = coalesce(settled.format, credit_ledger.format),
     size_bytes = coalesce(settled.size_bytes, credit_ledger.size_bytes),
     render_ms = coalesce(settled.render_ms, credit_ledger.render_ms)
-  from unnest(${arrays[0]}::text[], ${arrays[1]}::text[], ${arrays[2]}::integer[], ${arrays[3]}::integer[])
-    as settled(request_id, format, size_bytes, render_ms)
-  where credit_ledger.request_id = settled.request_id and credit_ledger.status = 'reserved'`;
+  from unnest(${arrays[0]}::text[], ${arrays[1]}::text[], ${arrays[2]}::text[], ${arrays[3]}::integer[], ${arrays[4]}::integer[])
+    as settled(request_id, kind, format, size_bytes, render_ms)
+  where credit_ledger.request_id = settled.request_id and credit_ledger.status in ${UNSETTLED}`;
 
 /** Renders of one UTC day (`date`: YYYY-MM-DD). */
 export interface DailyRenders {
@@ -61,7 +67,8 @@ export interface RecentRenderRow {
   format: string;
   sizeBytes: number | null;
   renderMs: number | null;
-  status: CreditStatus;
+  /** Never 'leased': a spare nobody took was no render. */
+  status: Exclude<CreditStatus, 'leased'>;
 }
 
 export interface CreditOwner {
@@ -80,39 +87,60 @@ export const isUnlimited = (rules: CreditRules, user: { role: UserRole; plan: Us
   rules.unlimited.everyone || rules.unlimited.roles.includes(user.role) || rules.unlimited.plans.includes(user.plan);
 
 export type ReserveResult =
-  /** `remaining`: credits left in the window after this one; null when the account has no limit. */
-  | { ok: true; reservationId: string; replayed: boolean; owner: CreditOwner; remaining: number | null }
+  /**
+   * `remaining`: credits left in the window after this one and its spares; null when the account has no
+   * limit. `spares`: the request ids leased ahead (see `reserve`).
+   */
+  | { ok: true; reservationId: string; replayed: boolean; owner: CreditOwner; remaining: number | null; spares: string[] }
   | { ok: false; reason: 'limit_reached'; used: number; owner: CreditOwner }
   | { ok: false; reason: 'unknown_user'; used: 0 };
 
 const columns = ['id', 'user_id', 'request_id', 'status', 'created_at', 'settled_at', 'kind', 'format', 'size_bytes', 'render_ms'] as const;
 
-const usedQuery = (db: Kysely<DB>, userId: string, since: Date) =>
+/**
+ * What counts as used: charged, and reserved (in flight). Against the limit, leased spares count too, so no
+ * lease overshoots it; in the usage the account sees they do not, until a render takes one.
+ */
+const usedStatuses = (against: 'limit' | 'usage'): CreditStatus[] =>
+  against === 'limit' ? ['charged', 'reserved', 'leased'] : ['charged', 'reserved'];
+
+const usedQuery = (db: Kysely<DB>, userId: string, since: Date, against: 'limit' | 'usage') =>
   db
     .selectFrom('credit_ledger')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('user_id', '=', userId)
     .where('created_at', '>=', since)
-    .where('status', 'in', ['charged', 'reserved']);
+    .where('status', 'in', usedStatuses(against));
 
 // The statements every billed render runs, prepared once per connection (see preparedStatement).
 
 /** The owner found, and the reservation if the owner has no limit to enforce (else null: the locked path). */
-type FoundOwner = { id: string; role: UserRole; plan: UserPlan; reservationId: string | null };
+type FoundOwner = { id: string; role: UserRole; plan: UserPlan; reservationId: string | null; spares: string[] };
 // $1 the account, $2 the request id; $3–$5 the unlimited accounts (everyone, roles, plans); $6 earlier
-// reservations to charge meanwhile (request ids), $7 when, $8–$10 their renders' formats, sizes and times;
-// $11 the render's kind, $12 its format.
+// reservations to charge meanwhile (request ids), $7 when, $8–$11 their renders' kinds, formats, sizes and
+// times; $12 the render's kind, $13 its format; $14 the request ids of spares to lease.
 const reserveUnlimited = (owner: string) => `with owner as (${owner}),
 charged as (
-  ${settleSql("'charged'", '$7::timestamptz', ['$6', '$8', '$9', '$10'])}
+  ${settleSql("'charged'", '$7::timestamptz', ['$6', '$8', '$9', '$10', '$11'])}
+),
+unlimited as (
+  select id from owner where $3::boolean or role = any($4::text[]) or plan = any($5::text[])
 ),
 inserted as (
   insert into credit_ledger (user_id, request_id, kind, format)
-  select id, $2::text, $11::text, $12::text from owner where $3::boolean or role = any($4::text[]) or plan = any($5::text[])
+  select id, $2::text, $12::text, $13::text from unlimited
   on conflict (request_id) do nothing
   returning id
+),
+leased as (
+  insert into credit_ledger (user_id, request_id, status, kind)
+  select unlimited.id, spare, 'leased', $12::text from unlimited, unnest($14::text[]) as spare
+  on conflict (request_id) do nothing
+  returning request_id
 )
-select owner.id, owner.role, owner.plan, (select id from inserted) as "reservationId" from owner`;
+select owner.id, owner.role, owner.plan, (select id from inserted) as "reservationId",
+  coalesce((select array_agg(request_id) from leased), '{}') as spares
+from owner`;
 const reserveByKey = preparedStatement<FoundOwner>(
   'credits_reserve_by_key',
   reserveUnlimited(`select users.id, users.role, users.plan from api_keys join users on users.id = api_keys.user_id
@@ -126,27 +154,45 @@ const lockUser = preparedStatement<{ id: string; role: UserRole; plan: UserPlan 
   'credits_lock_user',
   'select id, role, plan from users where id = $1::uuid for update',
 );
+const LIMIT_STATUSES = "('charged', 'reserved', 'leased')";
 // $1 user, $2 request id, $3 the limit (null: none), $4 the window's start, $5 the render's kind, $6 its
 // format. A replayed request id inserts nothing. Answers the credits used before this one.
 const insertWithinLimit = preparedStatement<{ id: string; used: number }>(
   'credits_insert_within_limit',
   `with used as (
     select count(*)::integer as n from credit_ledger
-    where user_id = $1::uuid and created_at >= $4::timestamptz and status in ('charged', 'reserved')
+    where user_id = $1::uuid and created_at >= $4::timestamptz and status in ${LIMIT_STATUSES}
   )
   insert into credit_ledger (user_id, request_id, kind, format)
   select $1::uuid, $2::text, $5::text, $6::text from used where $3::integer is null or used.n < $3::integer
   on conflict (request_id) do nothing
   returning id, (select n from used) as used`,
 );
-const settleAll = preparedStatement<never>('credits_settle_many', settleSql('$1::text', '$2::timestamptz', ['$3', '$4', '$5', '$6']));
+// $1 user, $2 the spares' request ids, $3 the limit (null: none), $4 the window's start, $5 the kind. As many
+// as fit under the limit, counted after the reservation they come with (same transaction, so it sees it).
+const leaseWithinLimit = preparedStatement<{ request_id: string }>(
+  'credits_lease_within_limit',
+  `with used as (
+    select count(*)::integer as n from credit_ledger
+    where user_id = $1::uuid and created_at >= $4::timestamptz and status in ${LIMIT_STATUSES}
+  )
+  insert into credit_ledger (user_id, request_id, status, kind)
+  select $1::uuid, spare.id, 'leased', $5::text from used, unnest($2::text[]) with ordinality as spare(id, n)
+  where $3::integer is null or used.n + spare.n <= $3::integer
+  on conflict (request_id) do nothing
+  returning request_id`,
+);
+const settleAll = preparedStatement<never>('credits_settle_many', settleSql('$1::text', '$2::timestamptz', ['$3', '$4', '$5', '$6', '$7']));
 
 export class CreditLedgerRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** Credits that count against a limit: charged, plus reserved ones still in flight. Released ones cost nothing. */
-  async countUsed(userId: string, since: Date): Promise<number> {
-    const row = await usedQuery(this.db, userId, since).executeTakeFirstOrThrow();
+  /**
+   * Credits used: charged, plus reserved ones still in flight (released ones cost nothing). Against the
+   * limit (`limit`), spares leased ahead count too; in the usage the account sees (`usage`), not yet.
+   */
+  async countUsed(userId: string, since: Date, against: 'limit' | 'usage' = 'usage'): Promise<number> {
+    const row = await usedQuery(this.db, userId, since, against).executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -159,6 +205,9 @@ export class CreditLedgerRepository {
    * count sees every reservation committed before the lock was ours. A requestId seen before returns its
    * existing reservation instead of charging again. `charged` rows (any account's) are settled by the first
    * statement, whatever becomes of this reservation.
+   *
+   * `spares` are request ids to lease ahead with it (a gateway's next renders for this account): each is
+   * recorded 'leased', as many as fit under the limit; the answer names those that were.
    */
   async reserve(
     account: CreditAccount,
@@ -166,12 +215,13 @@ export class CreditLedgerRepository {
     rules: CreditRules,
     since: Date,
     charged: readonly SettledRender[] = [],
+    spares: readonly string[] = [],
   ): Promise<ReserveResult> {
     const { everyone, roles, plans } = rules.unlimited;
     const [chargedIds, ...chargedFacts] = settledArrays(charged);
     const { requestId } = request;
     const facts = [request.kind ?? null, request.format ?? null];
-    const values = [requestId, everyone, roles, plans, chargedIds, new Date(), ...chargedFacts, ...facts];
+    const values = [requestId, everyone, roles, plans, chargedIds, new Date(), ...chargedFacts, ...facts, spares];
     const { rows } =
       'apiKeyHash' in account
         ? await reserveByKey(this.db, [account.apiKeyHash, ...values])
@@ -179,15 +229,23 @@ export class CreditLedgerRepository {
     const found = rows[0];
     if (!found) return { ok: false, reason: 'unknown_user', used: 0 };
     const owner: CreditOwner = { userId: found.id, role: found.role, plan: found.plan };
-    if (found.reservationId) return { ok: true, reservationId: found.reservationId, replayed: false, owner, remaining: null };
-    if (!isUnlimited(rules, owner)) return this.reserveLimited(owner.userId, request, rules, since);
+    if (found.reservationId) {
+      return { ok: true, reservationId: found.reservationId, replayed: false, owner, remaining: null, spares: found.spares };
+    }
+    if (!isUnlimited(rules, owner)) return this.reserveLimited(owner.userId, request, rules, since, spares);
     const replay = await this.replayOf(this.db, owner, requestId, null);
     if (!replay) throw new Error('reservation neither recorded nor found');
     return replay;
   }
 
   /** The locked path of `reserve` (see there). */
-  private reserveLimited(userId: string, request: CreditRequest, rules: CreditRules, since: Date): Promise<ReserveResult> {
+  private reserveLimited(
+    userId: string,
+    request: CreditRequest,
+    rules: CreditRules,
+    since: Date,
+    spares: readonly string[],
+  ): Promise<ReserveResult> {
     const { requestId } = request;
     return inTransaction(this.db, async (trx) => {
       const user = (await lockUser(trx, [userId])).rows[0];
@@ -197,11 +255,12 @@ export class CreditLedgerRepository {
       const facts = [request.kind ?? null, request.format ?? null];
       const inserted = (await insertWithinLimit(trx, [userId, requestId, limit, since, ...facts])).rows[0];
       if (inserted) {
-        const remaining = limit === null ? null : Math.max(0, limit - inserted.used - 1);
-        return { ok: true, reservationId: inserted.id, replayed: false, owner, remaining };
+        const leased = spares.length === 0 ? [] : (await leaseWithinLimit(trx, [userId, spares, limit, since, request.kind ?? null])).rows;
+        const remaining = limit === null ? null : Math.max(0, limit - inserted.used - 1 - leased.length);
+        return { ok: true, reservationId: inserted.id, replayed: false, owner, remaining, spares: leased.map((row) => row.request_id) };
       }
       // Nothing inserted: a replay of this requestId, or the limit reached (one more query tells which).
-      const used = await new CreditLedgerRepository(trx).countUsed(userId, since);
+      const used = await new CreditLedgerRepository(trx).countUsed(userId, since, 'limit');
       const replay = await this.replayOf(trx, owner, requestId, limit === null ? null : Math.max(0, limit - used));
       if (replay) return replay;
       return { ok: false, reason: 'limit_reached', used, owner };
@@ -218,27 +277,28 @@ export class CreditLedgerRepository {
     const existing = await db.selectFrom('credit_ledger').select(['id', 'user_id']).where('request_id', '=', requestId).executeTakeFirst();
     if (!existing) return undefined;
     if (existing.user_id !== owner.userId) throw new Error('requestId already belongs to another user');
-    return { ok: true, reservationId: existing.id, replayed: true, owner, remaining };
+    return { ok: true, reservationId: existing.id, replayed: true, owner, remaining, spares: [] };
   }
 
   /**
    * Settles a reservation once: only a 'reserved' row changes, so repeating the call (or settling an
    * unknown requestId) is a harmless no-op. Returns the row as it is now, if any.
    */
-  async settle(render: SettledRender, outcome: Exclude<CreditStatus, 'reserved'>): Promise<CreditLedgerRow | undefined> {
+  async settle(render: SettledRender, outcome: 'charged' | 'released'): Promise<CreditLedgerRow | undefined> {
     const { requestId } = render;
     const updated = await this.db
       .updateTable('credit_ledger')
       .set((eb) => ({
         status: outcome,
         settled_at: new Date(),
+        kind: eb.fn.coalesce(eb.val(render.kind ?? null), eb.ref('kind')),
         // What the render made, when told; else what the reservation recorded stays.
         format: eb.fn.coalesce(eb.val(render.format ?? null), eb.ref('format')),
         size_bytes: eb.fn.coalesce(eb.val(render.sizeBytes ?? null), eb.ref('size_bytes')),
         render_ms: eb.fn.coalesce(eb.val(render.renderMs ?? null), eb.ref('render_ms')),
       }))
       .where('request_id', '=', requestId)
-      .where('status', '=', 'reserved')
+      .where('status', 'in', ['reserved', 'leased'])
       .returning(columns)
       .executeTakeFirst();
     return updated ?? this.db.selectFrom('credit_ledger').select(columns).where('request_id', '=', requestId).executeTakeFirst();
@@ -248,7 +308,7 @@ export class CreditLedgerRepository {
    * Settles several reservations the same way in one UPDATE (a gateway's charges of a few milliseconds),
    * with what each render made; like `settle`, only rows still 'reserved' change. Answers how many did.
    */
-  async settleMany(renders: readonly SettledRender[], outcome: Exclude<CreditStatus, 'reserved'>): Promise<number> {
+  async settleMany(renders: readonly SettledRender[], outcome: 'charged' | 'released'): Promise<number> {
     if (renders.length === 0) return 0;
     const result = await settleAll(this.db, [outcome, new Date(), ...settledArrays(renders)]);
     return Number(result.numAffectedRows ?? 0);
@@ -263,7 +323,7 @@ export class CreditLedgerRepository {
     const result = await this.db
       .updateTable('credit_ledger')
       .set({ status: 'released', settled_at: new Date() })
-      .where('status', '=', 'reserved')
+      .where('status', 'in', ['reserved', 'leased'])
       .where('created_at', '<', before)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
@@ -298,6 +358,7 @@ export class CreditLedgerRepository {
       .where('user_id', '=', userId)
       .where('kind', 'is not', null)
       .where('format', 'is not', null)
+      .where('status', '!=', 'leased')
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
@@ -309,7 +370,7 @@ export class CreditLedgerRepository {
       format: row.format as string,
       sizeBytes: row.size_bytes,
       renderMs: row.render_ms,
-      status: row.status,
+      status: row.status as Exclude<CreditStatus, 'leased'>,
     }));
   }
 

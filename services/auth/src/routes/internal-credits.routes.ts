@@ -16,12 +16,12 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
   app.addHook('onRequest', requireInternalToken(app.internalToken));
 
   app.post('/internal/credits/reserve', { schema: AuthInternalRoutes.reserveCredit.schema }, async (request, reply) => {
-    const { requestId, charged = [], kind, format, ...account } = request.body;
+    const { requestId, charged = [], kind, format, spares = [], ...account } = request.body;
     const byKey = 'apiKeyHash' in account;
     // The plan is read from the database at reserve time, so an upgrade applies to the very next call. Asked
     // by API key, this is also the key's verification: a revoked (regenerated) key finds no account.
-    const result = await ledger.reserve(account, { requestId, kind, format }, rules, windowStart(), charged.map(toSettledRender));
-    if (result.ok) return { reservationId: result.reservationId, ...result.owner, remaining: result.remaining };
+    const result = await ledger.reserve(account, { requestId, kind, format }, rules, windowStart(), charged.map(toSettledRender), spares);
+    if (result.ok) return { reservationId: result.reservationId, ...result.owner, remaining: result.remaining, spares: result.spares };
     if (result.reason === 'unknown_user') {
       if (byKey) throw new AppError('UNAUTHORIZED', 'Invalid API key');
       throw new AppError('NOT_FOUND', 'Unknown account');
@@ -34,7 +34,7 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
     const { outcome, ...render } = request.body;
     const row = await ledger.settle(render, outcome);
     // An unknown requestId is not an error: settle must be safe to repeat and to call after a lost reserve answer.
-    return { status: row && row.status !== 'reserved' ? row.status : null };
+    return { status: row?.status === 'charged' || row?.status === 'released' ? row.status : null };
   });
 
   // The gateway's charges of a few milliseconds, in one UPDATE.

@@ -3,6 +3,24 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
 
+/**
+ * Back-pressure: the render queue is full (`QUEUE_FULL`), or the caller has too much going on already
+ * (`RATE_LIMITED`: the account's renders in flight, or the anonymous per-IP limit). Not an outage: the
+ * same request may be sent again after `Retry-After`.
+ */
+const TooManyRequests = {
+  description:
+    'Too many requests: the render queue is full (QUEUE_FULL), the account has its plan’s limit of renders in flight, or the anonymous per-IP limit is reached (RATE_LIMITED); retry after Retry-After seconds',
+  headers: {
+    'Retry-After': {
+      type: 'integer',
+      minimum: 1,
+      description: 'Seconds to wait before sending the request again',
+    },
+  },
+  content: { 'application/json': { schema: ErrorResponse } },
+};
+
 /** Response schemas of an image route: JSON with base64, or the bytes in one of `formats`. */
 export const imageResponses = (formats: Array<keyof typeof MimeTypes>) => ({
   200: {
@@ -18,7 +36,7 @@ export const imageResponses = (formats: Array<keyof typeof MimeTypes>) => ({
   413: ErrorResponse,
   415: ErrorResponse,
   422: ErrorResponse,
-  429: ErrorResponse,
+  429: TooManyRequests,
   503: ErrorResponse,
   504: ErrorResponse,
 });

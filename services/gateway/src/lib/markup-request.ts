@@ -3,17 +3,20 @@ import {
   assertSvgDocument,
   type HtmlConvertBody,
   type HtmlRenderPayload,
+  resolvePdfOptions,
   type SvgConvertBody,
   type SvgRenderPayload,
 } from '@render/contracts';
 import { assertPixelBudget } from './image-reply.ts';
 
-/** An HTML convert call as its job: some content, within the pixel budget; only the job's fields. */
+/** An HTML convert call as its job: some content, within the pixel budget, PDF options resolved; only the job's fields. */
 export function htmlPayload(body: HtmlConvertBody): HtmlRenderPayload {
   const { html, format, width, height, quality, scale } = body;
   if (!html.trim()) throw new AppError('VALIDATION_ERROR', 'Please enter some HTML content');
   assertPixelBudget(width, height, scale);
-  return { html, format, width, height, quality, scale };
+  const payload: HtmlRenderPayload = { html, format, width, height, quality, scale };
+  if (format === 'pdf') payload.pdf = resolvePdfOptions(body);
+  return payload;
 }
 
 /** An SVG convert call as its job: parsed and its root checked here, so a non-SVG never occupies a worker. */

@@ -1,6 +1,7 @@
 import {
   AppError,
   parseScreenshotUrl,
+  resolvePdfOptions,
   type ScreenshotConvertBody,
   ScreenshotDevices,
   type ScreenshotRenderPayload,
@@ -46,7 +47,10 @@ export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRender
   if (body.height !== undefined) payload.height = body.height;
   if (body.scale !== undefined) payload.scale = body.scale;
   const element = selector(body.selector, 'selector');
+  if (element && body.format === 'pdf')
+    throw new AppError('VALIDATION_ERROR', 'selector captures an element as an image: it cannot be used with format pdf');
   if (element) payload.selector = element;
+  if (body.format === 'pdf') payload.pdf = resolvePdfOptions(body);
   const waitFor = selector(body.waitForSelector, 'waitForSelector');
   if (waitFor) payload.waitForSelector = waitFor;
   return payload;

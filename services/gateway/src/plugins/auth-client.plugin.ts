@@ -22,18 +22,24 @@ export interface KeyReservation {
   owner: ApiKeyOwnerResponse;
   /** The 402 to answer if the render goes ahead; null when the credit is reserved. */
   refused: AppError | null;
-  /** Credits left in the window after this one; null when the account has no limit. */
+  /** Credits left in the window after this one and its spares; null when the account has no limit. */
   remaining: number | null;
+  /** The spares leased with it (see `ReserveFacts.spares`). */
+  spares: string[];
 }
 
 /** What the ledger records of a render when its credit is reserved (the format only once the body was read). */
 export interface ReserveFacts {
   kind?: RecentRenderKind;
   format?: string;
+  /** Request ids to lease ahead for the same account's next renders (see `KeyLeases`). */
+  spares?: string[];
 }
 
 /** What a render made, recorded with its charge (or release) for the account's usage lists. */
 export interface RenderFacts {
+  /** What the render was: a spare leased ahead learns it only now. */
+  kind?: RecentRenderKind;
   format?: string;
   sizeBytes?: number;
   renderMs?: number;
@@ -63,6 +69,10 @@ export interface AuthClient {
    * service does not confirm stays reserved, counted as used, until its sweep releases it.
    */
   chargeLater(requestId: string, facts?: RenderFacts): void;
+  /** Gives back unused spares soon (released, with the others of `settleBatchMs`, and at the latest on close). */
+  releaseLater(requestIds: readonly string[]): void;
+  /** Sends the pending charges now and waits for them: usage read next counts every answered render. */
+  flushCharges(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -81,6 +91,11 @@ export interface AuthClientOptions {
 
 /** A charge waiting to be sent: the reservation and what its render made. */
 type Charge = { requestId: string } & RenderFacts;
+
+const MAX_RETRY_DELAY_MS = 5_000;
+
+const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 const SERVICE = 'account service';
 const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits } = AuthInternalRoutes;
@@ -130,6 +145,9 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
   let charges: Charge[] = [];
   let chargeTimer: NodeJS.Timeout | undefined;
   const sending = new Set<Promise<void>>();
+  // Spares given back, sent together (see releaseLater).
+  let releases: string[] = [];
+  let releaseTimer: NodeJS.Timeout | undefined;
 
   function takeCharges(): Charge[] | undefined {
     if (charges.length === 0) return undefined;
@@ -146,20 +164,60 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     else chargeTimer ??= setTimeout(flushCharges, batchMs).unref();
   }
 
-  function flushCharges(): void {
-    const requestIds = takeCharges();
-    if (!requestIds) return;
-    // Each charge goes with what its render made: the ledger keeps it for the account's usage lists.
-    const sent = post(settleCredits, { requestIds, outcome: 'charged' })
-      .then((res) => {
-        if (res.status !== 200) throw new Error(`status ${res.status}`);
-      })
-      .catch((err: Error) => {
-        // The rows stay 'reserved', which counts like a charge, until the account service's sweep releases them.
-        app.log.warn({ requestIds, err: err.message }, 'credit settle failed; reservations left as reserved');
-      })
+  // Consecutive failed settle calls: the next retry waits longer (batchMs doubled each time, at most 5 s).
+  let failures = 0;
+  let closing = false;
+  const retryDelay = () => Math.min(batchMs * 2 ** failures, MAX_RETRY_DELAY_MS);
+
+  /**
+   * Settles a batch in calls of at most CREDIT_SETTLE_BATCH_MAX, tracked so that close waits for them. A
+   * call the service does not confirm (it or its database is away) is given to `retry`: a delivered image
+   * must still be charged once it is back. Settling is idempotent, so a retry of a call whose answer was
+   * lost is harmless. Nothing is thrown.
+   */
+  function sendBatch<T extends string | Charge>(items: T[], outcome: CreditOutcome, retry: (items: T[]) => void): Promise<void> {
+    const sent = Promise.all(
+      chunks(items, CREDIT_SETTLE_BATCH_MAX).map((chunk) =>
+        post(settleCredits, { requestIds: chunk, outcome })
+          .then((res) => {
+            if (res.status !== 200) throw new Error(`status ${res.status}`);
+            failures = 0;
+          })
+          .catch((err: Error) => {
+            failures += 1;
+            // Until then the rows stay 'reserved' (or 'leased'); the service's sweep releases any left at the end.
+            app.log.warn({ count: chunk.length, outcome, err: err.message, retry: !closing }, 'credit settle failed');
+            if (!closing) retry(chunk);
+          }),
+      ),
+    )
+      .then(() => undefined)
       .finally(() => sending.delete(sent));
     sending.add(sent);
+    return sent;
+  }
+
+  function flushCharges(): Promise<void> {
+    const requestIds = takeCharges();
+    // Each charge goes with what its render made: the ledger keeps it for the account's usage lists.
+    return requestIds ? sendBatch(requestIds, 'charged', requeue) : Promise.resolve();
+  }
+
+  function releaseLater(requestIds: readonly string[]): void {
+    releases.push(...requestIds);
+    releaseTimer ??= setTimeout(flushReleases, batchMs).unref();
+  }
+
+  function flushReleases(): void {
+    clearTimeout(releaseTimer);
+    releaseTimer = undefined;
+    if (releases.length === 0) return;
+    const taken = releases;
+    releases = [];
+    void sendBatch(taken, 'released', (failed) => {
+      releases = failed.concat(releases);
+      releaseTimer ??= setTimeout(flushReleases, retryDelay()).unref();
+    });
   }
 
   /**
@@ -180,26 +238,31 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
 
   function requeue(requestIds: Charge[]): void {
     charges = requestIds.concat(charges);
-    chargeTimer ??= setTimeout(flushCharges, batchMs).unref();
+    chargeTimer ??= setTimeout(flushCharges, retryDelay()).unref();
   }
 
   // The charges still pending go out before the pooled connections are closed.
   app.addHook('onClose', async () => {
+    // One last try each; what the service does not confirm now is left to its sweep.
+    closing = true;
     flushCharges();
+    flushReleases();
     await Promise.all(sending);
     client?.close();
   });
 
   async function reserveCreditForApiKey(apiKeyHash: string, requestId: string, facts: ReserveFacts): Promise<KeyReservation | null> {
-    const res = await reservationCall({ apiKeyHash, requestId, ...facts });
+    const { spares, ...known } = facts;
+    const res = await reservationCall({ apiKeyHash, requestId, ...known, ...(spares?.length ? { spares } : {}) });
     if (res.status === 200) {
-      const { userId, role, plan, remaining } = checkAnswer(res.json(), reservedAnswer, SERVICE);
-      return { owner: { userId, role, plan }, refused: null, remaining };
+      const answer = checkAnswer(res.json(), reservedAnswer, SERVICE);
+      const { userId, role, plan, remaining } = answer;
+      return { owner: { userId, role, plan }, refused: null, remaining, spares: answer.spares ?? [] };
     }
     if (res.status === 402) {
       const body = checkAnswer(res.json(), refusedAnswer, SERVICE);
       if (!body.owner) throw unavailable();
-      return { owner: body.owner, refused: paymentRequired(body), remaining: 0 };
+      return { owner: body.owner, refused: paymentRequired(body), remaining: 0, spares: [] };
     }
     if (res.status === 401) return null;
     throw unavailable();
@@ -242,6 +305,12 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     reserveCredit: reserve,
     settleCredit: settle,
     chargeLater,
+    releaseLater,
+    // The ones sent a moment ago count too: wait for every settle under way.
+    flushCharges: async () => {
+      await flushCharges();
+      await Promise.all([...sending]);
+    },
   } satisfies AuthClient);
 }
 

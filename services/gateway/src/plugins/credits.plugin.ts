@@ -103,8 +103,8 @@ async function creditsPlugin(app: FastifyInstance) {
    * A reserved credit already counts as used, so usage read right after the answer is the same either way:
    * the charge is settled after the answer instead of before it, carried by a later call (`chargeLater`).
    */
-  const chargeAfterAnswer = (requestId: string, outcome: RenderOutcome) => {
-    const facts = factsOf(outcome);
+  const chargeAfterAnswer = (requestId: string, outcome: RenderOutcome, kind: RecentRenderKind | undefined) => {
+    const facts = { kind, ...factsOf(outcome) };
     charged.inc({ format: facts.format ?? 'unknown' });
     authClient.chargeLater(requestId, facts);
   };
@@ -152,17 +152,23 @@ async function creditsPlugin(app: FastifyInstance) {
     const rendering = (async () => {
       built = await payload;
       if (limited) await reservation;
-      return renderQueue.render(kind, built, { jobId, signal: renderSignal });
+      // The account's in-flight limit (`accountLimits`) is taken in the queue, before anything is enqueued.
+      return renderQueue.render(kind, built, {
+        jobId,
+        signal: renderSignal,
+        account: { id: caller.userId, plan: caller.plan, role: caller.role },
+      });
     })();
     const [rendered, reserved] = await Promise.allSettled([rendering, reservation]);
     const delivered = rendered.status === 'fulfilled' && !signal?.aborted;
     if (delivered && reserved.status === 'fulfilled') {
-      chargeAfterAnswer(jobId, rendered.value);
+      chargeAfterAnswer(jobId, rendered.value, facts.kind);
       return rendered.value;
     }
     // Awaited, so that usage read right after a failure already shows the credit back. An image the caller
     // hung up before receiving was not delivered, so it is released too (with the format it was to have).
-    if (reserved.status === 'fulfilled') await settle(jobId, 'released', built ? { format: formatOf(built) } : {});
+    if (reserved.status === 'fulfilled')
+      await settle(jobId, 'released', { kind: facts.kind, ...(built ? { format: formatOf(built) } : {}) });
     if (rendered.status === 'fulfilled' && signal?.aborted) throw signal.reason;
     // Credentials the account service refused (a regenerated key) or could not check come first, as they
     // would have in onRequest. Then what is wrong with the request itself (an unknown template, a bad

@@ -5,6 +5,7 @@ import { RedisTokenBuckets } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { clientGoneError } from '../lib/client-gone.ts';
+import { KeyLeases } from '../lib/key-leases.ts';
 
 export type AccountCaller = { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
 export type Caller = { kind: 'anonymous' } | AccountCaller;
@@ -38,6 +39,8 @@ declare module 'fastify' {
     caller: Caller | null;
     /** The credit reserved while the caller's API key was verified (billable routes); see `credits`. */
     reservation: PreparedReservation | null;
+    /** The SHA-256 of the API key a billable call came with, while it counts as in flight for its leases. */
+    leaseKey: string | null;
   }
 }
 
@@ -66,6 +69,8 @@ export interface IdentityPluginOptions {
   keyPrefix: string;
   /** How long a verified session token is trusted without asking again. */
   cacheTtlMs?: number;
+  /** How long credits leased ahead for an API key are kept unused before they are given back. */
+  leaseTtlMs?: number;
 }
 
 const API_KEY_PREFIX = 'rk_';
@@ -75,6 +80,9 @@ const MAX_CACHE_ENTRIES = 10_000;
 const KEY_HINT_TTL_MS = 30_000;
 /** …if its account had no limit or at least this many credits left (more calls than this in flight may waste renders, never credits). */
 const AHEAD_MIN_REMAINING = 10;
+const DEFAULT_LEASE_TTL_MS = 5_000;
+/** Most credits one reservation leases ahead for a key (twice its renders in flight, at most this). */
+const MAX_SPARES = 32;
 const RESERVED: ReservationOutcome = { reserved: true };
 const invalidKey = () => new AppError('UNAUTHORIZED', 'Invalid API key');
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -104,9 +112,21 @@ const accountOf = (owner: ApiKeyOwnerResponse): AccountCaller => ({
  * are cached briefly, and calls without credentials share a per-IP limit in Redis.
  */
 async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions) {
-  const { authClient } = app;
+  const { authClient, accountChanges } = app;
   const sessions = new SessionCache(opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
   const keys = new KeyHints(KEY_HINT_TTL_MS);
+  const leases = new KeyLeases<AccountCaller>({
+    ttlMs: opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+    maxSpares: MAX_SPARES,
+    giveBack: (requestIds) => authClient.releaseLater(requestIds),
+  });
+  // A changed account anywhere (a regenerated key, a new plan) ends every lease here at once; so does a
+  // dropped subscription, after which nothing is leased until it is back (`accountChanges.live`).
+  accountChanges.onChange(() => {
+    leases.invalidate();
+    keys.clear();
+  });
+  const sweep = setInterval(() => leases.sweep(), 1_000).unref();
   // The anonymous limit holds across gateway replicas (buckets in Redis). Without Redis nothing renders
   // anyway, but the check itself must not turn into a 500: each process then limits on its own.
   const anonymous = new RedisTokenBuckets(app.redis, `${opts.keyPrefix}:rl:anon`, opts.anonRateLimitPerMinute, 60_000);
@@ -131,15 +151,42 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
    */
   async function reserveForKey(request: FastifyRequest, apiKey: string): Promise<AccountCaller> {
     const keyHash = sha256(apiKey);
+    leases.begin(keyHash);
+    request.leaseKey = keyHash;
+    // Leases are used only while account changes are heard: a key regenerated meanwhile must not render.
+    const leasing = accountChanges.live();
+    let spare = leasing ? leases.take(keyHash) : undefined;
+    const arriving = leasing && !spare ? leases.arriving(keyHash) : undefined;
+    if (arriving) {
+      await arriving;
+      spare = accountChanges.live() ? leases.take(keyHash) : undefined;
+    }
+    if (spare) {
+      // Reserved ahead for this key's account by an earlier call of the same key (see KeyLeases).
+      request.reservation = { requestId: spare.requestId, outcome: Promise.resolve(RESERVED), ahead: false, claimed: false };
+      return spare.caller;
+    }
     const requestId = randomUUID();
     const hint = keys.get(keyHash);
+    const lease = leasing ? leases.ask(keyHash, hint) : undefined;
     // The body is not read yet: the route tells the render's kind, its format comes with the settle.
-    const facts = { kind: request.routeOptions.config.ledgerKind };
-    const answer = authClient.reserveCreditForApiKey(keyHash, requestId, facts).then((reserved) => {
-      if (reserved) keys.set(keyHash, accountOf(reserved.owner), reserved.remaining);
-      else keys.delete(keyHash);
-      return reserved;
-    });
+    const facts = { kind: request.routeOptions.config.ledgerKind, spares: lease?.spares };
+    const answer = authClient.reserveCreditForApiKey(keyHash, requestId, facts).then(
+      (reserved) => {
+        if (reserved) keys.set(keyHash, accountOf(reserved.owner), reserved.remaining);
+        else keys.delete(keyHash);
+        if (lease) {
+          const leased = reserved && !reserved.refused ? { caller: accountOf(reserved.owner), ...reserved } : null;
+          leases.settle(keyHash, lease, leased);
+        }
+        return reserved;
+      },
+      (err: unknown) => {
+        // Spares the service may have leased before the answer was lost are swept back by it later.
+        if (lease) leases.settle(keyHash, lease, null);
+        throw err;
+      },
+    );
     if (hint && (hint.remaining === null || hint.remaining >= AHEAD_MIN_REMAINING)) {
       const outcome = answer.then(
         (reserved): ReservationOutcome =>
@@ -169,12 +216,12 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     // route the verification is the credit reservation itself. Session tokens stay valid until they expire
     // whatever we do, so their lookups are cached briefly.
     //
-    // Why no Redis pub/sub to drop keys on regenerate: no gateway replica ever lets a cached positive decide
-    // for an API key. The regenerate commits the revocation before it answers, and every later call with the
-    // old key, on any replica, asks the account service (by key hash) and is refused there. The one thing
-    // kept about keys (`KeyHints`) only lets a render start while that check runs; the check still decides
-    // whether the image is delivered (401 and no image otherwise, the job dropped, nothing charged) and a
-    // refusal drops the hint. So there is nothing to invalidate across replicas, and no message to lose.
+    // One thing kept about keys decides without asking: a lease (`KeyLeases`), credits reserved ahead by an
+    // earlier call of the same key while several of its renders were in flight. A regenerate (or any other
+    // account change forwarded by a replica) is published to every replica before it is answered, and each
+    // drops its leases on hearing it; a replica whose subscription is down leases nothing. The other thing
+    // (`KeyHints`) only lets a render start while the key's check runs; the check still decides whether the
+    // image is delivered (401 and no image otherwise, the job dropped, nothing charged).
     if (credential.type === 'apiKey') return billed ? reserveForKey(request, credential.value) : resolve(credential);
     return sessions.resolve(credential.value, () => resolve(credential));
   }
@@ -185,6 +232,9 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
       throw new AppError(
         'RATE_LIMITED',
         `Too many conversions without an API key: anonymous use is limited to ${opts.anonRateLimitPerMinute} per minute. Sign up for a free API key or retry in a minute.`,
+        undefined,
+        // The bucket gives a call back every 60 / limit seconds.
+        { retryAfterSeconds: 60 / opts.anonRateLimitPerMinute },
       );
     }
     request.caller = caller ?? { kind: 'anonymous' };
@@ -220,6 +270,14 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
 
   app.decorateRequest('caller', null);
   app.decorateRequest('reservation', null);
+  app.decorateRequest('leaseKey', null);
+  const endLease = (request: FastifyRequest) => {
+    if (!request.leaseKey) return;
+    leases.end(request.leaseKey);
+    request.leaseKey = null;
+  };
+  app.addHook('onResponse', async (request) => endLease(request));
+  app.addHook('onRequestAbort', async (request) => endLease(request));
   app.decorate('identity', {
     identify,
     requireAccount,
@@ -229,6 +287,8 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     signatureOwner,
   } satisfies Identity);
   app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    leases.invalidate();
     sessions.clear();
     keys.clear();
   });
@@ -295,4 +355,4 @@ class KeyHints {
   }
 }
 
-export default fp(identityPlugin, { name: 'identity', dependencies: ['redis', 'auth-client'], fastify: '5.x' });
+export default fp(identityPlugin, { name: 'identity', dependencies: ['redis', 'auth-client', 'account-changes'], fastify: '5.x' });

@@ -18,6 +18,7 @@ import {
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { RenderAccount } from './account-limits.plugin.ts';
 
 export interface RenderOutcome {
   image: Buffer;
@@ -36,6 +37,12 @@ export interface RenderOptions {
   jobId?: string;
   /** The caller hung up: a job not yet started is taken off the queue and the wait ends. */
   signal?: AbortSignal;
+  /**
+   * The account the render is for: it takes one of the account's in-flight slots (`accountLimits`), checked
+   * before the job is queued (over the plan's limit: 429, nothing queued) and given back however the render
+   * ends. Anonymous renders pass none (they are limited per IP); admins are not limited.
+   */
+  account?: RenderAccount;
 }
 
 declare module 'fastify' {
@@ -49,6 +56,8 @@ export interface RenderQueueOptions {
   prefix: string;
   deadlineMs: number;
   maxQueueDepth: number;
+  /** Retry-After of the 429 a full queue answers. */
+  queueFullRetryAfterSeconds: number;
 }
 
 const ENQUEUE_TIMEOUT_MS = 3_000;
@@ -151,6 +160,21 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
   async function render<K extends RenderKind>(kind: K, payload: RenderPayload<K>, options: RenderOptions = {}): Promise<RenderOutcome> {
     const queue = queues.get(kind);
     if (!queue) throw new AppError('INTERNAL_ERROR', `No queue for ${kind}`);
+    // In-process, so first: an account at its limit costs no Redis round trip and queues nothing.
+    const release = options.account ? app.accountLimits.acquire(options.account) : undefined;
+    try {
+      return await enqueueAndWait(kind, queue, payload, options);
+    } finally {
+      release?.();
+    }
+  }
+
+  async function enqueueAndWait<K extends RenderKind>(
+    kind: K,
+    queue: Queue,
+    payload: RenderPayload<K>,
+    options: RenderOptions,
+  ): Promise<RenderOutcome> {
     // BullMQ waits for a connection indefinitely; a request must not, so check first and bound the call.
     if (app.redis.status !== 'ready' || subscriber.status !== 'ready') throw unavailable();
     let waiting: number;
@@ -159,7 +183,14 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     } catch {
       throw unavailable();
     }
-    if (waiting >= opts.maxQueueDepth) throw new AppError('QUEUE_FULL', 'The render queue is full right now; please retry shortly');
+    if (waiting >= opts.maxQueueDepth) {
+      throw new AppError(
+        'QUEUE_FULL',
+        `The render queue is full right now; please retry in ${opts.queueFullRetryAfterSeconds} s`,
+        undefined,
+        { retryAfterSeconds: opts.queueFullRetryAfterSeconds },
+      );
+    }
 
     const jobId = options.jobId ?? randomUUID();
     const { signal } = options;
@@ -215,4 +246,4 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
   });
 }
 
-export default fp(renderQueuePlugin, { name: 'render-queue', dependencies: ['redis', 'metrics'], fastify: '5.x' });
+export default fp(renderQueuePlugin, { name: 'render-queue', dependencies: ['redis', 'metrics', 'account-limits'], fastify: '5.x' });

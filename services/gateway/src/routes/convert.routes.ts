@@ -23,9 +23,14 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   renderRoute(app, {
     url: '/api/html-to-img/convert',
     kind: 'html',
-    summary: 'Render HTML to PNG, JPEG or WebP',
+    summary: 'Render HTML to PNG, JPEG, WebP or PDF',
+    description:
+      'Renders the HTML in a viewport of width × height CSS pixels and captures it as an image, or prints it as a PDF ' +
+      'document (`format: "pdf"`): paper pages (pageSize or pageWidth/pageHeight, landscape, margin, pageRanges, header ' +
+      "and footer templates), or with `fitToContent` one page the size of the content. For PDF the answer's width and " +
+      'height are those of the (first) page in CSS pixels (1/96 in).',
     body: HtmlConvertBody,
-    formats: ['png', 'jpeg', 'webp'],
+    formats: ['png', 'jpeg', 'webp', 'pdf'],
     toPayload: htmlPayload,
     output: (body) => body.output,
   });
@@ -68,14 +73,15 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   renderRoute(app, {
     url: '/api/screenshot/convert',
     kind: 'screenshot',
-    summary: 'Screenshot a web page as PNG, JPEG or WebP',
+    summary: 'Screenshot a web page as PNG, JPEG, WebP or PDF',
     description:
       'Loads the page in a fresh browser context (no cookies or storage from other calls) as the chosen device and ' +
       'language, waits for its load event (plus `waitForSelector` and `delay`), then captures the viewport, the full ' +
-      'page or one element. Addresses that are not public (loopback, private networks, cloud metadata) are refused. ' +
+      'page or one element, or prints the page as a PDF document (`format: "pdf"`, with the same page options as the ' +
+      'HTML call). Addresses that are not public (loopback, private networks, cloud metadata) are refused. ' +
       'Failures answer 422 with "Failed to capture screenshot: <cause>".',
     body: ScreenshotConvertBody,
-    formats: ['png', 'jpeg', 'webp'],
+    formats: ['png', 'jpeg', 'webp', 'pdf'],
     toPayload: screenshotPayload,
     output: (body) => body.outputType,
   });

@@ -11,6 +11,15 @@ export interface ForwardOptions {
   timeoutMs: number;
   /** Named in the 503 when the target cannot be reached. */
   serviceName: string;
+  hooks?: ForwardHooks;
+}
+
+/** Work around a forwarded call; `path` is without its query string. */
+export interface ForwardHooks {
+  /** Before the call is forwarded. */
+  before?(method: string, path: string): Promise<void>;
+  /** Once the target answered, before the answer is sent on. */
+  after?(method: string, path: string, status: number): Promise<void>;
 }
 
 // Hop-by-hop headers describe one connection, not the request; the length is recomputed by fetch.
@@ -52,6 +61,8 @@ export default async function forwardRoutes(app: FastifyInstance, opts: ForwardO
     }
     headers.set('x-forwarded-for', request.ip);
     headers.set('x-request-id', request.id);
+    const pathname = path.split('?')[0] as string;
+    await opts.hooks?.before?.(request.method, pathname);
 
     const upstream = await fetchService(
       new URL(path, opts.target),
@@ -63,6 +74,7 @@ export default async function forwardRoutes(app: FastifyInstance, opts: ForwardO
       },
       { timeoutMs: opts.timeoutMs, serviceName: opts.serviceName },
     );
+    await opts.hooks?.after?.(request.method, pathname, upstream.status);
     reply.status(upstream.status);
     upstream.headers.forEach((value, name) => {
       if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') reply.header(name, value);

@@ -1,6 +1,8 @@
 import { MimeTypes } from '@render/contracts';
 import type { HtmlRenderPayload } from '@render/queue';
-import { applyPageSettings, isSelfContained, needsScript, renderStatic, screenshot, withDeadline } from './page-ops.ts';
+import type { Page } from 'puppeteer-core';
+import { applyPageSettings, isSelfContained, needsScript, renderStatic, screenshot, setStaticDocument, withDeadline } from './page-ops.ts';
+import { printPdf } from './pdf-print.ts';
 import type { Renderer } from './renderer.ts';
 
 const WEB_FONTS = /@font-face|@import|fonts\.googleapis|<link\b/i;
@@ -11,26 +13,48 @@ export const renderHtml: Renderer<HtmlRenderPayload> = async (payload, ctx) => {
     withDeadline(slot, timeoutMs, async () => {
       const scriptEnabled = needsScript(payload.html);
       await applyPageSettings(page, slot, { scriptEnabled, width: payload.width, height: payload.height, scale: payload.scale });
-      const quality = payload.format === 'png' ? undefined : payload.quality;
+      const { format } = payload;
+      if (format === 'pdf') {
+        // The viewport's width is the layout width fitToContent measures at; paper pages lay out at theirs.
+        if (isSelfContained(payload.html)) await setStaticDocument(page, slot, payload.html);
+        else await loadDocument(page, payload.html);
+        const pdf = await printPdf(page, payload.pdf ?? defaultPdf(payload.width, payload.height));
+        return { bytes: pdf.bytes, format, mimeType: MimeTypes.pdf, width: pdf.width, height: pdf.height };
+      }
+      const quality = format === 'png' ? undefined : payload.quality;
       let bytes: Buffer;
       if (isSelfContained(payload.html)) {
-        bytes = await renderStatic(page, slot, payload.html, { type: payload.format, quality });
+        bytes = await renderStatic(page, slot, payload.html, { type: format, quality });
       } else {
-        // timeout 0: withDeadline owns the deadline, and puppeteer would build a TimeoutError per call.
-        await page.setContent(payload.html, { waitUntil: 'load', timeout: 0 });
-        if (WEB_FONTS.test(payload.html)) {
-          // The load event does not wait for web fonts that layout asked for; text would render in a fallback.
-          await page.evaluate('document.fonts.ready.then(() => true)');
-        }
-        bytes = await screenshot(page, { type: payload.format, quality });
+        await loadDocument(page, payload.html);
+        bytes = await screenshot(page, { type: format, quality });
       }
       return {
         bytes,
-        format: payload.format,
-        mimeType: MimeTypes[payload.format],
+        format,
+        mimeType: MimeTypes[format],
         width: Math.round(payload.width * payload.scale),
         height: Math.round(payload.height * payload.scale),
       };
     }),
   );
 };
+
+/** Markup that fetches or runs something: set it and wait for its load event (and web fonts). */
+async function loadDocument(page: Page, html: string): Promise<void> {
+  // timeout 0: withDeadline owns the deadline, and puppeteer would build a TimeoutError per call.
+  await page.setContent(html, { waitUntil: 'load', timeout: 0 });
+  if (WEB_FONTS.test(html)) {
+    // The load event does not wait for web fonts that layout asked for; text would render in a fallback.
+    await page.evaluate('document.fonts.ready.then(() => true)');
+  }
+}
+
+/** A pdf job always carries its options (the gateway resolves them); this only keeps an odd job printable. */
+const defaultPdf = (width: number, height: number) => ({
+  width: Math.max(96, width),
+  height: Math.max(96, height),
+  margin: { top: 0, right: 0, bottom: 0, left: 0 },
+  printBackground: true,
+  fitToContent: false,
+});

@@ -83,9 +83,14 @@ export const dataUrlBytes = (url: string) => Buffer.from(url.slice(url.indexOf('
  * with puppeteer: device-metric overrides belong to its session, so only its captures see the scale.
  */
 export async function renderStatic(page: Page, slot: PageSlot, markup: string, options: ScreenshotOptions): Promise<Buffer> {
+  await setStaticDocument(page, slot, markup);
+  return screenshot(page, options);
+}
+
+/** The document replaced by self-contained, script-free markup in one DevTools call (see `renderStatic`). */
+export async function setStaticDocument(page: Page, slot: PageSlot, markup: string): Promise<void> {
   const { cdp, frameId } = await directSession(page, slot);
   await cdp.send('Page.setDocumentContent', { frameId, html: markup });
-  return screenshot(page, options);
 }
 
 /**

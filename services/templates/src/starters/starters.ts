@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { TemplateVariable } from '@render/contracts';
 import type { TemplateContent } from '@render/db';
 import { checkVariables, sanitizeTemplateSvg } from '../lib/svg-template.ts';
@@ -94,8 +94,12 @@ export const STARTER_TEMPLATES: StarterTemplate[] = [
   },
 ];
 
-export const starterSvg = (starter: Pick<StarterTemplate, 'file'>): string =>
-  readFileSync(new URL(`../../starters/${starter.file}`, import.meta.url), 'utf8');
+/** The starter SVGs: next to the compiled bundle (dist/starters/, see scripts/build-services.mjs), else in the checkout. */
+const STARTERS_DIR =
+  [new URL('./starters/', import.meta.url), new URL('../../starters/', import.meta.url)].find((dir) => existsSync(dir)) ??
+  new URL('../../starters/', import.meta.url);
+
+export const starterSvg = (starter: Pick<StarterTemplate, 'file'>): string => readFileSync(new URL(starter.file, STARTERS_DIR), 'utf8');
 
 /** What is stored for a starter, through the service's own save rules (sanitiser, then binding checks). */
 export function starterContent(starter: StarterTemplate): TemplateContent {

@@ -80,18 +80,31 @@ export function boundsLabel(
   return parts.length ? parts.join('; ') : undefined;
 }
 
-/** The rows of a body's field table: every property, required first, in the document's order. */
+/**
+ * The rows of a body's field table: every property, required first, in the document's order. A property
+ * that is an object with fields of its own (a PDF's `margin`) is followed by a row per field, named
+ * `margin.top`.
+ */
 export function fieldRows(
   schema: JsonSchema | undefined,
   doc: OpenApiDocument,
   t: (key: string, values?: Record<string, unknown>) => string,
 ): FieldRow[] {
-  const resolved = resolve(schema, doc);
+  const rows = objectRows(resolve(schema, doc), doc, t, '');
+  return rows.sort((a, b) => Number(b.required) - Number(a.required));
+}
+
+function objectRows(
+  resolved: JsonSchema,
+  doc: OpenApiDocument,
+  t: (key: string, values?: Record<string, unknown>) => string,
+  prefix: string,
+): FieldRow[] {
   const required = new Set((resolved.required as string[] | undefined) ?? []);
-  const rows = Object.entries((resolved.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
+  return Object.entries((resolved.properties ?? {}) as Record<string, JsonSchema>).flatMap(([name, property]) => {
     const field = resolve(property, doc);
-    return {
-      name,
+    const row = {
+      name: `${prefix}${name}`,
       type: typeLabel(field, doc),
       // The exported document marks defaulted fields optional already (the server fills them in).
       required: required.has(name),
@@ -99,8 +112,9 @@ export function fieldRows(
       bounds: boundsLabel(field, doc, t),
       description: typeof field.description === 'string' ? field.description : undefined,
     } satisfies FieldRow;
+    const nested = field.type === 'object' && field.properties && prefix === '' ? objectRows(field, doc, t, `${name}.`) : [];
+    return [row, ...nested];
   });
-  return rows.sort((a, b) => Number(b.required) - Number(a.required));
 }
 
 export const jsonBodySchema = (operation: Operation) => operation.requestBody?.content?.['application/json']?.schema;

@@ -5,6 +5,8 @@ import {
   CodeConvertBody,
   CodeDefaults,
   HtmlConvertBody,
+  PdfDefaults,
+  PdfPageSizeNames,
   RenderDefaults,
   ScreenshotConvertBody,
   ScreenshotDevices,
@@ -66,6 +68,25 @@ const output = (name: 'output' | 'outputType'): FieldDef => ({
 });
 const format = (formats: readonly string[]): FieldDef => ({ name: 'format', kind: 'select', group: 'size', options: oneOf(formats) });
 
+/** The PDF page options (HTML and screenshot), shown when the format is pdf; `margin` is one length for all four sides. */
+const isPdf = (values: Values) => values.format === 'pdf';
+/** Screenshot fields that only images have (a PDF prints the whole page; the API refuses selector with pdf). */
+const isImage = (values: Values) => !isPdf(values);
+const pdfFields: FieldDef[] = [
+  { name: 'pageSize', kind: 'select', group: 'size', options: oneOf(PdfPageSizeNames), visible: isPdf },
+  { name: 'landscape', kind: 'checkbox', group: 'size', visible: isPdf },
+  { name: 'margin', kind: 'text', group: 'size', visible: isPdf },
+  { name: 'printBackground', kind: 'checkbox', group: 'size', visible: isPdf },
+  { name: 'fitToContent', kind: 'checkbox', group: 'size', visible: isPdf },
+];
+const pdfDefaults: Values = {
+  pageSize: PdfDefaults.pageSize,
+  landscape: PdfDefaults.landscape,
+  margin: '',
+  printBackground: PdfDefaults.printBackground,
+  fitToContent: PdfDefaults.fitToContent,
+};
+
 const html: PlaygroundDefinition = {
   id: 'html',
   endpoint: '/api/html-to-img/convert',
@@ -74,7 +95,8 @@ const html: PlaygroundDefinition = {
   failureMessage: 'Failed to generate image',
   fields: [
     { name: 'html', kind: 'code', group: 'content', editorLanguage: 'html' },
-    format(['png', 'jpeg', 'webp']),
+    format(['png', 'jpeg', 'webp', 'pdf']),
+    ...pdfFields,
     size('width'),
     size('height'),
     quality,
@@ -84,6 +106,7 @@ const html: PlaygroundDefinition = {
   defaults: {
     html: HTML_SAMPLE,
     format: 'png',
+    ...pdfDefaults,
     width: String(RenderDefaults.width),
     height: String(RenderDefaults.height),
     quality: String(RenderDefaults.quality),
@@ -258,19 +281,20 @@ const screenshot: PlaygroundDefinition = {
   fields: [
     { name: 'url', kind: 'text', group: 'content' },
     { name: 'deviceType', kind: 'select', group: 'content', options: oneOf(['desktop', 'mobile', 'tablet']), translateOptions: true },
-    { name: 'fullPage', kind: 'checkbox', group: 'content' },
-    format(['png', 'jpeg', 'webp']),
+    { name: 'fullPage', kind: 'checkbox', group: 'content', visible: isImage },
+    format(['png', 'jpeg', 'webp', 'pdf']),
+    ...pdfFields,
     size('width'),
     size('height'),
     { ...quality },
     { name: 'language', kind: 'select', group: 'advanced', options: oneOf(ScreenshotLanguages) },
     { name: 'delay', kind: 'number', group: 'advanced', min: 0, max: 10000, step: 100 },
-    { name: 'selector', kind: 'text', group: 'advanced' },
+    { name: 'selector', kind: 'text', group: 'advanced', visible: isImage },
     { name: 'waitForSelector', kind: 'text', group: 'advanced' },
     { name: 'hideCookieBanners', kind: 'checkbox', group: 'advanced' },
     { name: 'hideScrollbars', kind: 'checkbox', group: 'advanced' },
     { name: 'darkMode', kind: 'checkbox', group: 'advanced' },
-    { name: 'transparent', kind: 'checkbox', group: 'advanced' },
+    { name: 'transparent', kind: 'checkbox', group: 'advanced', visible: isImage },
     output('outputType'),
   ],
   defaults: {
@@ -278,6 +302,7 @@ const screenshot: PlaygroundDefinition = {
     deviceType: 'desktop',
     fullPage: false,
     format: 'png',
+    ...pdfDefaults,
     width: String(ScreenshotDevices.desktop.width),
     height: String(ScreenshotDevices.desktop.height),
     quality: '80',

@@ -53,7 +53,11 @@ export function buildRequest(definition: PlaygroundDefinition, values: Values): 
         .filter(Boolean);
       if (colours.length) body[field.name] = colours;
     } else if (field.kind === 'code') body[field.name] = value;
-    else if (value.trim() !== '') body[field.name] = field.name === 'height' ? numberValue(value) : value.trim();
+    else if (field.name === 'margin') {
+      // One length for the four sides (the API takes each side on its own).
+      const length = value.trim();
+      if (length) body.margin = { top: length, right: length, bottom: length, left: length };
+    } else if (value.trim() !== '') body[field.name] = field.name === 'height' ? numberValue(value) : value.trim();
   }
   if (definition.id === 'screenshot') {
     const parsed = parseScreenshotUrl(String(values.url ?? ''));

@@ -1,4 +1,5 @@
-import { Download, FileText, ImageIcon } from 'lucide-react';
+import { Download, ExternalLink, FileText, ImageIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { buttonClass } from '../../components/ui/button.tsx';
@@ -7,10 +8,30 @@ import { formatBytes, type RenderedImage } from '../../lib/render-api.ts';
 
 const extension = (format: string) => (format === 'jpeg' ? 'jpg' : format);
 
+/**
+ * A blob: URL of a PDF result, for opening it in the browser's own viewer in a new tab (a data: URL cannot
+ * be opened there); revoked when the result changes.
+ */
+function usePdfUrl(image: RenderedImage | null): string | undefined {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    if (image?.format !== 'pdf' || typeof URL.createObjectURL !== 'function') {
+      setUrl(undefined);
+      return;
+    }
+    const bytes = Uint8Array.from(atob(image.base64), (c) => c.charCodeAt(0));
+    const objectUrl = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
+    setUrl(objectUrl);
+    return () => URL.revokeObjectURL(objectUrl);
+  }, [image]);
+  return url;
+}
+
 /** The rendered image with its size and timing, and what can be done with it. */
 export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | null; busy: boolean; fileBase: string }) {
   const { t, i18n } = useTranslation('playground');
   const language = i18n.resolvedLanguage ?? 'en';
+  const pdfUrl = usePdfUrl(image);
   return (
     <section aria-labelledby="result-title" className="overflow-hidden rounded-xl border border-zinc-200 bg-white">
       <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2.5">
@@ -30,10 +51,18 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
       </div>
       <div className="relative flex min-h-64 items-center justify-center bg-[repeating-conic-gradient(#f4f4f5_0_25%,#fff_0_50%)] bg-[length:20px_20px] p-4">
         {image?.format === 'pdf' ? (
-          <p className="flex items-center gap-2 text-sm text-zinc-700">
-            <FileText className="size-5" aria-hidden />
-            {t('result.pdfReady')}
-          </p>
+          <div className="flex flex-col items-center gap-3 text-sm text-zinc-700" data-testid="result-pdf">
+            <p className="flex items-center gap-2">
+              <FileText className="size-5" aria-hidden />
+              {t('result.pdfReady')}
+            </p>
+            {pdfUrl && (
+              <a href={pdfUrl} target="_blank" rel="noopener" className={buttonClass('primary', 'px-3 py-1.5')} data-testid="open-pdf">
+                <ExternalLink className="size-4" aria-hidden />
+                {t('result.openPdf')}
+              </a>
+            )}
+          </div>
         ) : image ? (
           <img
             src={image.dataUrl}

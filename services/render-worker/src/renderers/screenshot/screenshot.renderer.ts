@@ -2,6 +2,7 @@ import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPay
 import type { BoundingBox, CDPSession, Dialog, Page } from 'puppeteer-core';
 import { TimeoutError } from 'puppeteer-core';
 import { screenshot, withDeadline } from '../page-ops.ts';
+import { printPdf } from '../pdf-print.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer } from '../renderer.ts';
 import { CONSENT_MAX_WAIT_MS, ConsentBlocker } from './consent-blocker.ts';
@@ -32,7 +33,7 @@ export const renderScreenshot: Renderer<ScreenshotRenderPayload> = async (payloa
 function asScreenshotError(err: unknown): RenderError {
   if (!(err instanceof RenderError)) return failure('the renderer stopped unexpectedly', true);
   if (err.message.startsWith('Failed to capture screenshot')) return err;
-  const cause = err.message.replace(/^Failed to generate image: /, '');
+  const cause = err.message.replace(/^Failed to generate (?:image|PDF): /, '');
   return failure(cause.charAt(0).toLowerCase() + cause.slice(1), err.retryable);
 }
 
@@ -58,7 +59,7 @@ async function capture(page: Page, p: ScreenshotRenderPayload, timeoutMs: number
     await Promise.all([sleep(Math.min(p.delay, left())), consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left()))]);
     // A page script may have sent the top frame somewhere else in the meantime.
     await document.assertAllowed();
-    return shoot(page, session, p, device);
+    return p.format === 'pdf' ? printPage(page, p) : shoot(page, session, p, device);
   };
   try {
     return await steps();
@@ -101,7 +102,15 @@ function selectorError(err: unknown, selector: string): unknown {
   return err;
 }
 
+/** The loaded page printed as a PDF (the page is in its own context and closed after the job). */
+async function printPage(page: Page, p: ScreenshotRenderPayload): Promise<RenderedImage> {
+  if (!p.pdf) throw failure('the PDF options are missing');
+  const pdf = await printPdf(page, p.pdf);
+  return { bytes: pdf.bytes, format: 'pdf', mimeType: MimeTypes.pdf, width: pdf.width, height: pdf.height };
+}
+
 async function shoot(page: Page, session: CDPSession, p: ScreenshotRenderPayload, device: DeviceSettings): Promise<RenderedImage> {
+  if (p.format === 'pdf') throw failure('a PDF is printed, not captured');
   const { width: viewportWidth, height: viewportHeight, deviceScaleFactor: scale } = device.viewport;
   let clip: BoundingBox | undefined;
   if (p.selector) {

@@ -1,0 +1,136 @@
+import type { RenderWorkerHandle } from '@render/render-worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { recordingProxy } from './helpers/recording-proxy.ts';
+import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+
+// Credits leased ahead for a busy API key (KeyLeases): fewer calls to the account service, the same ledger.
+
+const HTML = '<p style="margin:0">lease</p>';
+const FREE_LIMIT = 50;
+
+let auth: Stack;
+let worker: RenderWorkerHandle;
+let prefix: string;
+
+beforeAll(async () => {
+  prefix = uniquePrefix('leases');
+  auth = await startStack();
+  worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_QUEUES: 'html', RENDER_PAGES: '4' });
+});
+
+afterAll(async () => {
+  await worker?.close();
+  await auth?.close();
+});
+
+const statuses = async (userId: string) => {
+  const rows = await auth.db.selectFrom('credit_ledger').select('status').where('user_id', '=', userId).execute();
+  const counts: Record<string, number> = {};
+  for (const { status } of rows) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+};
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** `waves` rounds of `concurrency` converts at once with the key; the statuses answered. */
+async function waves(gateway: TestGateway, apiKey: string, count: number, concurrency = 8): Promise<number[]> {
+  const answered: number[] = [];
+  for (let w = 0; w < count; w++) {
+    const round = await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        const res = await gateway.post('/api/html-to-img/convert', { html: HTML, width: 100, height: 50 }, { 'x-api-key': apiKey });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    answered.push(...round);
+  }
+  return answered;
+}
+
+async function usedThrough(gateway: TestGateway, token: string): Promise<number> {
+  const res = await fetch(`${gateway.url}/api/auth/usage`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { data: { used: number } }).data.used;
+}
+
+describe('credits leased ahead for a busy API key', () => {
+  it('reserves ahead for renders in flight: fewer reservation calls than renders, each image charged once, no spare kept', async () => {
+    const proxy = await recordingProxy(auth.url);
+    const gateway = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: proxy.url, INTERNAL_TOKEN, KEY_LEASE_TTL_MS: '1000' });
+    try {
+      const user = await verifiedUser(auth);
+      await auth.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
+      const answered = await waves(gateway, user.apiKey, 5);
+      expect(answered.filter((status) => status !== 200)).toEqual([]);
+      const reserves = proxy.calls.filter((call) => call.path === '/internal/credits/reserve');
+      expect(reserves.some((call) => Array.isArray(call.body.spares))).toBe(true);
+      expect(reserves.length).toBeLessThan(answered.length * 0.75);
+      // Read through the gateway, usage counts every answered render at once (pending charges go first).
+      expect(await usedThrough(gateway, user.token)).toBe(answered.length);
+      // Spares nobody took go back when their time is up: only the images are charged.
+      await until(async () => !(await statuses(user.userId)).leased, 5_000);
+      const final = await statuses(user.userId);
+      expect(final.charged).toBe(answered.length);
+      expect(final.reserved).toBeUndefined();
+    } finally {
+      await gateway.close();
+      await proxy.close();
+    }
+  });
+
+  it('never leases past a Free account’s limit: exactly the credits left are delivered, the rest get 402', async () => {
+    const gateway = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN, KEY_LEASE_TTL_MS: '1000' });
+    try {
+      const user = await verifiedUser(auth);
+      const left = 14;
+      await auth.db
+        .insertInto('credit_ledger')
+        .values(
+          Array.from({ length: FREE_LIMIT - left }, (_, i) => ({
+            user_id: user.userId,
+            request_id: `seed-${user.userId}-${i}`,
+            status: 'charged' as const,
+          })),
+        )
+        .execute();
+      const answered = await waves(gateway, user.apiKey, 4);
+      expect(answered.filter((status) => status === 200)).toHaveLength(left);
+      expect(answered.filter((status) => status === 402)).toHaveLength(answered.length - left);
+      await until(async () => !(await statuses(user.userId)).leased, 5_000);
+      expect((await statuses(user.userId)).charged).toBe(FREE_LIMIT);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('drops every lease at once when a key is regenerated through another replica: the old key gets 401, its spares go back', async () => {
+    // Spares kept for a minute: only the change can end them within this test.
+    const first = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN, KEY_LEASE_TTL_MS: '60000' });
+    const second = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN });
+    try {
+      const user = await verifiedUser(auth);
+      await auth.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
+      for (let w = 0; w < 6 && !(await statuses(user.userId)).leased; w++) await waves(first, user.apiKey, 1);
+      expect((await statuses(user.userId)).leased).toBeGreaterThan(0);
+
+      const regenerated = await fetch(`${second.url}/api/auth/api-key/regenerate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.token}` },
+      });
+      expect(regenerated.status).toBe(200);
+      const old = await first.post('/api/html-to-img/convert', { html: HTML, width: 100, height: 50 }, { 'x-api-key': user.apiKey });
+      expect(old.status).toBe(401);
+      await until(async () => !(await statuses(user.userId)).leased, 3_000);
+      expect((await statuses(user.userId)).reserved).toBeUndefined();
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
