@@ -23,6 +23,27 @@ describe('docs field tables, read from the exported OpenAPI document', () => {
     expect(rows.find((r) => r.name === 'format')?.bounds).toContain('png, jpeg, webp, pdf');
   });
 
+  it('documents the code frame options with descriptions, nested fields included', () => {
+    const rows = fieldRows(jsonBodySchema(doc.paths['/api/code-to-img/convert']!.post!), doc, t);
+    const row = (name: string) => rows.find((r) => r.name === name);
+    for (const name of [
+      'window',
+      'window.style',
+      'window.title',
+      'background',
+      'background.color',
+      'background.gradient',
+      'outerPadding',
+      'shadow',
+      'highlightLines',
+      'firstLineNumber',
+    ]) {
+      expect(row(name)?.description, name).toBeTruthy();
+    }
+    expect(row('window.style')?.bounds).toContain('mac, windows, none');
+    expect(row('firstLineNumber')).toMatchObject({ type: 'integer', defaultValue: '1' });
+  });
+
   it('documents the PDF options of the HTML and screenshot calls, margin sides included', () => {
     for (const path of ['/api/html-to-img/convert', '/api/screenshot/convert']) {
       const rows = fieldRows(jsonBodySchema(doc.paths[path]!.post!), doc, t);

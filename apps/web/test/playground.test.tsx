@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PLAYGROUNDS } from '../src/features/playground/playground-definitions.ts';
-import { HtmlPlaygroundPage, ScreenshotPlaygroundPage } from '../src/features/playground/playground-pages.tsx';
+import { CodePlaygroundPage, HtmlPlaygroundPage, ScreenshotPlaygroundPage } from '../src/features/playground/playground-pages.tsx';
 import { buildRequest, decodeValues, encodeValues, minimalBody } from '../src/features/playground/playground-state.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
@@ -166,6 +166,80 @@ describe('PDF output (HTML and screenshot playgrounds)', () => {
     expect(buildRequest(shot, { ...shot.defaults, format: 'pdf', fitToContent: true }).body).toMatchObject({
       format: 'pdf',
       fitToContent: true,
+    });
+  });
+
+  it('sends the code frame options nested as the API takes them, and checks them as the gateway does', () => {
+    const code = PLAYGROUNDS.code;
+    // The defaults send no frame at all.
+    const plain = minimalBody(code, buildRequest(code, code.defaults).body);
+    for (const name of ['window', 'background', 'outerPadding', 'highlightLines', 'firstLineNumber', 'shadow', 'windowStyle']) {
+      expect(plain).not.toHaveProperty(name);
+    }
+    const { body, problems } = buildRequest(code, {
+      ...code.defaults,
+      windowStyle: 'mac',
+      windowTitle: 'app.ts',
+      frameBackground: '#4f46e5',
+      outerPadding: '40',
+      shadow: true,
+      highlightLines: '3, 5-7',
+      firstLineNumber: '10',
+    });
+    expect(problems).toEqual({});
+    expect(body).toMatchObject({
+      window: { style: 'mac', title: 'app.ts' },
+      background: { color: '#4f46e5' },
+      outerPadding: 40,
+      shadow: true,
+      highlightLines: [3, '5-7'],
+      firstLineNumber: 10,
+    });
+    expect(body).not.toHaveProperty('windowStyle');
+    expect(body).not.toHaveProperty('frameBackground');
+    // The title is not sent without a bar.
+    expect(buildRequest(code, { ...code.defaults, windowTitle: 'app.ts' }).body).not.toHaveProperty('window');
+    const bad = buildRequest(code, { ...code.defaults, frameBackground: 'red', windowStyle: 'mac', windowTitle: 'x'.repeat(101) }).problems;
+    expect(bad.frameBackground).toBe('background.color must be a colour such as #1e3a8a');
+    expect(bad.windowTitle).toBe('window.title must be at most 100 characters');
+    expect(buildRequest(code, { ...code.defaults, highlightLines: 'three' }).problems.highlightLines).toMatch(/highlightLines/);
+    expect(buildRequest(code, { ...code.defaults, firstLineNumber: '0' }).problems.firstLineNumber).toBe(
+      'firstLineNumber must be between 1 and 1000000',
+    );
+  });
+
+  it('the code playground sends the window, background, shadow, highlighted lines and first line number', async () => {
+    const png = btoa('not really a png');
+    const send = vi.fn(async (url: string, _init?: RequestInit) => {
+      const data = String(url).includes('/languages')
+        ? { languages: ['typescript'], themes: ['monokai'], themeAliases: {} }
+        : { image: png, format: 'png', mimeType: 'image/png', width: 900, height: 300, size: 16 };
+      return new Response(JSON.stringify({ success: true, data }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    vi.stubGlobal('fetch', send);
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:code'), revokeObjectURL: vi.fn() });
+    const user = userEvent.setup();
+    renderPage(CodePlaygroundPage, { path: '/code-to-image' });
+    await user.selectOptions(await screen.findByLabelText('Window bar'), 'mac');
+    await user.type(screen.getByLabelText('Window title'), 'app.ts');
+    await user.type(screen.getByLabelText('Background around the window'), '#4f46e5');
+    await user.type(screen.getByLabelText('Space around the window (px)'), '40');
+    await user.click(screen.getByLabelText('Drop shadow'));
+    await user.type(screen.getByLabelText('Highlighted lines'), '2, 4-5');
+    const first = screen.getByLabelText('First line number');
+    await user.clear(first);
+    await user.type(first, '10');
+    await waitFor(() => expect(screen.getByTestId('snippet-curl').textContent).toContain('"highlightLines":[2,"4-5"]'));
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(send.mock.calls.some(([url]) => String(url).includes('/api/code-to-img/convert'))).toBe(true));
+    const [, init] = send.mock.calls.filter(([url]) => String(url).includes('/convert')).at(-1) as [string, RequestInit];
+    expect(JSON.parse(String(init.body))).toMatchObject({
+      window: { style: 'mac', title: 'app.ts' },
+      background: { color: '#4f46e5' },
+      outerPadding: 40,
+      shadow: true,
+      highlightLines: [2, '4-5'],
+      firstLineNumber: 10,
     });
   });
 

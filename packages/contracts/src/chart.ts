@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { dimension, outputMode, quality, scaleField } from './render.ts';
+import { cacheField, dimension, outputMode, quality, scaleField } from './render.ts';
 import { conditional, StringEnum, withMessages } from './schema-helpers.ts';
 
 export const ChartLibraries = ['chartjs', 'd3', 'highcharts'] as const;
@@ -213,6 +213,7 @@ export const ChartConvertBody = Type.Object(
     height: dimension('height', ChartDefaults.height),
     quality: quality(ChartDefaults.quality),
     outputType: outputMode('outputType'),
+    cache: cacheField(),
     colors: Type.Optional(
       withMessages(
         Type.Array(Type.String({ maxLength: 64 }), {

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { dimension, outputMode, quality, RasterFormats, RenderLimits, scaleField } from './render.ts';
+import { cacheField, dimension, outputMode, quality, RasterFormats, RenderLimits, scaleField } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 
 /** Spec §9: the API docs' defaults (the demo page starts on vs2015, which is accepted as a theme alias). */
@@ -25,7 +25,18 @@ export const CodeLimits = {
    * An explicit `height` crops instead.
    */
   maxImageHeight: 16_000,
+  maxOuterPadding: 200,
+  maxTitleLength: 100,
+  maxHighlightRanges: 50,
+  maxLineNumber: 1_000_000,
 } as const;
+
+/** Window styles drawn above the code; `none` (the default) draws no bar. */
+export const CodeWindowStyles = ['mac', 'windows', 'none'] as const;
+export type CodeWindowStyle = (typeof CodeWindowStyles)[number];
+
+/** outerPadding when a background or shadow is asked for without one (a frame needs room to show). */
+export const CODE_FRAMED_OUTER_PADDING = 48;
 
 /**
  * Theme names other tools use that shiki does not bundle, mapped to the closest bundled theme. `vs2015`
@@ -51,6 +62,8 @@ export const CodeLayout = {
   /** Space between the line-number gutter and the code, in characters. */
   gutterGapChars: 2,
   tabSize: 4,
+  /** Height of the window bar (mac or windows style), in CSS px, inside the code card. */
+  windowBarHeight: 36,
 } as const;
 
 export const codeLineHeight = (fontSize: number) => Math.round(fontSize * CodeLayout.lineHeightRatio);
@@ -66,12 +79,17 @@ export interface CodeGeometry {
   padding: number;
   showLineNumbers: boolean;
   lineCount: number;
+  /** The number the gutter starts at (default 1): the gutter is as wide as the last number shown. */
+  firstLineNumber?: number;
 }
+
+/** Digits of the widest gutter number. */
+export const gutterDigits = (lineCount: number, firstLineNumber = 1) => String(firstLineNumber + lineCount - 1).length;
 
 /** Width left for code after padding and the gutter (CSS px); ≤ 0 means not even one character fits. */
 export function codeTextWidth(g: CodeGeometry): number {
   const charWidth = g.fontSize * CodeLayout.charWidthRatio;
-  const gutter = g.showLineNumbers ? (String(g.lineCount).length + CodeLayout.gutterGapChars) * charWidth : 0;
+  const gutter = g.showLineNumbers ? (gutterDigits(g.lineCount, g.firstLineNumber) + CodeLayout.gutterGapChars) * charWidth : 0;
   return g.width - 2 * g.padding - gutter;
 }
 
@@ -102,6 +120,12 @@ export function minCodeHeight(lines: readonly string[], g: CodeGeometry): number
  */
 export const visibleLineCount = (height: number, fontSize: number, padding: number) =>
   Math.max(1, Math.ceil(Math.max(0, height - padding) / codeLineHeight(fontSize)));
+
+/** The frame around a job's code window: the bar inside the window's height, outerPadding on every side. */
+export const codeFrame = (p: { window?: { style: string }; outerPadding?: number }) => ({
+  bar: p.window ? CodeLayout.windowBarHeight : 0,
+  outer: p.outerPadding ?? 0,
+});
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -184,6 +208,107 @@ const formatField = () =>
     type: 'format must be one of: png, jpeg, webp',
   });
 
+const hexColor = (field: string, description: string, required?: string) =>
+  withMessages(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description }), {
+    type: `${field} must be a colour such as #1e3a8a`,
+    format: `${field} must be a colour such as #1e3a8a`,
+    ...(required ? { required } : {}),
+  });
+
+const GRADIENT_NEEDS = 'background.gradient needs from and to colours';
+
+const windowField = () =>
+  withMessages(
+    Type.Object(
+      {
+        style: withMessages(
+          StringEnum(CodeWindowStyles, {
+            default: 'mac',
+            description: 'mac: three traffic-light dots; windows: minimise, maximise and close controls; none: no bar',
+          }),
+          { enum: 'window.style must be one of: mac, windows, none', type: 'window.style must be one of: mac, windows, none' },
+        ),
+        title: Type.Optional(
+          withMessages(
+            Type.String({
+              maxLength: CodeLimits.maxTitleLength,
+              description: 'A file name or title centred in the bar (needs style mac or windows)',
+            }),
+            { type: 'window.title must be a string', maxLength: `window.title must be at most ${CodeLimits.maxTitleLength} characters` },
+          ),
+        ),
+      },
+      {
+        additionalProperties: false,
+        description: `A window bar (${CodeLayout.windowBarHeight} px, part of the window's height) above the code, as carbon and ray.so draw it`,
+      },
+    ),
+    { type: 'window must be an object such as { "style": "mac", "title": "app.ts" }' },
+  );
+
+const backgroundField = () =>
+  withMessages(
+    Type.Object(
+      {
+        color: Type.Optional(hexColor('background.color', 'A solid colour, #rrggbb')),
+        gradient: Type.Optional(
+          withMessages(
+            Type.Object(
+              {
+                from: hexColor('background.gradient.from', 'Start colour, #rrggbb', GRADIENT_NEEDS),
+                to: hexColor('background.gradient.to', 'End colour, #rrggbb', GRADIENT_NEEDS),
+                angle: boundedInteger('background.gradient.angle', {
+                  min: 0,
+                  max: 360,
+                  default: 135,
+                  description: 'Direction in degrees, as CSS linear-gradient: 0 runs upwards, 90 to the right, 135 to the bottom right',
+                }),
+              },
+              {
+                additionalProperties: false,
+                description:
+                  'A linear gradient { from, to, angle }: two #rrggbb colours and a direction in degrees as CSS linear-gradient (0 upwards, 90 to the right; default 135, to the bottom right)',
+              },
+            ),
+            {
+              type: 'background.gradient must be an object such as { "from": "#4f46e5", "to": "#db2777" }',
+            },
+          ),
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          'What fills outerPadding around the window: a colour or a gradient (one of them). Omit it for a transparent surround in PNG and WebP',
+      },
+    ),
+    { type: 'background must be an object such as { "color": "#1e3a8a" }' },
+  );
+
+const highlightLineMessages = {
+  type: 'highlightLines entries must be line numbers such as 3 or ranges such as "5-7"',
+  format: 'highlightLines entries must be line numbers such as 3 or ranges such as "5-7"',
+  range: `highlightLines numbers must be between 1 and ${CodeLimits.maxLineNumber}`,
+};
+
+const highlightLinesField = () =>
+  withMessages(
+    Type.Array(
+      Type.Union([
+        withMessages(Type.Integer({ minimum: 1, maximum: CodeLimits.maxLineNumber }), highlightLineMessages),
+        withMessages(Type.String({ pattern: '^[0-9]{1,7}-[0-9]{1,7}$', maxLength: 15 }), highlightLineMessages),
+      ]),
+      {
+        maxItems: CodeLimits.maxHighlightRanges,
+        description: `Lines to highlight, as the gutter numbers them (firstLineNumber counts): numbers and "from-to" ranges, e.g. [3, "5-7"]; at most ${CodeLimits.maxHighlightRanges} entries`,
+      },
+    ),
+    {
+      type: 'highlightLines must be a list such as [3, "5-7"]',
+      maxLength: `highlightLines has at most ${CodeLimits.maxHighlightRanges} entries`,
+    },
+  );
+
 const codeMessages = {
   required: 'Please enter some code',
   minLength: 'Please enter some code',
@@ -222,6 +347,7 @@ export const CodeConvertBody = Type.Object(
     height: Type.Optional(heightField()),
     quality: quality(CodeDefaults.quality),
     outputType: outputMode('outputType'),
+    cache: cacheField(),
     fontSize: fontSizeField(),
     padding: paddingField(),
     borderRadius: borderRadiusField(),
@@ -229,6 +355,26 @@ export const CodeConvertBody = Type.Object(
       type: 'showLineNumbers must be true or false',
     }),
     scale: scaleField(),
+    window: Type.Optional(windowField()),
+    background: Type.Optional(backgroundField()),
+    outerPadding: Type.Optional(
+      boundedInteger('outerPadding', {
+        min: 0,
+        max: CodeLimits.maxOuterPadding,
+        description: `Space around the code window, in CSS px, filled with \`background\` (transparent without one; JPEG then needs a background). The image is \`width\` + 2 × outerPadding wide. Default 0, or ${CODE_FRAMED_OUTER_PADDING} when background or shadow is set`,
+      }),
+    ),
+    shadow: withMessages(
+      Type.Boolean({ default: false, description: 'Drop a soft shadow under the code window (shows within outerPadding)' }),
+      { type: 'shadow must be true or false' },
+    ),
+    highlightLines: Type.Optional(highlightLinesField()),
+    firstLineNumber: boundedInteger('firstLineNumber', {
+      min: 1,
+      max: CodeLimits.maxLineNumber,
+      default: 1,
+      description: 'Number shown in the gutter for the first line (e.g. 120 for an excerpt); the gutter widens for longer numbers',
+    }),
   },
   { $id: 'CodeConvertBody', additionalProperties: true },
 );
@@ -252,6 +398,44 @@ export const CodeRenderPayload = Type.Object(
     borderRadius: Type.Integer({ minimum: 0, maximum: CodeLimits.maxBorderRadius }),
     showLineNumbers: Type.Boolean(),
     scale: Type.Number({ minimum: RenderLimits.minScale, maximum: RenderLimits.maxScale }),
+    // The frame: each absent when not asked for, so a plain job is what it always was.
+    window: Type.Optional(
+      Type.Object(
+        { style: StringEnum(['mac', 'windows'] as const), title: Type.Optional(Type.String({ maxLength: CodeLimits.maxTitleLength })) },
+        { additionalProperties: false },
+      ),
+    ),
+    background: Type.Optional(
+      Type.Object(
+        {
+          color: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$' })),
+          gradient: Type.Optional(
+            Type.Object(
+              {
+                from: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }),
+                to: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }),
+                angle: Type.Integer({ minimum: 0, maximum: 360 }),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    outerPadding: Type.Optional(Type.Integer({ minimum: 1, maximum: CodeLimits.maxOuterPadding })),
+    shadow: Type.Optional(Type.Literal(true)),
+    /** Ranges of gutter numbers, [from, to] inclusive. */
+    highlightLines: Type.Optional(
+      Type.Array(
+        Type.Tuple([
+          Type.Integer({ minimum: 1, maximum: CodeLimits.maxLineNumber }),
+          Type.Integer({ minimum: 1, maximum: CodeLimits.maxLineNumber }),
+        ]),
+        { minItems: 1, maxItems: CodeLimits.maxHighlightRanges },
+      ),
+    ),
+    firstLineNumber: Type.Optional(Type.Integer({ minimum: 2, maximum: CodeLimits.maxLineNumber })),
   },
   { additionalProperties: false },
 );

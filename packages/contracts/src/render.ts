@@ -55,6 +55,23 @@ export const quality = (def: number = RenderDefaults.quality) =>
     description: 'JPEG/WebP quality; ignored for PNG and SVG',
   });
 
+/** The longest a convert call may ask its image to be kept for identical requests (`cache`). */
+export const RENDER_CACHE_MAX_SECONDS = 86_400;
+
+/**
+ * `cache`: seconds during which an identical request (same caller, same body) is answered from the cache,
+ * with `X-Cache: HIT` and no credit charged; identical requests arriving together render once.
+ */
+export const cacheField = () =>
+  Type.Optional(
+    boundedInteger('cache', {
+      min: 0,
+      max: RENDER_CACHE_MAX_SECONDS,
+      description:
+        'Seconds to keep the image for identical requests (same caller, same body): those are answered from the cache with X-Cache: HIT and cost no credit, and identical requests arriving together render once. 0 or absent: no cache.',
+    }),
+  );
+
 export const outputMode = (field: 'output' | 'outputType' = 'output') =>
   withMessages(StringEnum(OutputModes, { default: 'binary', description: '`json` answers base64 in JSON; otherwise the image bytes' }), {
     enum: `${field} must be one of: json, binary`,
@@ -98,6 +115,7 @@ export const HtmlConvertBody = Type.Object(
     quality: quality(),
     scale: scaleField(),
     output: outputMode(),
+    cache: cacheField(),
     ...pdfBodyFields(),
   },
   { $id: 'HtmlConvertBody', additionalProperties: true },
@@ -122,6 +140,7 @@ export const SvgConvertBody = Type.Object(
       type: 'transparent must be true or false',
     }),
     output: outputMode(),
+    cache: cacheField(),
   },
   { $id: 'SvgConvertBody', additionalProperties: true },
 );
@@ -132,7 +151,7 @@ export type SvgConvertBody = Static<typeof SvgConvertBody>;
 
 export const HtmlRenderPayload = Type.Composite(
   [
-    Type.Required(Type.Omit(HtmlConvertBody, ['output', ...PdfFieldNames])),
+    Type.Required(Type.Omit(HtmlConvertBody, ['output', 'cache', ...PdfFieldNames])),
     // Only for format pdf: the page options, resolved by the gateway.
     Type.Object({ pdf: Type.Optional(PdfJobOptions) }),
   ],
@@ -155,7 +174,7 @@ export type SvgImageVariable = Static<typeof SvgImageVariable>;
 
 export const SvgRenderPayload = Type.Composite(
   [
-    Type.Required(Type.Omit(SvgConvertBody, ['output'])),
+    Type.Required(Type.Omit(SvgConvertBody, ['output', 'cache'])),
     Type.Object({ images: Type.Optional(Type.Array(SvgImageVariable, { maxItems: 20 })) }),
   ],
   { additionalProperties: false },

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
-import { outputMode, PageOutputFormats, quality, RenderLimits } from './render.ts';
+import { cacheField, outputMode, PageOutputFormats, quality, RenderLimits } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 
 /** The 14 interface languages a screenshot can be taken in (Accept-Language and navigator.language). */
@@ -43,7 +43,36 @@ export const ScreenshotLimits = {
   maxPixels: RenderLimits.maxPixels,
   maxSelectorLength: 512,
   maxUrlLength: 2048,
+  maxHeaders: 20,
+  maxHeaderNameLength: 128,
+  maxHeaderValueLength: 2048,
+  maxCookies: 20,
+  maxCookieNameLength: 256,
+  maxCookieValueLength: 4096,
+  maxUserAgentLength: 512,
+  maxCssLength: 100_000,
+  maxJsLength: 100_000,
 } as const;
+
+export const ScreenshotWaitUntil = ['load', 'domcontentloaded', 'networkidle'] as const;
+export type ScreenshotWaitUntil = (typeof ScreenshotWaitUntil)[number];
+
+/**
+ * Request headers a caller may not set: hop-by-hop headers, and the ones that say where the request goes
+ * or who sends it (the browser and the egress proxy decide those; cookies have their own option).
+ */
+export const ForbiddenScreenshotHeaders = [
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'cookie',
+  'content-length',
+  'expect',
+] as const;
 
 /**
  * Tallest full-page (or element) capture for a viewport, in CSS pixels: at most 16,384 device pixels and
@@ -73,6 +102,12 @@ const selectorField = (name: string, description: string) =>
     minLength: `${name} must not be empty`,
     maxLength: `${name} must be at most ${ScreenshotLimits.maxSelectorLength} characters`,
   });
+
+const clipField = (name: string, min: number, max: number) => {
+  const what = { x: 'Left edge', y: 'Top edge', width: 'Width', height: 'Height' }[name] ?? name;
+  const field = boundedInteger(`clip.${name}`, { min, max, description: `${what} of the rectangle in CSS pixels` });
+  return withMessages(field, { ...field['x-messages'], required: 'clip needs x, y, width and height' });
+};
 
 export const ScreenshotConvertBody = Type.Object(
   {
@@ -120,6 +155,7 @@ export const ScreenshotConvertBody = Type.Object(
     ),
     quality: quality(ScreenshotDefaults.quality),
     outputType: outputMode('outputType'),
+    cache: cacheField(),
     language: withMessages(
       StringEnum(ScreenshotLanguages, {
         default: ScreenshotDefaults.language,
@@ -169,6 +205,109 @@ export const ScreenshotConvertBody = Type.Object(
         },
       ),
     ),
+    headers: Type.Optional(
+      withMessages(
+        Type.Record(Type.String(), Type.String(), {
+          maxProperties: ScreenshotLimits.maxHeaders,
+          description:
+            `Extra request headers sent with every request of the page, as { name: value } (at most ${ScreenshotLimits.maxHeaders}, ` +
+            `names up to ${ScreenshotLimits.maxHeaderNameLength} and values up to ${ScreenshotLimits.maxHeaderValueLength} characters). ` +
+            'Host, Cookie, Proxy-*, Sec-* and hop-by-hop headers are refused; use cookies and userAgent for those.',
+        }),
+        { type: 'headers must be an object of header names to string values' },
+      ),
+    ),
+    cookies: Type.Optional(
+      withMessages(
+        Type.Array(
+          Type.Object(
+            {
+              name: withMessages(Type.String({ description: 'Cookie name' }), {
+                required: 'each cookie needs a name and a value',
+                type: 'a cookie name must be a string',
+              }),
+              value: withMessages(Type.String({ description: 'Cookie value' }), {
+                required: 'each cookie needs a name and a value',
+                type: 'a cookie value must be a string',
+              }),
+              domain: Type.Optional(Type.String({ description: "The URL's host or a parent domain of it; defaults to the URL's host" })),
+              path: Type.Optional(Type.String({ description: 'Starts with /; defaults to /' })),
+            },
+            { additionalProperties: false },
+          ),
+          {
+            maxItems: ScreenshotLimits.maxCookies,
+            description: `Cookies set for the page's own site before it loads (at most ${ScreenshotLimits.maxCookies})`,
+          },
+        ),
+        { type: 'cookies must be a list of { name, value, domain?, path? }' },
+      ),
+    ),
+    userAgent: Type.Optional(
+      withMessages(
+        Type.String({
+          minLength: 1,
+          maxLength: ScreenshotLimits.maxUserAgentLength,
+          description: "User-Agent header and navigator.userAgent; overrides the device's",
+        }),
+        {
+          type: 'userAgent must be a string',
+          minLength: 'userAgent must not be empty',
+          maxLength: `userAgent must be at most ${ScreenshotLimits.maxUserAgentLength} characters`,
+        },
+      ),
+    ),
+    waitUntil: withMessages(
+      StringEnum(ScreenshotWaitUntil, {
+        default: 'load',
+        description:
+          'When the page counts as loaded: load (the load event), domcontentloaded (the HTML is parsed), networkidle (no request for 500 ms)',
+      }),
+      {
+        enum: `waitUntil must be one of: ${ScreenshotWaitUntil.join(', ')}`,
+        type: `waitUntil must be one of: ${ScreenshotWaitUntil.join(', ')}`,
+      },
+    ),
+    omitBackground: flag('omitBackground', false, 'Same as transparent: a transparent default background (PNG and WebP only)'),
+    clip: Type.Optional(
+      withMessages(
+        Type.Object(
+          {
+            x: clipField('x', 0, ScreenshotLimits.maxCaptureDevicePixels),
+            y: clipField('y', 0, ScreenshotLimits.maxCaptureDevicePixels),
+            width: clipField('width', 1, RenderLimits.maxDimension),
+            height: clipField('height', 1, RenderLimits.maxDimension),
+          },
+          {
+            additionalProperties: false,
+            description: 'Capture only this rectangle of the page, in CSS pixels from its top-left corner; cut to the page',
+          },
+        ),
+        { type: 'clip must be an object { x, y, width, height }', required: 'clip needs x, y, width and height' },
+      ),
+    ),
+    css: Type.Optional(
+      withMessages(
+        Type.String({
+          maxLength: ScreenshotLimits.maxCssLength,
+          description: 'A style sheet added to the page after it loads, before the capture',
+        }),
+        { type: 'css must be a string', maxLength: `css must be at most ${ScreenshotLimits.maxCssLength} characters` },
+      ),
+    ),
+    js: Type.Optional(
+      withMessages(
+        Type.String({
+          maxLength: ScreenshotLimits.maxJsLength,
+          description:
+            'A script run in the page after it loads (and after css), before the capture; a returned promise is awaited. ' +
+            'It runs like the page’s own scripts: same network limits and the same render time limit.',
+        }),
+        { type: 'js must be a string', maxLength: `js must be at most ${ScreenshotLimits.maxJsLength} characters` },
+      ),
+    ),
+    blockAds: flag('blockAds', false, 'Block requests to well-known ad servers'),
+    blockTrackers: flag('blockTrackers', false, 'Block requests to well-known tracking and analytics hosts'),
     ...pdfBodyFields(),
   },
   { $id: 'ScreenshotConvertBody', additionalProperties: true },
@@ -177,7 +316,7 @@ export type ScreenshotConvertBody = Static<typeof ScreenshotConvertBody>;
 
 export const ScreenshotRenderPayload = Type.Composite(
   [
-    Type.Omit(ScreenshotConvertBody, ['outputType', ...PdfFieldNames]),
+    Type.Omit(ScreenshotConvertBody, ['outputType', 'omitBackground', 'cache', ...PdfFieldNames]),
     // Only for format pdf: the page options, resolved by the gateway.
     Type.Object({ pdf: Type.Optional(PdfJobOptions) }),
   ],
@@ -206,4 +345,66 @@ export function parseScreenshotUrl(raw: string): { url: string } | { problem: st
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return { problem: ScreenshotUrlMessages.invalid };
   return { url: url.href };
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Visible ASCII, space and tab, and Latin-1 (what a header value may hold): no CR, LF or NUL.
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
+
+/** The extra headers, checked: answers them with lower-case names, or the problem with the first bad one. */
+export function checkScreenshotHeaders(headers: Record<string, string>): { headers: Record<string, string> } | { problem: string } {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!TOKEN.test(name) || name.length > ScreenshotLimits.maxHeaderNameLength) {
+      return { problem: `headers: ${JSON.stringify(name.slice(0, 64))} is not a valid header name` };
+    }
+    const lower = name.toLowerCase();
+    if ((ForbiddenScreenshotHeaders as readonly string[]).includes(lower) || lower.startsWith('proxy-') || lower.startsWith('sec-')) {
+      return { problem: `headers: ${name} cannot be set${lower === 'cookie' ? ' (use cookies)' : ''}` };
+    }
+    if (lower === 'user-agent') return { problem: 'headers: User-Agent cannot be set here (use userAgent)' };
+    if (typeof value !== 'string' || !HEADER_VALUE.test(value))
+      return { problem: `headers: the value of ${name} must be text on one line` };
+    if (value.length > ScreenshotLimits.maxHeaderValueLength) {
+      return { problem: `headers: the value of ${name} must be at most ${ScreenshotLimits.maxHeaderValueLength} characters` };
+    }
+    if (lower in out) return { problem: `headers: ${name} is given twice` };
+    out[lower] = value;
+  }
+  return { headers: out };
+}
+
+export type ScreenshotCookie = { name: string; value: string; domain?: string; path?: string };
+
+/**
+ * The cookies, checked against the page's URL: each one is for the URL's own host or a parent domain of
+ * it (never another site). Answers them with domain and path filled in, or the problem with the first bad one.
+ */
+export function checkScreenshotCookies(
+  cookies: ScreenshotCookie[],
+  pageUrl: string,
+): { cookies: Required<ScreenshotCookie>[] } | { problem: string } {
+  const host = new URL(pageUrl).hostname.toLowerCase();
+  const out: Required<ScreenshotCookie>[] = [];
+  for (const [index, cookie] of cookies.entries()) {
+    const at = `cookies[${index}]`;
+    if (!TOKEN.test(cookie.name) || cookie.name.length > ScreenshotLimits.maxCookieNameLength)
+      return { problem: `${at}.name is not a valid cookie name` };
+    if (!COOKIE_VALUE.test(cookie.value))
+      return { problem: `${at}.value must not contain spaces, quotes, commas, semicolons or backslashes` };
+    if (cookie.value.length > ScreenshotLimits.maxCookieValueLength) {
+      return { problem: `${at}.value must be at most ${ScreenshotLimits.maxCookieValueLength} characters` };
+    }
+    const domain = (cookie.domain ?? host).trim().toLowerCase().replace(/^\./, '');
+    if (!domain || (domain !== host && !(host.endsWith(`.${domain}`) && domain.includes('.')))) {
+      return { problem: `${at}.domain must be ${host} or a parent domain of it` };
+    }
+    const path = cookie.path ?? '/';
+    if (!path.startsWith('/') || path.length > 1024 || !COOKIE_VALUE.test(path.replace(/ /g, ''))) {
+      return { problem: `${at}.path must start with /` };
+    }
+    out.push({ name: cookie.name, value: cookie.value, domain, path });
+  }
+  return { cookies: out };
 }

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { dimension, ErrorResponse, outputMode, quality, SvgOutputFormats } from './render.ts';
+import { cacheField, dimension, ErrorResponse, outputMode, quality, SvgOutputFormats } from './render.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 
 /** Limits of saved templates; the templates service, the gateway and the editor all read these. */
@@ -195,6 +195,7 @@ export const TemplateGenerateBody = Type.Object(
     }),
     variables: Type.Optional(TemplateVariableValues),
     outputType: outputMode('outputType'),
+    cache: cacheField(),
     format: withMessages(StringEnum(SvgOutputFormats, { default: TemplateDefaults.format }), {
       enum: 'format must be one of: png, jpeg, webp, svg',
       type: 'format must be one of: png, jpeg, webp, svg',

@@ -21,6 +21,7 @@ import credits from './plugins/credits.plugin.ts';
 import identity from './plugins/identity.plugin.ts';
 import openapi from './plugins/openapi.plugin.ts';
 import redis from './plugins/redis.plugin.ts';
+import renderCache from './plugins/render-cache.plugin.ts';
 import renderQueue from './plugins/render-queue.plugin.ts';
 import securityHeaders from './plugins/security-headers.plugin.ts';
 import templatesClient from './plugins/templates-client.plugin.ts';
@@ -97,6 +98,12 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     baseUrl: config.TEMPLATES_SERVICE_URL,
     internalToken: config.INTERNAL_TOKEN,
     timeoutMs: config.FORWARD_TIMEOUT_MS,
+  });
+  await fastify.register(renderCache, {
+    prefix: config.QUEUE_PREFIX,
+    deadlineMs: config.RENDER_DEADLINE_MS,
+    maxEntries: config.RENDER_CACHE_MAX_ENTRIES,
+    maxEntryBytes: config.RENDER_CACHE_MAX_ENTRY_BYTES,
   });
   await fastify.register(pingRoutes);
   await fastify.register(convertRoutes);

@@ -33,6 +33,9 @@ export const GatewayConfigSchema = Type.Object({
   /** The templates service; the gateway forwards template calls to it and renders what it answers. */
   TEMPLATES_SERVICE_URL: Type.String({ default: 'http://127.0.0.1:3002' }),
   /** How long the rendered image of a signed template URL stays in the Redis cache. */
+  /** Convert calls with `cache`: most images kept (oldest evicted first) and the largest one kept. */
+  RENDER_CACHE_MAX_ENTRIES: Type.Integer({ minimum: 1, default: 5_000 }),
+  RENDER_CACHE_MAX_ENTRY_BYTES: Type.Integer({ minimum: 1024, default: 2 * 1024 * 1024 }),
   TEMPLATE_IMAGE_CACHE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 24 * 3600 }),
   /** Cached signed-URL images kept at most; the oldest go first. */
   TEMPLATE_IMAGE_CACHE_MAX_ENTRIES: Type.Integer({ minimum: 1, default: 2_000 }),

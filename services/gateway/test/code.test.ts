@@ -204,6 +204,149 @@ describe('code request validation', () => {
   });
 });
 
+describe('POST /api/code-to-img/convert: frame, highlighted lines, first line number', () => {
+  const OUTER = 32;
+  const BAR = 36;
+  /** Rightmost column holding ink in the first code row (gutter + one-character line). */
+  const lastInkX = (img: Decoded, top: number) => {
+    for (let x = img.width - 1; x >= 0; x--) for (let y = top; y < top + 21; y++) if (!near(img.pixel(x, y), MONOKAI_BG, 30)) return x;
+    return -1;
+  };
+
+  it('grows the image by outerPadding and the window bar, draws the traffic lights, keeps the surround transparent', async () => {
+    const plain = await png({ code: SNIPPET, width: 400 });
+    const framed = await png({ code: SNIPPET, width: 400, outerPadding: OUTER, window: { style: 'mac', title: 'add.js' } });
+    expect([framed.width, framed.height]).toEqual([plain.width + 2 * OUTER, plain.height + BAR + 2 * OUTER]);
+    // The first dot's centre (20, 18 in the window) is red; the surround has no background: alpha 0.
+    expect(near(framed.pixel(OUTER + 20, OUTER + 18), [0xff, 0x5f, 0x56, 255], 20)).toBe(true);
+    expect(near(framed.pixel(OUTER + 40, OUTER + 18), [0xff, 0xbd, 0x2e, 255], 20)).toBe(true);
+    expect(framed.pixel(0, 0)[3]).toBe(0);
+    expect(framed.pixel(framed.width - 1, framed.height - 1)[3]).toBe(0);
+    expect(framed.pixel(OUTER / 2, Math.floor(framed.height / 2))[3]).toBe(0);
+    // The code sits under the bar, as in the plain image shifted by the frame.
+    expect(inkIn(framed, OUTER + 20, OUTER + BAR + 20, OUTER + 400, OUTER + BAR + 41, MONOKAI_BG)).toBeGreaterThan(20);
+
+    const windows = await png({ code: SNIPPET, width: 400, window: { style: 'windows' } });
+    expect(windows.height).toBe(plain.height + BAR);
+    expect(inkIn(windows, 400 - 30, 10, 400 - 14, 26, MONOKAI_BG)).toBeGreaterThan(5); // the close cross
+    const none = await png({ code: SNIPPET, width: 400, window: { style: 'none' } });
+    expect(none.height).toBe(plain.height);
+  });
+
+  it('fills the surround with a colour or a gradient, with a shadow under the window', async () => {
+    const solid = await png({ code: SNIPPET, width: 400, background: { color: '#1e3a8a' } });
+    // outerPadding defaults to 48 with a background.
+    expect([solid.width, solid.height]).toEqual([400 + 96, autoHeight(3) + 96]);
+    expect(near(solid.pixel(2, 2), [0x1e, 0x3a, 0x8a, 255], 2)).toBe(true);
+
+    const gradient = await png({
+      code: SNIPPET,
+      width: 400,
+      outerPadding: 40,
+      shadow: true,
+      background: { gradient: { from: '#ff0000', to: '#0000ff', angle: 90 } },
+    });
+    expect(gradient.width).toBe(480);
+    const left = gradient.pixel(1, 5);
+    const right = gradient.pixel(478, 5);
+    expect(left[0]).toBeGreaterThan(200);
+    expect(right[2]).toBeGreaterThan(200);
+    // The shadow darkens the surround just under the window.
+    const below = gradient.pixel(240, gradient.height - 40 + 8);
+    const noShadow = await png({
+      code: SNIPPET,
+      width: 400,
+      outerPadding: 40,
+      background: { gradient: { from: '#ff0000', to: '#0000ff', angle: 90 } },
+    });
+    const plainBelow = noShadow.pixel(240, noShadow.height - 40 + 8);
+    expect(below[0] + below[2]).toBeLessThan(plainBelow[0] + plainBelow[2] - 30);
+
+    const jpeg = await gateway.post(CONVERT, { code: SNIPPET, format: 'jpeg', width: 400, background: { color: '#ffffff' } });
+    expect(jpeg.status).toBe(200);
+    expect(near(decodeJpeg(await bytes(jpeg)).pixel(2, 2), [255, 255, 255, 255], 8)).toBe(true);
+  });
+
+  it('highlights lines by their gutter numbers', async () => {
+    const code = 'a\nb\nc\nd';
+    const img = await png({ code, width: 300, highlightLines: [2, '4-4'] });
+    const rowPixel = (row: number) => img.pixel(280, 20 + row * 21 + 10);
+    expect(near(rowPixel(0), MONOKAI_BG, 2)).toBe(true);
+    expect(near(rowPixel(1), MONOKAI_BG, 2)).toBe(false);
+    expect(near(rowPixel(2), MONOKAI_BG, 2)).toBe(true);
+    expect(rowPixel(3)).toEqual(rowPixel(1));
+    // With firstLineNumber 10, line 11 is the second one.
+    const shifted = await png({ code, width: 300, firstLineNumber: 10, highlightLines: ['11-11'] });
+    expect(shifted.pixel(280, 20 + 21 + 10)).toEqual(rowPixel(1));
+    expect(near(shifted.pixel(280, 30), MONOKAI_BG, 2)).toBe(true);
+    // On a light theme (github-light writes its background #fff) the highlight darkens instead.
+    const light = await png({ code, width: 300, theme: 'github-light', highlightLines: [2] });
+    const [plain, marked] = [light.pixel(280, 30), light.pixel(280, 51)];
+    expect(plain.slice(0, 3)).toEqual([255, 255, 255]);
+    expect(marked[0]).toBeLessThan(245);
+  });
+
+  it('starts the gutter at firstLineNumber, widening it for longer numbers', async () => {
+    const one = await png({ code: 'x', width: 300 });
+    const thousand = await png({ code: 'x', width: 300, firstLineNumber: 1000 });
+    expect(one.height).toBe(thousand.height);
+    // Three more digits push the code three characters (3 × 8.4 px) to the right.
+    expect(lastInkX(thousand, 20) - lastInkX(one, 20)).toBeGreaterThanOrEqual(24);
+    expect(lastInkX(thousand, 20) - lastInkX(one, 20)).toBeLessThanOrEqual(27);
+  });
+
+  it('refuses bad frame options with 400 and a clear message', async () => {
+    const cases: Array<[Record<string, unknown>, string | RegExp]> = [
+      [{ window: { style: 'linux' } }, 'window.style must be one of: mac, windows, none'],
+      [{ window: 'mac' }, /window must be an object/],
+      [{ window: { style: 'mac', title: 't'.repeat(101) } }, 'window.title must be at most 100 characters'],
+      [{ window: { style: 'none', title: 'a.ts' } }, /window.title needs a window bar/],
+      [{ background: { color: 'red' } }, 'background.color must be a colour such as #1e3a8a'],
+      [{ background: { gradient: { from: '#000000' } } }, 'background.gradient needs from and to colours'],
+      [{ background: { color: '#000000', gradient: { from: '#000000', to: '#ffffff' } } }, /either color or gradient/],
+      [{ background: { gradient: { from: '#000000', to: '#ffffff', angle: 400 } } }, 'background.gradient.angle must be between 0 and 360'],
+      [{ outerPadding: 500 }, 'outerPadding must be between 0 and 200'],
+      [{ outerPadding: 10, format: 'jpeg' }, /JPEG has no transparency/],
+      [{ shadow: true, format: 'jpeg' }, /JPEG has no transparency/],
+      [{ shadow: 'yes' }, 'shadow must be true or false'],
+      [{ highlightLines: 3 }, /highlightLines must be a list/],
+      [{ highlightLines: ['three'] }, /highlightLines entries must be line numbers/],
+      [{ highlightLines: [0] }, /highlightLines/],
+      [{ highlightLines: ['7-5'] }, /highlightLines range "7-5" must run from a smaller to a larger line number/],
+      [{ highlightLines: Array.from({ length: 51 }, (_, i) => i + 1) }, 'highlightLines has at most 50 entries'],
+      [{ firstLineNumber: 0 }, 'firstLineNumber must be between 1 and 1000000'],
+      [{ firstLineNumber: 1.5 }, /firstLineNumber must be a whole number/],
+    ];
+    for (const [extra, message] of cases) {
+      const res = await failure({ code: SNIPPET, ...extra });
+      expect({ extra, status: res.status }).toEqual({ extra, status: 400 });
+      if (typeof message === 'string') expect(res.message).toBe(message);
+      else expect(res.message).toMatch(message);
+    }
+  });
+
+  it('draws a framed image to look at (mac, gradient, shadow, highlighted lines)', async () => {
+    const res = await gateway.post(CONVERT, {
+      code: "import { readFile } from 'node:fs/promises';\n\nexport async function load(path: string) {\n  const text = await readFile(path, 'utf8');\n  return JSON.parse(text) as Config;\n}\n",
+      language: 'typescript',
+      theme: 'dracula',
+      width: 640,
+      window: { style: 'mac', title: 'config.ts' },
+      background: { gradient: { from: '#4f46e5', to: '#db2777', angle: 135 } },
+      outerPadding: 56,
+      shadow: true,
+      borderRadius: 10,
+      highlightLines: [14, '15-16'],
+      firstLineNumber: 12,
+      scale: 2,
+    });
+    expect(res.status).toBe(200);
+    const image = await bytes(res);
+    if (process.env.CODE_FRAMED_OUT) (await import('node:fs')).writeFileSync(process.env.CODE_FRAMED_OUT, image);
+    expect(decodePng(image).width).toBe((640 + 112) * 2);
+  });
+});
+
 describe('GET /api/openapi.json', () => {
   it('documents the code call from the schema it validates with', async () => {
     const doc = await (await fetch(`${gateway.url}/api/openapi.json`)).json();
@@ -213,6 +356,10 @@ describe('GET /api/openapi.json', () => {
     expect(schema.properties.fontSize).toMatchObject({ minimum: 8, maximum: 72, default: 14 });
     expect(schema.properties.height.anyOf).toHaveLength(2);
     expect(doc.paths['/api/code-to-img/languages'].get).toBeDefined();
+    for (const field of ['window', 'background', 'outerPadding', 'shadow', 'highlightLines', 'firstLineNumber']) {
+      expect(schema.properties[field].description, field).toBeTruthy();
+    }
+    expect(schema.properties.window.properties.style.enum).toEqual(['mac', 'windows', 'none']);
   });
 });
 

@@ -13,6 +13,8 @@ let worker: RenderWorkerHandle;
 let canary: TestServer;
 let pages: { server: Server; port: number; origin: string };
 let deadPort: number;
+/** What the test site saw of each /echo request. */
+const seen: { headers: IncomingMessage['headers'] }[] = [];
 
 const ROUTE = '/api/screenshot/convert';
 const GREEN = [0, 255, 0, 255];
@@ -81,6 +83,9 @@ function page(req: IncomingMessage, res: ServerResponse) {
         const d = document.createElement('div'); d.id = 'late'; document.body.appendChild(d); document.body.style.background = '#00ff00' }, 300)</script></body>`);
     case '/missing':
       return html('<body style="margin:0;background:#0000ff"><h1>Not here</h1></body>', 404);
+    case '/echo':
+      seen.push({ headers: req.headers });
+      return html('<body style="margin:0;background:#00ff00"></body>');
     case '/plain':
       return html('<body style="margin:0"><div style="width:50px;height:50px;background:#0000ff"></div></body>');
     case '/redirect':
@@ -385,5 +390,139 @@ describe('POST /api/screenshot/convert', () => {
     expect(jpeg.headers.get('content-type')).toBe('image/jpeg');
     const img = decodeJpeg(Buffer.from(await jpeg.arrayBuffer()));
     expect([img.width, img.height]).toEqual([320, 240]);
+  });
+});
+
+describe('screenshot page options', () => {
+  const base = () => ({ url: `${pages.origin}/echo`, width: 100, height: 100 });
+
+  it.each([
+    [{ headers: { Host: 'evil.example' } }, 'headers: Host cannot be set'],
+    [{ headers: { cookie: 'a=b' } }, 'headers: cookie cannot be set (use cookies)'],
+    [{ headers: { Connection: 'close' } }, 'headers: Connection cannot be set'],
+    [{ headers: { 'Transfer-Encoding': 'chunked' } }, 'headers: Transfer-Encoding cannot be set'],
+    [{ headers: { 'Proxy-Authorization': 'Basic x' } }, 'headers: Proxy-Authorization cannot be set'],
+    [{ headers: { 'User-Agent': 'x' } }, 'headers: User-Agent cannot be set here (use userAgent)'],
+    [{ headers: { 'bad name': 'x' } }, 'headers: "bad name" is not a valid header name'],
+    [{ headers: { 'X-A': 'one\r\nX-B: two' } }, 'headers: the value of X-A must be text on one line'],
+    [{ headers: { 'X-A': 'a'.repeat(2049) } }, 'headers: the value of X-A must be at most 2048 characters'],
+    [{ headers: { 'X-A': '1', 'x-a': '2' } }, 'headers: x-a is given twice'],
+    [{ cookies: [{ name: 'a', value: 'b', domain: 'other.example' }] }, 'cookies[0].domain must be 127.0.0.1 or a parent domain of it'],
+    [{ cookies: [{ name: 'a b', value: 'b' }] }, 'cookies[0].name is not a valid cookie name'],
+    [{ cookies: [{ name: 'a', value: 'b;c' }] }, 'cookies[0].value must not contain spaces, quotes, commas, semicolons or backslashes'],
+    [{ cookies: [{ name: 'a', value: 'b', path: 'x' }] }, 'cookies[0].path must start with /'],
+    [{ userAgent: '' }, 'userAgent must not be empty'],
+    [{ userAgent: 'a'.repeat(513) }, 'userAgent must be at most 512 characters'],
+    [{ userAgent: 'a\nb' }, 'userAgent must be text on one line'],
+    [{ waitUntil: 'never' }, 'waitUntil must be one of: load, domcontentloaded, networkidle'],
+    [{ clip: { x: 0, y: 0, width: 10 } }, 'clip needs x, y, width and height'],
+    [{ cookies: [{ name: 'a' }] }, 'each cookie needs a name and a value'],
+    [{ clip: { x: -1, y: 0, width: 10, height: 10 } }, 'clip.x must be between 0 and 16384'],
+    [{ clip: { x: 0, y: 0, width: 0, height: 10 } }, 'clip.width must be between 1 and 4000'],
+    [{ clip: { x: 0, y: 0, width: 10, height: 10 }, selector: '#box' }, 'clip and selector cannot be used together'],
+    [
+      { clip: { x: 0, y: 0, width: 10, height: 10 }, format: 'pdf' },
+      'clip captures part of the page as an image: it cannot be used with format pdf',
+    ],
+    [{ css: 'a'.repeat(100_001) }, 'css must be at most 100000 characters'],
+    [{ js: 42 }, 'js must be a string'],
+    [{ blockAds: 'yes' }, 'blockAds must be true or false'],
+    [{ blockTrackers: 1 }, 'blockTrackers must be true or false'],
+    [{ omitBackground: 'no' }, 'omitBackground must be true or false'],
+  ])('page option case %# → 400 %s', async (extra, message) => {
+    const json = await failure({ ...base(), ...extra }, 400);
+    expect(json).toMatchObject({ code: 'VALIDATION_ERROR', message });
+  });
+
+  it('too many headers or cookies → 400', async () => {
+    const headers = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v']));
+    expect((await failure({ ...base(), headers }, 400)).code).toBe('VALIDATION_ERROR');
+    const cookies = Array.from({ length: 21 }, (_, i) => ({ name: `c${i}`, value: 'v' }));
+    expect((await failure({ ...base(), cookies }, 400)).code).toBe('VALIDATION_ERROR');
+  });
+
+  it('headers, cookies and userAgent are what the site sees', async () => {
+    seen.length = 0;
+    await png({
+      ...base(),
+      headers: { 'X-Render-Test': 'hello', Authorization: 'Bearer t0k' },
+      cookies: [
+        { name: 'session', value: 'abc123' },
+        { name: 'other', value: 'x', domain: '127.0.0.1', path: '/echo' },
+      ],
+      userAgent: 'RenderTestAgent/1.0',
+    });
+    const request = seen.at(-1);
+    expect(request?.headers['x-render-test']).toBe('hello');
+    expect(request?.headers.authorization).toBe('Bearer t0k');
+    expect(request?.headers['user-agent']).toBe('RenderTestAgent/1.0');
+    expect(String(request?.headers.cookie).split('; ').sort()).toEqual(['other=x', 'session=abc123']);
+  });
+
+  it('by default the site sees no extra header or cookie', async () => {
+    seen.length = 0;
+    await png(base());
+    expect(seen.at(-1)?.headers.cookie).toBeUndefined();
+    expect(seen.at(-1)?.headers['user-agent']).toMatch(/Chrome\//);
+  });
+
+  it.each(['load', 'domcontentloaded', 'networkidle'])('waitUntil %s is accepted', async (waitUntil) => {
+    const img = await png({ ...base(), waitUntil });
+    expect(near(img.pixel(50, 50), GREEN)).toBe(true);
+  });
+
+  it('css is injected before the capture', async () => {
+    const img = await png({ url: `${pages.origin}/plain`, width: 100, height: 100, css: 'body { background: #ff0000 !important }' });
+    expect(near(img.pixel(80, 80), RED)).toBe(true);
+    expect(near(img.pixel(10, 10), [0, 0, 255, 255])).toBe(true);
+  });
+
+  it('js runs in the page before the capture, and a returned promise is awaited', async () => {
+    const js = 'new Promise((resolve) => setTimeout(() => { document.body.style.background = "#ff0000"; resolve(); }, 200))';
+    const img = await png({ url: `${pages.origin}/plain`, width: 100, height: 100, js });
+    expect(near(img.pixel(80, 80), RED)).toBe(true);
+  });
+
+  it('js is held to the egress policy: a fetch to a loopback service reaches nothing', async () => {
+    const js = `fetch("http://127.0.0.1:${canary.port}/from-js").then(() => { document.body.style.background = "#ff0000" }, () => {})`;
+    const img = await png({ ...base(), js });
+    expect(near(img.pixel(50, 50), GREEN)).toBe(true);
+    await settle();
+    expect(canary.requests).toEqual([]);
+  });
+
+  it('js stuck in an endless loop fails within the render time limit, and the next capture works', async () => {
+    const json = await failure({ ...base(), js: 'for (;;) {}' });
+    expect(json.code).toBe('RENDER_FAILED');
+    expect(json.message).toMatch(/^Failed to capture screenshot: /);
+    const img = await png(base());
+    expect(near(img.pixel(50, 50), GREEN)).toBe(true);
+  });
+
+  it('a js error is a clear 422', async () => {
+    const json = await failure({ ...base(), js: 'throw new Error("boom")' });
+    expect(json.message).toBe('Failed to capture screenshot: the js failed: Error: boom');
+  });
+
+  it('omitBackground leaves the default background transparent (alpha 0) in PNG', async () => {
+    const img = await png({ url: `${pages.origin}/plain`, omitBackground: true, width: 100, height: 100 });
+    expect(img.pixel(80, 80)[3]).toBe(0);
+    expect(near(img.pixel(10, 10), [0, 0, 255, 255])).toBe(true);
+  });
+
+  it('clip captures that rectangle, cut to the page', async () => {
+    const img = await png({ url: `${pages.origin}/plain`, width: 200, height: 200, clip: { x: 25, y: 30, width: 60, height: 40 } });
+    expect([img.width, img.height]).toEqual([60, 40]);
+    expect(near(img.pixel(5, 5), [0, 0, 255, 255])).toBe(true);
+    expect(near(img.pixel(40, 30), [255, 255, 255, 255])).toBe(true);
+    const cut = await png({ url: `${pages.origin}/plain`, width: 200, height: 200, clip: { x: 150, y: 0, width: 100, height: 20 } });
+    expect([cut.width, cut.height]).toEqual([50, 20]);
+    const outside = await failure({ url: `${pages.origin}/plain`, width: 200, height: 200, clip: { x: 500, y: 0, width: 10, height: 10 } });
+    expect(outside.message).toBe('Failed to capture screenshot: clip starts outside the page (the page is 200×200)');
+  });
+
+  it('blockAds and blockTrackers are accepted and leave the page itself alone', async () => {
+    const img = await png({ ...base(), blockAds: true, blockTrackers: true });
+    expect(near(img.pixel(50, 50), GREEN)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CachedImage, TemplateImageCache } from '../src/lib/template-image-cache.ts';
+import { type CachedImage, ImageCache } from '../src/lib/image-cache.ts';
 import { testRedisUrl } from './helpers/redis.ts';
 import { uniquePrefix } from './helpers/stack.ts';
 
@@ -25,16 +25,16 @@ const image = (bytes: number, fill = 1): CachedImage => ({
   height: 10,
 });
 
-describe('TemplateImageCache (real Redis)', () => {
+describe('ImageCache (real Redis)', () => {
   it('keys a rendition by template version and query', () => {
-    const key = TemplateImageCache.keyOf('t1', '2026-01-01T00:00:00.000Z', 't1?a=1');
+    const key = ImageCache.keyOf('t1', '2026-01-01T00:00:00.000Z', 't1?a=1');
     expect(key).toMatch(/^[0-9a-f]{64}$/);
-    expect(TemplateImageCache.keyOf('t1', '2026-01-02T00:00:00.000Z', 't1?a=1')).not.toBe(key);
-    expect(TemplateImageCache.keyOf('t1', '2026-01-01T00:00:00.000Z', 't1?a=2')).not.toBe(key);
+    expect(ImageCache.keyOf('t1', '2026-01-02T00:00:00.000Z', 't1?a=1')).not.toBe(key);
+    expect(ImageCache.keyOf('t1', '2026-01-01T00:00:00.000Z', 't1?a=2')).not.toBe(key);
   });
 
   it('round-trips bytes and metadata, with a TTL', async () => {
-    const cache = new TemplateImageCache(redis, { prefix, ttlSeconds: 60, maxEntries: 10, maxEntryBytes: 1024 });
+    const cache = new ImageCache(redis, { prefix, namespace: 'tpl-img', ttlSeconds: 60, maxEntries: 10, maxEntryBytes: 1024 });
     await cache.set('k1', image(100, 7));
     const hit = await cache.get('k1');
     expect(hit?.bytes.equals(Buffer.alloc(100, 7))).toBe(true);
@@ -46,7 +46,13 @@ describe('TemplateImageCache (real Redis)', () => {
   });
 
   it('does not keep entries above the size cap and evicts the oldest past the count', async () => {
-    const cache = new TemplateImageCache(redis, { prefix: `${prefix}-b`, ttlSeconds: 60, maxEntries: 2, maxEntryBytes: 1024 });
+    const cache = new ImageCache(redis, {
+      prefix: `${prefix}-b`,
+      namespace: 'tpl-img',
+      ttlSeconds: 60,
+      maxEntries: 2,
+      maxEntryBytes: 1024,
+    });
     await cache.set('big', image(2048));
     expect(await cache.get('big')).toBeUndefined();
     await cache.set('a', image(10));

@@ -12,6 +12,7 @@ import type { RendererContext } from '../src/renderers/renderer.ts';
 import { consentVerdict } from '../src/renderers/screenshot/consent-blocker.ts';
 import { acceptLanguage, deviceSettings } from '../src/renderers/screenshot/device-profiles.ts';
 import { imageSize } from '../src/renderers/screenshot/image-size.ts';
+import { BlockedHosts, blockedBy, isBlockedRequest } from '../src/renderers/screenshot/request-blocker.ts';
 import { renderScreenshot } from '../src/renderers/screenshot/screenshot.renderer.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
@@ -22,6 +23,7 @@ let proxy: EgressProxy;
 let browser: TestPool;
 let pages: { server: Server; port: number };
 let canary: { server: Server; port: number; hits: string[] };
+const adHits: string[] = [];
 
 const listen = async (server: Server) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -52,6 +54,16 @@ beforeAll(async () => {
   const pagesServer = createServer((req, res) => {
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (req.url === '/banner') return html(BANNER_PAGE);
+    if (req.url === '/ads') {
+      // A listed ad host and a listed tracker host, both mapped to this server by the lookup below.
+      return html(`<body style="margin:0;background:#0000ff">
+        <script src="http://ads.doubleclick.net:${pages.port}/ad.js"></script>
+        <script src="http://script.hotjar.com:${pages.port}/ga.js"></script></body>`);
+    }
+    if (req.url === '/ad.js' || req.url === '/ga.js') {
+      adHits.push(`${req.headers.host?.split(':')[0]}${req.url}`);
+      return res.writeHead(200, { 'content-type': 'text/javascript' }).end('');
+    }
     if (req.url === '/language') {
       return html(
         `<body style="margin:0"><script>document.body.style.background = navigator.language === 'ja-JP' && ${JSON.stringify(
@@ -66,10 +78,14 @@ beforeAll(async () => {
   // Only names the tests use; anything else fails like NXDOMAIN so nothing leaves the box.
   const lookup: LookupFn = async (hostname, options) => {
     if (hostname === 'intranet.test') return [{ address: '127.0.0.1', family: 4 }];
+    if (hostname === 'ads.doubleclick.net' || hostname === 'script.hotjar.com') return [{ address: '127.0.0.1', family: 4 }];
     if (hostname === 'localhost') return dns.promises.lookup(hostname, options);
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   };
-  proxy = await startEgressProxy({ allowlist: parseAllowlist(`127.0.0.1:${pages.port}`), lookup });
+  proxy = await startEgressProxy({
+    allowlist: parseAllowlist(`127.0.0.1:${pages.port},ads.doubleclick.net:${pages.port},script.hotjar.com:${pages.port}`),
+    lookup,
+  });
   browser = await startTestPool('screenshot', proxy.url, 'screenshot-test');
 });
 
@@ -101,6 +117,9 @@ const payload = (url: string, extra: Partial<ScreenshotRenderPayload> = {}): Scr
   hideScrollbars: true,
   darkMode: false,
   transparent: false,
+  waitUntil: 'load',
+  blockAds: false,
+  blockTrackers: false,
   width: 400,
   height: 300,
   ...extra,
@@ -156,6 +175,31 @@ describe('screenshot renderer', () => {
 });
 
 describe('screenshot units', () => {
+  it.each([
+    [{}, ['ads.doubleclick.net/ad.js', 'script.hotjar.com/ga.js']],
+    [{ blockAds: true }, ['script.hotjar.com/ga.js']],
+    [{ blockTrackers: true }, ['ads.doubleclick.net/ad.js']],
+    [{ blockAds: true, blockTrackers: true }, []],
+  ])('%j: requests to listed hosts are blocked before they leave the browser', async (extra, reached) => {
+    adHits.length = 0;
+    const shot = await renderScreenshot(payload(`http://127.0.0.1:${pages.port}/ads`, extra), ctx);
+    expect(pixel(shot.bytes, 10, 10)).toEqual([0, 0, 255]);
+    expect([...adHits].sort()).toEqual(reached);
+  });
+
+  it('block decisions: a listed domain and its subdomains, not look-alikes, never the page’s own host', () => {
+    expect(blockedBy('doubleclick.net', BlockedHosts.ads)).toBe('doubleclick.net');
+    expect(blockedBy('Stats.G.DoubleClick.NET.', BlockedHosts.ads)).toBe('doubleclick.net');
+    expect(blockedBy('notdoubleclick.net', BlockedHosts.ads)).toBeUndefined();
+    expect(blockedBy('doubleclick.net.example.com', BlockedHosts.ads)).toBeUndefined();
+    expect(isBlockedRequest('https://www.googletagmanager.com/gtm.js', ['trackers'], 'example.com')).toBe(true);
+    expect(isBlockedRequest('https://www.googletagmanager.com/gtm.js', ['ads'], 'example.com')).toBe(false);
+    expect(isBlockedRequest('https://example.com/?u=doubleclick.net', ['ads'], 'example.com')).toBe(false);
+    expect(isBlockedRequest('https://doubleclick.net/', ['ads'], 'doubleclick.net')).toBe(false);
+    expect(isBlockedRequest('data:text/plain,doubleclick.net', ['ads'], 'example.com')).toBe(false);
+    expect(isBlockedRequest('not a url', ['ads', 'trackers'], 'example.com')).toBe(false);
+  });
+
   it('device numbers shared with the gateway match puppeteer’s device table', () => {
     for (const device of Object.values(ScreenshotDevices)) {
       if (!device.emulates) continue;

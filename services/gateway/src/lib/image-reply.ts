@@ -25,6 +25,15 @@ const TooManyRequests = {
 export const imageResponses = (formats: Array<keyof typeof MimeTypes>) => ({
   200: {
     description: 'The image (binary by default, JSON with base64 when output/outputType is "json")',
+    headers: {
+      'X-Render-Time': { type: 'integer', description: 'Milliseconds the worker spent rendering (0 for a cached image)' },
+      'X-Queue-Time': { type: 'integer', description: 'Milliseconds the job waited in the queue' },
+      'X-Cache': {
+        type: 'string',
+        enum: ['HIT', 'MISS'],
+        description: 'With `cache` in the body: HIT when answered from the cache (no credit charged), MISS when rendered',
+      },
+    },
     content: {
       'application/json': { schema: ImageJsonResponse },
       ...Object.fromEntries(formats.map((f) => [MimeTypes[f], { schema: Type.String({ format: 'binary' }) }])),

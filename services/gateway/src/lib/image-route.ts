@@ -92,7 +92,11 @@ export function renderRoute<B extends TObject, K extends RenderKind>(app: App, s
   app.post(spec.url, options, async (request, reply) => {
     // Validated against `body` by Fastify; its generic type is only lost to the type provider's mapping.
     const input = request.body as Static<B>;
-    const outcome = await app.credits.renderBilled(request, spec.kind, spec.toPayload(input, request));
-    return sendImage(reply, outcome, spec.output(input));
+    const render = async () => app.credits.renderBilled(request, spec.kind, spec.toPayload(input, request));
+    const seconds = (input as { cache?: number }).cache ?? 0;
+    if (seconds <= 0) return sendImage(reply, await render(), spec.output(input));
+    // A hit comes with no render of its own: the credit reserved in onRequest is given back unclaimed.
+    const { outcome, hit } = await app.renderCache.through(request, input, seconds, render);
+    return sendImage(reply.header('X-Cache', hit ? 'HIT' : 'MISS'), outcome, spec.output(input));
   });
 }

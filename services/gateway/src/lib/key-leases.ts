@@ -41,6 +41,7 @@ export interface LeaseRequest {
 export class KeyLeases<Caller> {
   private readonly leases = new Map<string, Lease<Caller>>();
   private readonly inFlight = new Map<string, number>();
+
   /** Keys whose lease is being asked for, with what resolves when its answer is in (see `arriving`). */
   private readonly asking = new Map<string, () => void>();
   private readonly arrivals = new Map<string, Promise<void>>();

@@ -1,5 +1,8 @@
 import {
   AppError,
+  checkScreenshotCookies,
+  checkScreenshotHeaders,
+  maxCaptureHeight,
   parseScreenshotUrl,
   resolvePdfOptions,
   type ScreenshotConvertBody,
@@ -30,8 +33,9 @@ function selector(value: string | undefined, field: string): string | undefined 
 export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRenderPayload {
   const device = ScreenshotDevices[body.deviceType];
   assertPixelBudget(body.width ?? device.width, body.height ?? device.height, body.scale ?? device.deviceScaleFactor);
+  const url = screenshotUrl(body.url);
   const payload: ScreenshotRenderPayload = {
-    url: screenshotUrl(body.url),
+    url,
     format: body.format,
     deviceType: body.deviceType,
     fullPage: body.fullPage,
@@ -41,7 +45,10 @@ export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRender
     hideCookieBanners: body.hideCookieBanners,
     hideScrollbars: body.hideScrollbars,
     darkMode: body.darkMode,
-    transparent: body.transparent,
+    transparent: body.transparent || body.omitBackground === true,
+    waitUntil: body.waitUntil ?? 'load',
+    blockAds: body.blockAds === true,
+    blockTrackers: body.blockTrackers === true,
   };
   if (body.width !== undefined) payload.width = body.width;
   if (body.height !== undefined) payload.height = body.height;
@@ -53,5 +60,41 @@ export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRender
   if (body.format === 'pdf') payload.pdf = resolvePdfOptions(body);
   const waitFor = selector(body.waitForSelector, 'waitForSelector');
   if (waitFor) payload.waitForSelector = waitFor;
+  pageOptions(body, payload, url);
   return payload;
+}
+
+/** headers, cookies, userAgent, clip, css and js: checked here so every bad value is a 400 before queueing. */
+function pageOptions(body: ScreenshotConvertBody, payload: ScreenshotRenderPayload, url: string): void {
+  if (body.headers !== undefined && Object.keys(body.headers).length > 0) {
+    const checked = checkScreenshotHeaders(body.headers);
+    if ('problem' in checked) throw new AppError('VALIDATION_ERROR', checked.problem);
+    payload.headers = checked.headers;
+  }
+  if (body.cookies !== undefined && body.cookies.length > 0) {
+    const checked = checkScreenshotCookies(body.cookies, url);
+    if ('problem' in checked) throw new AppError('VALIDATION_ERROR', checked.problem);
+    payload.cookies = checked.cookies;
+  }
+  if (body.userAgent !== undefined) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
+    if (!body.userAgent.trim() || /[\x00-\x1f\x7f]/.test(body.userAgent))
+      throw new AppError('VALIDATION_ERROR', 'userAgent must be text on one line');
+    payload.userAgent = body.userAgent;
+  }
+  if (body.clip !== undefined) {
+    if (body.format === 'pdf')
+      throw new AppError('VALIDATION_ERROR', 'clip captures part of the page as an image: it cannot be used with format pdf');
+    if (payload.selector) throw new AppError('VALIDATION_ERROR', 'clip and selector cannot be used together');
+    const device = ScreenshotDevices[body.deviceType];
+    const scale = body.scale ?? device.deviceScaleFactor;
+    if (body.clip.height > maxCaptureHeight(body.clip.width, scale))
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `clip is too large: at ${body.clip.width} px wide it may be at most ${maxCaptureHeight(body.clip.width, scale)} px high`,
+      );
+    payload.clip = body.clip;
+  }
+  if (body.css) payload.css = body.css;
+  if (body.js?.trim()) payload.js = body.js;
 }

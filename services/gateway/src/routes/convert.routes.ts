@@ -63,7 +63,9 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
       'The image is the code window itself: the theme background with rounded corners (transparent outside them in PNG ' +
       'and WebP, filled with the theme background in JPEG). Height fits the code unless `height` is given (then the code ' +
       'is cropped or the window padded); long lines wrap. Auto height is limited to 16,000 image pixels and the ' +
-      'width × height × scale² pixel budget.',
+      'width × height × scale² pixel budget. For shareable images, `window` adds a mac or Windows bar with a title, ' +
+      '`outerPadding` with `background` (a colour or gradient; transparent without one, which JPEG refuses) and `shadow` ' +
+      'frame the window, `highlightLines` marks lines and `firstLineNumber` shifts the gutter.',
     body: CodeConvertBody,
     formats: ['png', 'jpeg', 'webp'],
     toPayload: prepareCodePayload,

@@ -14,9 +14,9 @@ import {
 } from '@render/contracts';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type CachedImage, ImageCache } from '../lib/image-cache.ts';
 import { secureSvgReply, sendImage } from '../lib/image-reply.ts';
 import { imageRoute } from '../lib/image-route.ts';
-import { type CachedImage, TemplateImageCache } from '../lib/template-image-cache.ts';
 import { templatePayload } from '../lib/template-payload.ts';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
 
@@ -83,7 +83,7 @@ const outcomeOf = ({ bytes, ...meta }: CachedImage): RenderOutcome => ({
  */
 const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions> = async (app, opts) => {
   const { identity, templatesClient, credits } = app;
-  const cache = new TemplateImageCache(app.redis, opts.cache);
+  const cache = new ImageCache(app.redis, { ...opts.cache, namespace: 'tpl-img' });
   const inflight = new Map<string, Promise<RenderOutcome>>();
 
   /** The owner to charge, when `sig` is their signature of this exact query. */
@@ -143,7 +143,7 @@ const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions>
       const { owner, signingString } = await signedBy(id, ownerId, pairs);
       const { format, quality } = renditionOf(request.query);
 
-      const key = TemplateImageCache.keyOf(id, updatedAt, signingString);
+      const key = ImageCache.keyOf(id, updatedAt, signingString);
       const etag = `"${key}"`;
       // Made for <img> tags on other sites: the app-wide same-origin resource policy would block those.
       reply

@@ -4,6 +4,8 @@ import {
   ChartTypesByLibrary,
   CodeConvertBody,
   CodeDefaults,
+  CodeLimits,
+  CodeWindowStyles,
   HtmlConvertBody,
   PdfDefaults,
   PdfPageSizeNames,
@@ -11,6 +13,7 @@ import {
   ScreenshotConvertBody,
   ScreenshotDevices,
   ScreenshotLanguages,
+  ScreenshotWaitUntil,
   SvgConvertBody,
 } from '@render/contracts';
 import type { TSchema } from '@sinclair/typebox';
@@ -53,6 +56,10 @@ export interface PlaygroundDefinition {
   failureMessage: string;
   /** Follow-up changes when one value changes (a new device brings its viewport). */
   onChange?: (name: string, values: Values) => Values;
+  /** Reshapes the flat form body into the API's (nested options), before the contract checks it. */
+  toBody?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /** The form field that shows a body field's problem, where their names differ. */
+  problemFields?: Record<string, string>;
 }
 
 const oneOf = (values: readonly string[]) => () => values;
@@ -66,6 +73,8 @@ const output = (name: 'output' | 'outputType'): FieldDef => ({
   options: oneOf(['binary', 'json']),
   translateOptions: true,
 });
+/** `cache`: seconds an identical request is answered from the cache at no charge (empty: not cached). */
+const cache: FieldDef = { name: 'cache', kind: 'number', group: 'advanced', min: 0, max: 86_400, step: 1 };
 const format = (formats: readonly string[]): FieldDef => ({ name: 'format', kind: 'select', group: 'size', options: oneOf(formats) });
 
 /** The PDF page options (HTML and screenshot), shown when the format is pdf; `margin` is one length for all four sides. */
@@ -102,6 +111,7 @@ const html: PlaygroundDefinition = {
     quality,
     scale,
     output('output'),
+    cache,
   ],
   defaults: {
     html: HTML_SAMPLE,
@@ -112,6 +122,7 @@ const html: PlaygroundDefinition = {
     quality: String(RenderDefaults.quality),
     scale: String(RenderDefaults.scale),
     output: 'binary',
+    cache: '',
   },
 };
 
@@ -129,6 +140,7 @@ const svg: PlaygroundDefinition = {
     quality,
     { name: 'transparent', kind: 'checkbox', group: 'advanced' },
     output('output'),
+    cache,
   ],
   defaults: {
     svg: SVG_SAMPLE,
@@ -138,6 +150,7 @@ const svg: PlaygroundDefinition = {
     quality: String(RenderDefaults.quality),
     transparent: false,
     output: 'binary',
+    cache: '',
   },
 };
 
@@ -183,6 +196,7 @@ function chartFields(withLibrary: boolean): FieldDef[] {
     { name: 'animations', kind: 'checkbox', group: 'advanced' },
     { name: 'responsiveWidth', kind: 'checkbox', group: 'advanced' },
     output('outputType'),
+    cache,
   ];
 }
 
@@ -205,6 +219,7 @@ function chartDefaults(library: Library, height: number): Values {
     animations: false,
     responsiveWidth: false,
     outputType: 'binary',
+    cache: '',
   };
 }
 
@@ -233,6 +248,27 @@ const chart: PlaygroundDefinition = {
       : values,
 };
 
+/**
+ * The code page's frame controls are flat form fields; the API nests them: `window: { style, title }`,
+ * `background: { color }`, and `highlightLines` as a list ("3, 5-7" → [3, "5-7"]).
+ */
+export function codeFrameBody(body: Record<string, unknown>): Record<string, unknown> {
+  const { windowStyle, windowTitle, frameBackground, highlightLines, ...rest } = body;
+  const out: Record<string, unknown> = { ...rest };
+  if (typeof windowStyle === 'string' && windowStyle !== 'none') {
+    out.window = { style: windowStyle, ...(typeof windowTitle === 'string' && windowTitle ? { title: windowTitle } : {}) };
+  }
+  if (typeof frameBackground === 'string' && frameBackground) out.background = { color: frameBackground };
+  if (typeof highlightLines === 'string' && highlightLines) {
+    out.highlightLines = highlightLines
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .map((entry) => (/^[0-9]+$/.test(entry) ? Number(entry) : entry));
+  }
+  return out;
+}
+
 const code: PlaygroundDefinition = {
   id: 'code',
   endpoint: '/api/code-to-img/convert',
@@ -251,9 +287,19 @@ const code: PlaygroundDefinition = {
     { name: 'padding', kind: 'number', group: 'advanced', min: 0, max: 200, step: 1 },
     { name: 'borderRadius', kind: 'number', group: 'advanced', min: 0, max: 100, step: 1 },
     { name: 'showLineNumbers', kind: 'checkbox', group: 'advanced' },
+    { name: 'firstLineNumber', kind: 'number', group: 'advanced', min: 1, max: CodeLimits.maxLineNumber, step: 1 },
+    { name: 'highlightLines', kind: 'text', group: 'advanced' },
+    { name: 'windowStyle', kind: 'select', group: 'advanced', options: oneOf(CodeWindowStyles), translateOptions: true },
+    { name: 'windowTitle', kind: 'text', group: 'advanced', visible: (values) => values.windowStyle !== 'none' },
+    { name: 'frameBackground', kind: 'text', group: 'advanced' },
+    { name: 'outerPadding', kind: 'number', group: 'advanced', min: 0, max: CodeLimits.maxOuterPadding, step: 1 },
+    { name: 'shadow', kind: 'checkbox', group: 'advanced' },
     scale,
     output('outputType'),
+    cache,
   ],
+  toBody: codeFrameBody,
+  problemFields: { window: 'windowTitle', background: 'frameBackground' },
   // Spec §9: the page starts on vs2015 (the API's own default theme is monokai).
   defaults: {
     code: CODE_SAMPLE,
@@ -267,8 +313,16 @@ const code: PlaygroundDefinition = {
     padding: String(CodeDefaults.padding),
     borderRadius: String(CodeDefaults.borderRadius),
     showLineNumbers: true,
+    firstLineNumber: '1',
+    highlightLines: '',
+    windowStyle: 'none',
+    windowTitle: '',
+    frameBackground: '',
+    outerPadding: '',
+    shadow: false,
     scale: '1',
     outputType: 'binary',
+    cache: '',
   },
 };
 
@@ -295,8 +349,20 @@ const screenshot: PlaygroundDefinition = {
     { name: 'hideScrollbars', kind: 'checkbox', group: 'advanced' },
     { name: 'darkMode', kind: 'checkbox', group: 'advanced' },
     { name: 'transparent', kind: 'checkbox', group: 'advanced', visible: isImage },
+    { name: 'waitUntil', kind: 'select', group: 'advanced', options: oneOf(ScreenshotWaitUntil) },
+    { name: 'userAgent', kind: 'text', group: 'advanced' },
+    { name: 'headers', kind: 'json', group: 'advanced', editorLanguage: 'json' },
+    { name: 'cookies', kind: 'json', group: 'advanced', editorLanguage: 'json' },
+    { name: 'blockAds', kind: 'checkbox', group: 'advanced' },
+    { name: 'blockTrackers', kind: 'checkbox', group: 'advanced' },
+    { name: 'css', kind: 'code', group: 'advanced', editorLanguage: 'text' },
+    { name: 'js', kind: 'code', group: 'advanced', editorLanguage: 'javascript' },
     output('outputType'),
+    cache,
   ],
+  // Empty css/js editors send nothing.
+  toBody: (body) =>
+    Object.fromEntries(Object.entries(body).filter(([name, value]) => !((name === 'css' || name === 'js') && value === ''))),
   defaults: {
     url: 'https://example.com',
     deviceType: 'desktop',
@@ -314,7 +380,16 @@ const screenshot: PlaygroundDefinition = {
     hideScrollbars: true,
     darkMode: false,
     transparent: false,
+    waitUntil: 'load',
+    userAgent: '',
+    headers: '',
+    cookies: '',
+    blockAds: false,
+    blockTrackers: false,
+    css: '',
+    js: '',
     outputType: 'binary',
+    cache: '',
   },
   // Spec §9: mobile is an iPhone 12 Pro, tablet an iPad Pro: choosing one shows its viewport.
   onChange: (name, values) => {

@@ -31,7 +31,7 @@ function numberValue(text: string): number | string {
  * problems a user must fix first: JSON that does not parse, then the contract's own checks.
  */
 export function buildRequest(definition: PlaygroundDefinition, values: Values): { body: Record<string, unknown>; problems: Problems } {
-  const body: Record<string, unknown> = { ...(definition.fixed ?? {}) };
+  let body: Record<string, unknown> = { ...(definition.fixed ?? {}) };
   const problems: Problems = {};
   const library = definition.fixed?.library ?? values.library;
   for (const field of definition.fields) {
@@ -63,7 +63,10 @@ export function buildRequest(definition: PlaygroundDefinition, values: Values): 
     const parsed = parseScreenshotUrl(String(values.url ?? ''));
     if ('problem' in parsed) problems.url = parsed.problem;
   }
-  for (const [field, problem] of Object.entries(checkFields(definition.schema as never, body))) problems[field] ??= problem;
+  if (definition.toBody) body = definition.toBody(body);
+  for (const [field, problem] of Object.entries(checkFields(definition.schema as never, body))) {
+    problems[definition.problemFields?.[field] ?? field] ??= problem;
+  }
   return { body, problems };
 }
 

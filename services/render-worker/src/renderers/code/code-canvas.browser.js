@@ -68,7 +68,10 @@
     };
 
     const ch = advance[0] || measure('0', 0);
-    const digits = String(job.lines.length).length;
+    const first = job.firstLineNumber;
+    const digits = String(first + job.lines.length - 1).length;
+    const bar = job.window ? job.windowBarHeight : 0;
+    const outer = job.outerPadding;
     const gutter = job.showLineNumbers ? (digits + job.gutterGapChars) * ch : 0;
     const codeLeft = padding + gutter;
     const available = width - 2 * padding - gutter;
@@ -76,13 +79,13 @@
 
     // ---------------------------------------------------------------- layout: rows of fragments
     const rows = []; // { line: number | undefined, frags: [{ x, w, text, s }] }
-    const maxRows = job.height === null ? Number.POSITIVE_INFINITY : Math.ceil(job.height / lineHeight);
+    const maxRows = job.height === null ? Number.POSITIVE_INFINITY : Math.ceil((job.height - bar) / lineHeight);
     for (let n = 0; n < job.lines.length && rows.length < maxRows; n++) {
-      let row = { line: n + 1, frags: [] };
+      let row = { line: n + 1, of: n + 1, frags: [] };
       rows.push(row);
       let x = 0;
       const newRow = () => {
-        row = { line: undefined, frags: [] };
+        row = { line: undefined, of: n + 1, frags: [] };
         rows.push(row);
         x = 0;
       };
@@ -145,11 +148,14 @@
       flushWord();
     }
 
-    const height = job.height ?? rows.length * lineHeight + 2 * padding;
-    const imageWidth = Math.round(width * scale);
-    const imageHeight = Math.round(height * scale);
+    // The window (bar included), then the image: the window with outerPadding on every side.
+    const height = job.height ?? rows.length * lineHeight + 2 * padding + bar;
+    const fullWidth = width + 2 * outer;
+    const fullHeight = height + 2 * outer;
+    const imageWidth = Math.round(fullWidth * scale);
+    const imageHeight = Math.round(fullHeight * scale);
     if (job.height === null && (imageHeight > job.maxImageHeight || imageWidth * imageHeight > job.maxPixels)) {
-      return { height, tooLarge: true };
+      return { height: fullHeight, tooLarge: true };
     }
 
     // ---------------------------------------------------------------- paint
@@ -157,17 +163,41 @@
     canvas.height = imageHeight;
     textSettings();
     currentFont = '';
-    ctx.scale(imageWidth / width, imageHeight / height);
-    if (job.format === 'jpeg') {
+    ctx.scale(imageWidth / fullWidth, imageHeight / fullHeight);
+    if (job.background) {
+      ctx.fillStyle = job.background.gradient ? linearGradient(ctx, job.background.gradient, fullWidth, fullHeight) : job.background.color;
+      ctx.fillRect(0, 0, fullWidth, fullHeight);
+    } else if (job.format === 'jpeg') {
       // No alpha: the corners outside the rounded window show the theme background, as in the DOM version.
       ctx.fillStyle = job.bg;
-      ctx.fillRect(0, 0, width, height);
+      ctx.fillRect(0, 0, fullWidth, fullHeight);
+    }
+    ctx.translate(outer, outer);
+    const radius = Math.min(job.borderRadius, width / 2, height / 2);
+    if (job.shadow) {
+      // Shadow sizes are in device pixels (the transform does not apply to them).
+      ctx.save();
+      ctx.shadowColor = 'rgba(0, 0, 0, 0.5)';
+      ctx.shadowBlur = Math.min(40, Math.max(4, outer * 0.6)) * scale;
+      ctx.shadowOffsetY = Math.min(16, outer * 0.25) * scale;
+      ctx.beginPath();
+      ctx.roundRect(0, 0, width, height, radius);
+      ctx.fillStyle = job.bg;
+      ctx.fill();
+      ctx.restore();
     }
     ctx.beginPath();
-    ctx.roundRect(0, 0, width, height, Math.min(job.borderRadius, width / 2, height / 2));
+    ctx.roundRect(0, 0, width, height, radius);
     ctx.fillStyle = job.bg;
     ctx.fill();
     ctx.clip();
+    if (job.window) await drawWindowBar(ctx, job, width, bar);
+    const highlight = isLight(job.bg) ? 'rgba(0, 0, 0, 0.08)' : 'rgba(255, 255, 255, 0.1)';
+    const highlighted = (line) => {
+      const shown = line + first - 1;
+      for (const [from, to] of job.highlightLines) if (shown >= from && shown <= to) return true;
+      return false;
+    };
 
     ctx.font = fonts[0];
     const metrics = ctx.measureText('0');
@@ -178,15 +208,19 @@
     const decoration = Math.max(1, Math.round(fontSize / 14));
 
     for (let r = 0; r < rows.length; r++) {
-      const top = padding + r * lineHeight;
+      const top = bar + padding + r * lineHeight;
       if (top >= height) break;
       const baseline = top + baselineOffset;
       const row = rows[r];
+      if (job.highlightLines.length && highlighted(row.of)) {
+        ctx.fillStyle = highlight;
+        ctx.fillRect(0, top, width, lineHeight);
+      }
       if (row.line !== undefined && job.showLineNumbers) {
         useFont(0);
         ctx.fillStyle = job.lineNumberColor;
         ctx.textAlign = 'right';
-        ctx.fillText(String(row.line), padding + digits * ch, baseline);
+        ctx.fillText(String(row.line + first - 1), padding + digits * ch, baseline);
         ctx.textAlign = 'left';
       }
       for (const f of row.frags) {
@@ -206,7 +240,80 @@
     }
 
     const mime = job.format === 'jpeg' ? 'image/jpeg' : job.format === 'webp' ? 'image/webp' : 'image/png';
-    return { image: canvas.toDataURL(mime, job.format === 'png' ? undefined : job.quality / 100), height };
+    return { image: canvas.toDataURL(mime, job.format === 'png' ? undefined : job.quality / 100), height: fullHeight };
+  };
+
+  /** CSS linear-gradient(angle) over a w × h box: 0° runs upwards, 90° to the right, corners reach the end colours. */
+  const linearGradient = (ctx, { from, to, angle }, w, h) => {
+    const a = (angle * Math.PI) / 180;
+    const dx = Math.sin(a);
+    const dy = -Math.cos(a);
+    const half = (Math.abs(w * dx) + Math.abs(h * dy)) / 2;
+    const g = ctx.createLinearGradient(w / 2 - dx * half, h / 2 - dy * half, w / 2 + dx * half, h / 2 + dy * half);
+    g.addColorStop(0, from);
+    g.addColorStop(1, to);
+    return g;
+  };
+
+  /** Whether a theme background (#rgb, #rgba, #rrggbb or #rrggbbaa, as themes write it) is light. */
+  const isLight = (hex) => {
+    const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])[0-9a-f]?$/i.exec(hex);
+    const m = short ?? /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(hex);
+    if (!m) return false;
+    const [r, g, b] = [m[1], m[2], m[3]].map((v) => Number.parseInt(short ? v + v : v, 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b > 140;
+  };
+
+  const MAC_DOTS = ['#ff5f56', '#ffbd2e', '#27c93f'];
+
+  /** The window bar: traffic lights (mac) or minimise/maximise/close (windows), and the title centred. */
+  const drawWindowBar = async (ctx, job, width, bar) => {
+    const mid = bar / 2;
+    if (job.window.style === 'mac') {
+      MAC_DOTS.forEach((color, i) => {
+        ctx.beginPath();
+        ctx.arc(20 + i * 20, mid, 6, 0, 2 * Math.PI);
+        ctx.fillStyle = color;
+        ctx.fill();
+      });
+    } else {
+      ctx.save();
+      ctx.strokeStyle = job.fg;
+      ctx.globalAlpha = 0.75;
+      ctx.lineWidth = 1.25;
+      const close = width - 22;
+      const max = close - 34;
+      const min = max - 34;
+      ctx.beginPath();
+      ctx.moveTo(min - 5, mid + 0.5);
+      ctx.lineTo(min + 5, mid + 0.5);
+      ctx.rect(max - 5, mid - 5, 10, 10);
+      ctx.moveTo(close - 5, mid - 5);
+      ctx.lineTo(close + 5, mid + 5);
+      ctx.moveTo(close + 5, mid - 5);
+      ctx.lineTo(close - 5, mid + 5);
+      ctx.stroke();
+      ctx.restore();
+    }
+    const title = job.window.title;
+    if (!title) return;
+    const font = `400 13px ${job.family}`;
+    await document.fonts.load(font, title).catch(() => undefined);
+    ctx.save();
+    ctx.font = font;
+    ctx.fillStyle = job.fg;
+    ctx.globalAlpha = 0.7;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    // Clear of the dots or controls on either side; cut with an ellipsis when longer.
+    const room = width - 2 * 110;
+    let text = title;
+    if (ctx.measureText(text).width > room) {
+      while (text && ctx.measureText(`${text}…`).width > room) text = text.slice(0, -1);
+      text = `${text}…`;
+    }
+    if (room > 0) ctx.fillText(text, width / 2, mid);
+    ctx.restore();
   };
 
   // Non-writable, like the chart page's entry points.

@@ -47,6 +47,14 @@ export interface CanvasCodeJob {
   /** Auto height past these answers { tooLarge } instead of an image (the renderer names the limit). */
   maxImageHeight: number;
   maxPixels: number;
+  /** The frame (absent: none). `height` and `width` above are the window's; the image adds 2 × outerPadding. */
+  window?: CodeRenderPayload['window'];
+  windowBarHeight: number;
+  background?: CodeRenderPayload['background'];
+  outerPadding: number;
+  shadow: boolean;
+  highlightLines: Array<[number, number]>;
+  firstLineNumber: number;
 }
 
 export type CanvasCodeResult = { image: string; height: number } | { height: number; tooLarge: true };
@@ -61,7 +69,11 @@ export const needsDomLayout = (code: string) => NEEDS_BIDI.test(code);
 
 export function buildCanvasJob(
   highlighted: HighlightedCode,
-  opts: CodePageOptions & Pick<CodeRenderPayload, 'scale' | 'quality'>,
+  opts: CodePageOptions &
+    Pick<
+      CodeRenderPayload,
+      'scale' | 'quality' | 'window' | 'background' | 'outerPadding' | 'shadow' | 'highlightLines' | 'firstLineNumber'
+    >,
 ): CanvasCodeJob {
   const styles: CanvasStyle[] = [{}];
   const index = new Map<string, number>();
@@ -106,5 +118,12 @@ export function buildCanvasJob(
     gutterGapChars: CodeLayout.gutterGapChars,
     maxImageHeight: CodeLimits.maxImageHeight,
     maxPixels: RenderLimits.maxPixels,
+    ...(opts.window ? { window: opts.window } : {}),
+    windowBarHeight: CodeLayout.windowBarHeight,
+    ...(opts.background ? { background: opts.background } : {}),
+    outerPadding: opts.outerPadding ?? 0,
+    shadow: opts.shadow ?? false,
+    highlightLines: opts.highlightLines ?? [],
+    firstLineNumber: opts.firstLineNumber ?? 1,
   };
 }

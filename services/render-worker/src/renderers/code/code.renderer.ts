@@ -1,5 +1,6 @@
 import {
   type CodeRenderPayload,
+  codeFrame,
   codeImageSizeProblem,
   codeLines,
   MimeTypes,
@@ -45,21 +46,31 @@ export type CodeRoute = 'canvas' | 'dom';
  * `CodeLimits.maxImageHeight` or the pixel budget the job fails with a message naming the limit.
  */
 export const renderCode: Renderer<CodeRenderPayload> = (payload, ctx) =>
-  renderCodeVia(needsDomLayout(payload.code) ? 'dom' : 'canvas', payload, ctx);
+  renderCodeVia(needsDomLayout(payload.code) && !isFramed(payload) ? 'dom' : 'canvas', payload, ctx);
+
+/**
+ * The frame (window bar, background, shadow, highlighted lines, shifted numbers) is drawn by the canvas only,
+ * so framed code always takes it, right-to-left text included (drawn left to right there).
+ */
+export const isFramed = (p: CodeRenderPayload) =>
+  Boolean(p.window || p.background || p.outerPadding || p.shadow || p.highlightLines || p.firstLineNumber);
 
 /** `renderCode` on a given route (the tests hold the two routes to the same pixels). */
 export async function renderCodeVia(route: CodeRoute, payload: CodeRenderPayload, ctx: RendererContext): Promise<RenderedImage> {
   const started = Date.now();
   const { width, fontSize, padding, showLineNumbers, scale } = payload;
+  if (route === 'dom' && isFramed(payload)) throw new RenderError('Framed code is drawn by the canvas route only', false);
+  const { bar, outer } = codeFrame(payload);
   let lines = codeLines(normalizeCode(payload.code));
-  if (payload.height !== undefined) lines = lines.slice(0, visibleLineCount(payload.height, fontSize, padding));
-  const geometry = { width, fontSize, padding, showLineNumbers, lineCount: lines.length };
+  if (payload.height !== undefined) lines = lines.slice(0, visibleLineCount(payload.height - bar, fontSize, padding));
+  const geometry = { width, fontSize, padding, showLineNumbers, lineCount: lines.length, firstLineNumber: payload.firstLineNumber };
+  /** `height` is the whole image's (CSS px), frame included. */
   const sizeProblem = (height: number, minimum: boolean) =>
-    codeImageSizeProblem({ width, height, scale, lines: lines.length, fontSize, minimum });
+    codeImageSizeProblem({ width: width + 2 * outer, height, scale, lines: lines.length, fontSize, minimum });
 
   const estimate = payload.height ?? minCodeHeight(lines, geometry);
   if (payload.height === undefined) {
-    const problem = sizeProblem(estimate, true);
+    const problem = sizeProblem(estimate + bar + 2 * outer, true);
     if (problem) throw new RenderError(problem, false);
   }
 
@@ -71,18 +82,18 @@ export async function renderCodeVia(route: CodeRoute, payload: CodeRenderPayload
       const drawn = await evaluateInPage<CanvasCodeResult>(page, slot, pageCall('window.__drawCode', buildCanvasJob(highlighted, payload)));
       // Returned rather than thrown: throwing inside withDeadline would retire a page that is fine.
       if ('tooLarge' in drawn) return { problem: sizeProblem(drawn.height, false) ?? 'The code image is too large' };
-      return { image: imageOf(dataUrlBytes(drawn.image), payload, drawn.height) };
+      return { image: imageOf(dataUrlBytes(drawn.image), payload, drawn.height, width + 2 * outer) };
     }),
   );
   if ('problem' in result) throw new RenderError(result.problem, false);
   return result.image;
 }
 
-const imageOf = (bytes: Buffer, payload: CodeRenderPayload, height: number): RenderedImage => ({
+const imageOf = (bytes: Buffer, payload: CodeRenderPayload, height: number, width = payload.width): RenderedImage => ({
   bytes,
   format: payload.format,
   mimeType: MimeTypes[payload.format],
-  width: Math.round(payload.width * payload.scale),
+  width: Math.round(width * payload.scale),
   height: Math.round(height * payload.scale),
 });
 

@@ -41,9 +41,10 @@ export class MainDocument {
    * Loads `url` and waits for its load event up to `timeoutMs`. A page that answered but keeps loading
    * (a hanging font, an endless long-poll) is captured as it is, as a browser would show it.
    */
-  async load(url: string, timeoutMs: number): Promise<void> {
+  async load(url: string, timeoutMs: number, waitUntil: 'load' | 'domcontentloaded' | 'networkidle' = 'load'): Promise<void> {
     try {
-      await this.page.goto(url, { waitUntil: 'load', timeout: Math.max(500, timeoutMs) });
+      const event = waitUntil === 'networkidle' ? 'networkidle0' : waitUntil;
+      await this.page.goto(url, { waitUntil: event, timeout: Math.max(500, timeoutMs) });
     } catch (err) {
       if (err instanceof TimeoutError) {
         if (this.response) return this.assertAllowed();

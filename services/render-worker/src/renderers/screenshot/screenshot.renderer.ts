@@ -9,6 +9,7 @@ import { CONSENT_MAX_WAIT_MS, ConsentBlocker } from './consent-blocker.ts';
 import { acceptLanguage, type DeviceSettings, desktopUserAgent, deviceSettings } from './device-profiles.ts';
 import { imageSize } from './image-size.ts';
 import { failure, MainDocument } from './page-navigation.ts';
+import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
 
 /** Part of the render budget kept for the capture itself (a 16-megapixel PNG takes a while to encode). */
 const CAPTURE_RESERVE_MAX_MS = 4_000;
@@ -51,11 +52,17 @@ async function capture(page: Page, p: ScreenshotRenderPayload, timeoutMs: number
   page.on('dialog', dismiss);
   // A crashed tab is caught by withDeadline (shared by every renderer) and reported as a screenshot failure.
   let consent: ConsentBlocker | undefined;
+  let blocker: RequestBlocker | undefined;
   const steps = async () => {
     await emulate(page, session, p, device);
     if (p.hideCookieBanners) consent = await ConsentBlocker.install(session);
-    await document.load(p.url, Math.max(MIN_STEP_MS, left()));
+    const categories: BlockCategory[] = [...(p.blockAds ? ['ads' as const] : []), ...(p.blockTrackers ? ['trackers' as const] : [])];
+    if (categories.length) blocker = await RequestBlocker.install(session, categories, p.url);
+    await requestOptions(page, p);
+    await document.load(p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil);
     if (p.waitForSelector) await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()));
+    if (p.css) await injectCss(page, p.css);
+    if (p.js) await runJs(session, p.js, Math.max(MIN_STEP_MS, left()));
     await Promise.all([sleep(Math.min(p.delay, left())), consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left()))]);
     // A page script may have sent the top frame somewhere else in the meantime.
     await document.assertAllowed();
@@ -65,6 +72,7 @@ async function capture(page: Page, p: ScreenshotRenderPayload, timeoutMs: number
     return await steps();
   } finally {
     consent?.dispose();
+    blocker?.dispose();
     document.dispose();
     page.off('dialog', dismiss);
     session.detach().catch(() => undefined);
@@ -72,7 +80,7 @@ async function capture(page: Page, p: ScreenshotRenderPayload, timeoutMs: number
 }
 
 async function emulate(page: Page, session: CDPSession, p: ScreenshotRenderPayload, device: DeviceSettings): Promise<void> {
-  const userAgent = device.userAgent ?? desktopUserAgent(await page.browser().userAgent());
+  const userAgent = p.userAgent ?? device.userAgent ?? desktopUserAgent(await page.browser().userAgent());
   // acceptLanguage sets the header and navigator.language(s); the locale override makes Intl agree.
   await Promise.all([
     session.send('Emulation.setUserAgentOverride', { userAgent, acceptLanguage: acceptLanguage(p.language), platform: device.platform }),
@@ -81,6 +89,47 @@ async function emulate(page: Page, session: CDPSession, p: ScreenshotRenderPaylo
     p.darkMode ? page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]) : undefined,
     p.hideScrollbars ? session.send('Emulation.setScrollbarsHidden', { hidden: true }) : undefined,
   ]);
+}
+
+/** Extra headers and cookies, set before the page loads (cookies only for the page's own site: the gateway checked). */
+async function requestOptions(page: Page, p: ScreenshotRenderPayload): Promise<void> {
+  if (p.headers && Object.keys(p.headers).length) await page.setExtraHTTPHeaders(p.headers);
+  if (p.cookies?.length) {
+    const host = new URL(p.url).hostname;
+    const set = page.setCookie(
+      ...p.cookies.map((cookie) =>
+        !cookie.domain || cookie.domain === host
+          ? { name: cookie.name, value: cookie.value, url: new URL(cookie.path ?? '/', p.url).href, path: cookie.path ?? '/' }
+          : { name: cookie.name, value: cookie.value, domain: cookie.domain, path: cookie.path ?? '/' },
+      ),
+    );
+    // Chromium refuses e.g. a cookie for a public suffix (co.uk): a clear failure, not a crash.
+    await set.catch((err: unknown) => {
+      throw failure('the cookies could not be set (is the domain a public suffix?)', false, err);
+    });
+  }
+}
+
+async function injectCss(page: Page, css: string): Promise<void> {
+  try {
+    await page.addStyleTag({ content: css });
+  } catch (err) {
+    if (err instanceof RenderError) throw err;
+    throw failure('the css could not be added to the page');
+  }
+}
+
+/**
+ * The caller's script, run in the page's own world like one of its scripts (same egress proxy, same
+ * deadline: the evaluation is cut at the time left, and the shared deadline still holds).
+ */
+async function runJs(session: CDPSession, js: string, timeoutMs: number): Promise<void> {
+  const answer = await session.send('Runtime.evaluate', { expression: js, awaitPromise: true, returnByValue: false, timeout: timeoutMs });
+  if (answer.exceptionDetails) {
+    const details = answer.exceptionDetails;
+    const text = (details.exception?.description ?? details.text ?? 'error').split('\n')[0]?.slice(0, 300);
+    throw failure(`the js failed: ${text}`);
+  }
 }
 
 async function waitForSelector(page: Page, selector: string, timeoutMs: number): Promise<void> {
@@ -115,6 +164,8 @@ async function shoot(page: Page, session: CDPSession, p: ScreenshotRenderPayload
   let clip: BoundingBox | undefined;
   if (p.selector) {
     clip = await elementClip(page, session, p.selector, scale);
+  } else if (p.clip) {
+    clip = await pageClip(session, p.clip, viewportWidth, viewportHeight);
   } else if (p.fullPage) {
     const { cssContentSize } = await session.send('Page.getLayoutMetrics');
     const contentHeight = Math.ceil(cssContentSize.height);
@@ -136,6 +187,27 @@ async function shoot(page: Page, session: CDPSession, p: ScreenshotRenderPayload
     height: Math.round((clip?.height ?? viewportHeight) * scale),
   };
   return { bytes, format: p.format, mimeType: MimeTypes[p.format], ...size };
+}
+
+/** The requested rectangle cut to the page (its scrollable size, at least the viewport). */
+async function pageClip(
+  session: CDPSession,
+  wanted: NonNullable<ScreenshotRenderPayload['clip']>,
+  viewportWidth: number,
+  viewportHeight: number,
+): Promise<BoundingBox> {
+  const { cssContentSize } = await session.send('Page.getLayoutMetrics');
+  const pageWidth = Math.max(viewportWidth, Math.floor(cssContentSize.width));
+  const pageHeight = Math.max(viewportHeight, Math.floor(cssContentSize.height));
+  if (wanted.x >= pageWidth || wanted.y >= pageHeight) {
+    throw failure(`clip starts outside the page (the page is ${pageWidth}×${pageHeight})`);
+  }
+  return {
+    x: wanted.x,
+    y: wanted.y,
+    width: Math.min(wanted.width, pageWidth - wanted.x),
+    height: Math.min(wanted.height, pageHeight - wanted.y),
+  };
 }
 
 /**

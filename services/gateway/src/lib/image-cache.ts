@@ -9,35 +9,39 @@ export type CachedImage = RenderedImage;
 
 const metaShape = TypeCompiler.Compile(ImageMeta);
 
-export interface TemplateImageCacheOptions {
+export interface ImageCacheOptions {
   prefix: string;
+  /** Keys are `<prefix>:<namespace>:…`: one cache per use (signed template URLs, convert calls). */
+  namespace: string;
+  /** The longest an entry is kept (each `set` may ask for less). */
   ttlSeconds: number;
   maxEntries: number;
   maxEntryBytes: number;
 }
 
 /**
- * Rendered signed-URL images, so an `<img>` on a busy page renders (and charges) once. Bounded three ways:
- * every entry expires after the TTL, entries above `maxEntryBytes` are not kept, and an index sorted by
- * insertion time evicts the oldest once there are more than `maxEntries`.
+ * Rendered images in Redis, so an identical request renders (and charges) once: signed template URLs (an
+ * `<img>` on a busy page) and convert calls that ask for it (`cache`). Bounded three ways, since Redis runs
+ * with noeviction and its memory is the queues' too: every entry expires after its TTL, entries above
+ * `maxEntryBytes` are not kept, and an index sorted by insertion time evicts the oldest past `maxEntries`.
  */
-export class TemplateImageCache {
+export class ImageCache {
   private readonly index: string;
 
   constructor(
     private readonly redis: Redis,
-    private readonly opts: TemplateImageCacheOptions,
+    private readonly opts: ImageCacheOptions,
   ) {
-    this.index = `${opts.prefix}:tpl-img:index`;
+    this.index = `${opts.prefix}:${opts.namespace}:index`;
   }
 
-  /** The key of one rendition: a template version and the exact query, signature excluded. */
-  static keyOf(templateId: string, updatedAt: string, canonicalQuery: string): string {
-    return createHash('sha256').update(`${templateId}\n${updatedAt}\n${canonicalQuery}`).digest('hex');
+  /** A key made of parts (e.g. a template version and the exact query, signature excluded). */
+  static keyOf(...parts: string[]): string {
+    return createHash('sha256').update(parts.join('\n')).digest('hex');
   }
 
   private entryKey(key: string) {
-    return `${this.opts.prefix}:tpl-img:${key}`;
+    return `${this.opts.prefix}:${this.opts.namespace}:${key}`;
   }
 
   async get(key: string): Promise<CachedImage | undefined> {
@@ -50,7 +54,7 @@ export class TemplateImageCache {
       : undefined;
   }
 
-  async set(key: string, image: CachedImage): Promise<void> {
+  async set(key: string, image: CachedImage, ttlSeconds = this.opts.ttlSeconds): Promise<void> {
     if (image.bytes.length > this.opts.maxEntryBytes) return;
     const { bytes, ...meta } = image;
     const now = Date.now();
@@ -58,7 +62,7 @@ export class TemplateImageCache {
     await this.redis
       .multi()
       .hset(entry, 'meta', JSON.stringify(meta), 'bytes', bytes)
-      .expire(entry, this.opts.ttlSeconds)
+      .expire(entry, Math.min(ttlSeconds, this.opts.ttlSeconds))
       .zadd(this.index, now, key)
       // Members whose entries have expired by now carry no data; drop them so they do not count.
       .zremrangebyscore(this.index, '-inf', now - this.opts.ttlSeconds * 1000)
