@@ -23,5 +23,9 @@ export function createDb(databaseUrl: string, { poolSize = DEFAULT_POOL_SIZE, on
   // Unhandled, an idle client's error would crash the process; the pool already
   // drops that client and reconnects on the next query.
   pool.on('error', onPoolError);
+  // The pool listens only to idle clients. A checked-out one whose connection dies between two statements
+  // (Postgres restarting mid-transaction) would otherwise emit an unhandled 'error' and end the process; it
+  // is no longer queryable, so the pool destroys it when it is released.
+  pool.on('connect', (client) => client.on('error', onPoolError));
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
