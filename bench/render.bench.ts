@@ -44,35 +44,48 @@ const machine = {
   sandbox: isRoot ? 'off (running as root)' : 'on',
 };
 
-let raw: RawResults | undefined;
-let stack: StackResults | undefined;
-let naive: LoadResult | undefined;
+/** One pass over the phases. Formats and naive run in the first round only: no ratio is judged on them across rounds. */
+interface Round {
+  raw?: RawResults;
+  stack?: StackResults;
+  naive?: LoadResult;
+}
+const rounds: Round[] = [];
 const started = Date.now();
 
-try {
+async function measureRound(first: boolean): Promise<Round> {
+  const round: Round = {};
   if (opts.phases.has('raw')) {
     log(`raw: in-process warm pages (1 page × ${opts.requests}, then ${opts.pages} pages × ${opts.durationMs} ms)`);
-    raw = await runRaw(opts.chromiumPath, opts);
+    round.raw = await runRaw(opts.chromiumPath, opts);
   }
-  if (opts.phases.has('stack') || opts.phases.has('keys') || opts.phases.has('formats')) {
+  const formats = first && opts.phases.has('formats');
+  if (opts.phases.has('stack') || opts.phases.has('keys') || formats) {
     if (opts.phases.has('stack'))
       log(`full stack: gateway + worker over HTTP (c=1 × ${opts.requests}, then c=${opts.concurrency} × ${opts.durationMs} ms)`);
     if (opts.phases.has('keys')) log('API keys: the same HTML runs with an unlimited and a Free account’s key');
-    if (opts.phases.has('formats')) log(`formats: each format through the full stack, c=1 × ${opts.formatRequests}`);
-    stack = await runStack(repoRoot, {
-      ...opts,
-      load: opts.phases.has('stack'),
-      keys: opts.phases.has('keys'),
-      formats: opts.phases.has('formats'),
-    });
+    if (formats) log(`formats: each format through the full stack, c=1 × ${opts.formatRequests}`);
+    round.stack = await runStack(repoRoot, { ...opts, load: opts.phases.has('stack'), keys: opts.phases.has('keys'), formats });
   }
-  if (opts.phases.has('naive')) {
+  if (first && opts.phases.has('naive')) {
     log(`naive: a browser per request × ${opts.naiveIterations}`);
-    naive = await runNaive(opts.chromiumPath, { iterations: opts.naiveIterations });
+    round.naive = await runNaive(opts.chromiumPath, { iterations: opts.naiveIterations });
+  }
+  return round;
+}
+
+try {
+  for (let i = 0; i < opts.rounds; i++) {
+    if (opts.rounds > 1) log(`round ${i + 1} of ${opts.rounds}`);
+    rounds.push(await measureRound(i === 0));
   }
 } catch (err) {
   await failRun('bench', err);
 }
+// The tables show the last round; the summary judges each ratio on its median over the rounds.
+const { raw, stack } = rounds.at(-1) ?? {};
+const naive = rounds[0]?.naive;
+const formatResults = rounds[0]?.stack?.formats ?? [];
 await cleanupAll();
 
 // --- report --------------------------------------------------------------------------------------------
@@ -157,14 +170,14 @@ if (stack) {
   out.push(`client connections opened: ${stack.connections} (keep-alive: ≈ c=${opts.concurrency} expected)`);
 }
 
-const reference = stack?.formats.find((f) => f.reference);
-if (stack?.formats.length) {
+const reference = formatResults.find((f) => f.reference);
+if (formatResults.length) {
   out.push('');
   out.push('Formats through the full stack (c=1; X-Render-Time is the worker-side time; rest = mean total − render − queue)');
   out.push(
     table(
       ['format', 'n', 'p50 ms', 'p95 ms', 'renders/s', 'render p50', 'rest', 'p50 ÷ html', 'errors'],
-      stack.formats.map((f) => [
+      formatResults.map((f) => [
         f.name,
         String(f.result.latency.n),
         fmt(f.result.latency.p50),
@@ -180,7 +193,8 @@ if (stack?.formats.length) {
 }
 
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
-const targets: Target[] = [
+/** The goals, for one round's results. */
+const targetsOf = ({ raw, stack }: Round): Target[] => [
   {
     label: 'stack c=1 p50 ÷ raw 1-page p50',
     value: ratio(stack?.sequential.latency.p50, raw?.sequential.latency.p50),
@@ -213,7 +227,7 @@ const targets: Target[] = [
     op: '≥',
     limit: 20,
   },
-  ...(stack?.formats ?? [])
+  ...formatResults
     .filter((f) => f.target)
     .map(
       (f): Target => ({
@@ -224,27 +238,49 @@ const targets: Target[] = [
       }),
     ),
 ];
+const median = (values: number[]): number | undefined => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length === 0 ? undefined : sorted.length % 2 ? sorted[mid] : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+const perRound = rounds.map(targetsOf);
+// Each target's value is its median over the rounds (the one value when there is one round).
+const targets: Target[] = (perRound[0] ?? targetsOf({})).map((t, i) => ({
+  ...t,
+  value: median(perRound.map((r) => r[i]?.value).filter((v): v is number => v !== undefined && !Number.isNaN(v))),
+}));
 out.push('');
-out.push('Summary');
+out.push(rounds.length > 1 ? `Summary (median over ${rounds.length} rounds; each round's ratio in "rounds")` : 'Summary');
 out.push(
   table(
-    ['target', 'ratio', 'goal', 'verdict'],
-    targets.map((t) => [t.label, fmt(t.value, 2), `${t.op} ${t.limit}`, verdict(t)]),
+    ['target', 'ratio', 'goal', 'verdict', ...(rounds.length > 1 ? ['rounds'] : [])],
+    targets.map((t, i) => [
+      t.label,
+      fmt(t.value, 2),
+      `${t.op} ${t.limit}`,
+      verdict(t),
+      ...(rounds.length > 1 ? [perRound.map((r) => fmt(r[i]?.value, 2)).join(' ')] : []),
+    ]),
   ),
 );
 
-const allErrors: [string, LoadResult | undefined][] = [
-  ['raw 1 page', raw?.sequential],
-  [`raw ${opts.pages} pages`, raw?.parallel],
-  ['stack c=1', stack?.sequential],
-  [`stack c=${opts.concurrency}`, stack?.concurrent],
-  ...(stack?.keyed ?? []).flatMap((k): [string, LoadResult][] => [
-    [`${k.name} c=1`, k.sequential],
-    [`${k.name} c=${opts.concurrency}`, k.concurrent],
-  ]),
-  ['naive', naive],
-  ...(stack?.formats ?? []).map((f): [string, LoadResult] => [f.name, f.result]),
-];
+// Every round's errors count: a round whose results are not shown must not hide a failure.
+const allErrors: [string, LoadResult | undefined][] = rounds.flatMap(({ raw, stack, naive }, i) => {
+  const tag = rounds.length > 1 ? `round ${i + 1}: ` : '';
+  const entries: [string, LoadResult | undefined][] = [
+    ['raw 1 page', raw?.sequential],
+    [`raw ${opts.pages} pages`, raw?.parallel],
+    ['stack c=1', stack?.sequential],
+    [`stack c=${opts.concurrency}`, stack?.concurrent],
+    ...(stack?.keyed ?? []).flatMap((k): [string, LoadResult][] => [
+      [`${k.name} c=1`, k.sequential],
+      [`${k.name} c=${opts.concurrency}`, k.concurrent],
+    ]),
+    ['naive', naive],
+    ...(stack?.formats ?? []).map((f): [string, LoadResult] => [f.name, f.result]),
+  ];
+  return entries.map(([label, r]): [string, LoadResult | undefined] => [tag + label, r]);
+});
 const errorCount = allErrors.reduce((n, [, r]) => n + (r?.errors.total ?? 0), 0);
 out.push('');
 if (errorCount === 0) {
@@ -267,6 +303,7 @@ if (opts.jsonPath) {
     raw,
     stack,
     naive,
+    ...(rounds.length > 1 ? { rounds, perRoundTargets: perRound } : {}),
     targets: targets.map((t) => ({ ...t, verdict: verdict(t) })),
     errors: errorCount,
   };

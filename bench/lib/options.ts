@@ -12,6 +12,8 @@ export interface BenchOptions {
   concurrency: number;
   naiveIterations: number;
   formatRequests: number;
+  /** Raw and stack runs repeated this many times; ratios are judged on their median. */
+  rounds: number;
   phases: Set<Phase>;
   start: StartMode;
   jsonPath: string | null;
@@ -32,6 +34,9 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
   --naive N             browser-per-request iterations                      BENCH_NAIVE_ITERATIONS (10)
   --only LIST           phases to run: raw,stack,keys,formats,naive         BENCH_ONLY (all)
   --format-requests N   measured requests per format (formats phase)        BENCH_FORMAT_REQUESTS (40)
+  --rounds N            repeat the raw, stack and keys phases N times, one  BENCH_ROUNDS (1)
+                        after the other, and judge each ratio on its median
+                        over the rounds (formats and naive run once)
   --start MODE          how the services start: production (node --import   BENCH_START (production)
                         tsx, NODE_ENV=production, LOG_LEVEL warn) or dev (as
                         ./scripts/dev: pnpm start → tsx, LOG_LEVEL info,
@@ -50,6 +55,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
     {
       pages: { type: 'string' },
       'format-requests': { type: 'string' },
+      rounds: { type: 'string' },
       requests: { type: 'string' },
       'warmup-requests': { type: 'string' },
       'duration-ms': { type: 'string' },
@@ -91,6 +97,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
     concurrency: int('--concurrency / BENCH_CONCURRENCY', values.concurrency ?? env.BENCH_CONCURRENCY, 8, 1),
     naiveIterations: int('--naive / BENCH_NAIVE_ITERATIONS', values.naive ?? env.BENCH_NAIVE_ITERATIONS, 10, 1),
     formatRequests: int('--format-requests / BENCH_FORMAT_REQUESTS', values['format-requests'] ?? env.BENCH_FORMAT_REQUESTS, 40, 1),
+    rounds: int('--rounds / BENCH_ROUNDS', values.rounds ?? env.BENCH_ROUNDS, 1, 1),
     phases,
     start,
     jsonPath: resultsPath(json, benchDir, 'latest.json'),
