@@ -182,10 +182,10 @@ describe('the template studio', () => {
     expect(await image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([1200, 630]);
 
     await page.getByLabel('Format').selectOption('jpeg');
-    await page.getByLabel('Quality (JPEG, WebP)').fill('0');
+    await page.getByLabel('Quality (JPEG, WebP, AVIF)').fill('0');
     await page.getByTestId('generate-button').click();
     await page.getByText('quality must be between 1 and 100').waitFor();
-    await page.getByLabel('Quality (JPEG, WebP)').fill('85');
+    await page.getByLabel('Quality (JPEG, WebP, AVIF)').fill('85');
     await page.getByTestId('generate-button').click();
     await expect.poll(() => image.getAttribute('src')).toMatch(/^data:image\/jpeg/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-link').click()]);

@@ -107,12 +107,24 @@ describe('the HTML playground page', () => {
     const width = await screen.findByLabelText('Width (px)');
     expect(width).toHaveAttribute('name', 'width');
     expect(width).toHaveValue(800);
-    expect(screen.getByLabelText('Quality (JPEG, WebP)')).toHaveAttribute('name', 'quality');
+    expect(screen.getByLabelText('Quality (JPEG, WebP, AVIF)')).toHaveAttribute('name', 'quality');
     expect(document.querySelector('[name="html"]')).not.toBeNull();
     await user.clear(width);
     await user.type(width, '10');
     await user.tab();
     expect(await screen.findByText('width must be between 50 and 4000')).toBeInTheDocument();
+  });
+
+  it('offers AVIF, and lossless PNG optimisation only while the format is png', async () => {
+    const user = userEvent.setup();
+    renderPage(HtmlPlaygroundPage, { path: '/html-to-image' });
+    const format = (await screen.findByLabelText('Format')) as HTMLSelectElement;
+    expect([...format.options].map((option) => option.value)).toEqual(['png', 'jpeg', 'webp', 'avif', 'pdf']);
+    await user.click(screen.getByLabelText('Optimise PNG (lossless)'));
+    await waitFor(() => expect(screen.getByTestId('snippet-curl').textContent).toContain('"optimize":true'));
+    await user.selectOptions(format, 'avif');
+    expect(screen.queryByLabelText('Optimise PNG (lossless)')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('snippet-curl').textContent).toContain('"format":"avif"'));
   });
 
   it('writes the current options and the key placeholder into the curl request', async () => {
@@ -180,6 +192,7 @@ describe('PDF output (HTML and screenshot playgrounds)', () => {
       ...code.defaults,
       windowStyle: 'mac',
       windowTitle: 'app.ts',
+      backgroundKind: 'color',
       frameBackground: '#4f46e5',
       outerPadding: '40',
       shadow: true,
@@ -199,7 +212,13 @@ describe('PDF output (HTML and screenshot playgrounds)', () => {
     expect(body).not.toHaveProperty('frameBackground');
     // The title is not sent without a bar.
     expect(buildRequest(code, { ...code.defaults, windowTitle: 'app.ts' }).body).not.toHaveProperty('window');
-    const bad = buildRequest(code, { ...code.defaults, frameBackground: 'red', windowStyle: 'mac', windowTitle: 'x'.repeat(101) }).problems;
+    const bad = buildRequest(code, {
+      ...code.defaults,
+      backgroundKind: 'color',
+      frameBackground: 'red',
+      windowStyle: 'mac',
+      windowTitle: 'x'.repeat(101),
+    }).problems;
     expect(bad.frameBackground).toBe('background.color must be a colour such as #1e3a8a');
     expect(bad.windowTitle).toBe('window.title must be at most 100 characters');
     expect(buildRequest(code, { ...code.defaults, highlightLines: 'three' }).problems.highlightLines).toMatch(/highlightLines/);
@@ -222,7 +241,10 @@ describe('PDF output (HTML and screenshot playgrounds)', () => {
     renderPage(CodePlaygroundPage, { path: '/code-to-image' });
     await user.selectOptions(await screen.findByLabelText('Window bar'), 'mac');
     await user.type(screen.getByLabelText('Window title'), 'app.ts');
-    await user.type(screen.getByLabelText('Background around the window'), '#4f46e5');
+    await user.selectOptions(screen.getByLabelText('Background around the window'), 'color');
+    const colour = screen.getByLabelText('Background colour');
+    await user.clear(colour);
+    await user.type(colour, '#4f46e5');
     await user.type(screen.getByLabelText('Space around the window (px)'), '40');
     await user.click(screen.getByLabelText('Drop shadow'));
     await user.type(screen.getByLabelText('Highlighted lines'), '2, 4-5');

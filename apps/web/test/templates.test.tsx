@@ -322,6 +322,17 @@ describe('the generate form', () => {
       format: 'webp',
       quality: 60,
     });
+    // AVIF takes a quality; optimize goes only with png.
+    expect(generateBody(t, { variables: {}, format: 'avif', quality: '45', optimize: true })).toEqual({
+      templateId: t.id,
+      format: 'avif',
+      quality: 45,
+    });
+    expect(generateBody(t, { variables: {}, format: 'png', quality: '80', optimize: true })).toEqual({
+      templateId: t.id,
+      format: 'png',
+      optimize: true,
+    });
   });
 
   it('puts the signed URL parameters in the order the signature covers', () => {

@@ -201,6 +201,21 @@ describe('compiled services (node dist/…)', () => {
     }
   });
 
+  it('the worker folder holds what its bundle reads from npm packages at run time (the tracker lists, sharp)', async () => {
+    const dist = path.join(workerDeploy, 'services/render-worker/dist');
+    // As tracker-filters.ts finds trackerdb.txt: from the bundle's own location, next to the package's entry point.
+    const script = `const { createRequire } = require('node:module'); const path = require('node:path');
+      const req = createRequire(${JSON.stringify(path.join(dist, 'main.js'))});
+      const file = path.join(path.dirname(req.resolve('@ghostery/trackerdb')), '..', 'trackerdb.txt');
+      const text = require('node:fs').readFileSync(file, 'utf8');
+      req('sharp');
+      console.log(JSON.stringify({ file, filters: text.split('trackerdb_filter').length - 1 }));`;
+    const { stdout } = await run(process.execPath, ['-e', script], { cwd: dist, env: baseEnv({}) });
+    const { file, filters } = JSON.parse(stdout) as { file: string; filters: number };
+    expect(file.startsWith(workerDeploy), file).toBe(true);
+    expect(filters).toBeGreaterThan(1_000);
+  });
+
   it('the migrate CLIs apply every migration to a fresh database, and the seed stores the starters', async () => {
     // packages/db's own build (over its own production dependencies).
     const first = await runCli(path.join(nodeDeploy, 'packages/db'), 'dist/migrate.cli.js', { DATABASE_URL: databaseUrl });

@@ -193,7 +193,14 @@ function problems(objects: K8sObject[]): string[] {
       // The 80/443 rule must not open any private address; narrower rules (Redis's CIDR, DNS) are checked by port.
       if (ports.some((p) => p === 80 || p === 443))
         for (const ip of PRIVATE_PROBES) if (ruleAllows(rule, ip)) out.push(`${name}: web egress reaches ${ip}`);
-      if (ports.some((p) => ![80, 443, 53, 6379].includes(p))) out.push(`${name}: egress on unexpected ports ${ports}`);
+      // The account service (webhook secrets for signing deliveries): its own pods only, on its port.
+      const toAuthOnly =
+        (rule.to ?? []).length > 0 &&
+        (rule.to as Any[]).every(
+          (peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'auth' && !peer.ipBlock && !peer.namespaceSelector,
+        );
+      const allowed = toAuthOnly ? [3001] : [80, 443, 53, 6379];
+      if (ports.some((p) => !allowed.includes(p))) out.push(`${name}: egress on unexpected ports ${ports}`);
     }
   }
   if (deployments.some(isWorker)) for (const q of queueNames) if (!served.has(q)) out.push(`no render-worker group serves the ${q} queue`);

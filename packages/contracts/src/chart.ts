@@ -1,11 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { cacheField, dimension, outputMode, quality, scaleField } from './render.ts';
+import { cacheField, dimension, formatMessages, optimizeField, outputMode, quality, RasterFormats, scaleField } from './render.ts';
 import { conditional, StringEnum, withMessages } from './schema-helpers.ts';
+import { webhookField } from './webhook.ts';
 
 export const ChartLibraries = ['chartjs', 'd3', 'highcharts'] as const;
 export type ChartLibrary = (typeof ChartLibraries)[number];
-export const ChartFormats = ['png', 'jpeg', 'svg', 'pdf'] as const;
+export const ChartFormats = [...RasterFormats, 'svg', 'pdf'] as const;
 export type ChartFormat = (typeof ChartFormats)[number];
+/** Which library draws which format: the schema's messages, which the gateway repeats for what slips past it. */
+export const ChartFormatMessages = {
+  pdf: `PDF output is only available for Highcharts charts; use ${[...RasterFormats, 'svg'].join(', ')}`,
+  svg: `SVG output is only available for D3 and Highcharts charts; Chart.js renders to ${RasterFormats.join(', ')}`,
+} as const;
 export const ChartJsTypes = ['bar', 'line', 'pie', 'doughnut', 'radar', 'polarArea', 'scatter', 'bubble'] as const;
 export const D3ChartTypes = ['bar', 'line', 'area', 'pie', 'donut', 'scatter'] as const;
 export type D3ChartType = (typeof D3ChartTypes)[number];
@@ -205,15 +211,17 @@ export const ChartConvertBody = Type.Object(
           'Functions cannot be sent; strings that look like code are refused.',
       }),
     ),
-    format: withMessages(StringEnum(ChartFormats, { default: 'png', description: 'svg for D3 and Highcharts; pdf for Highcharts only' }), {
-      enum: 'format must be one of: png, jpeg, svg, pdf',
-      type: 'format must be one of: png, jpeg, svg, pdf',
-    }),
+    format: withMessages(
+      StringEnum(ChartFormats, { default: 'png', description: 'svg for D3 and Highcharts; pdf for Highcharts only' }),
+      formatMessages(ChartFormats),
+    ),
     width: dimension('width', ChartDefaults.width),
     height: dimension('height', ChartDefaults.height),
     quality: quality(ChartDefaults.quality),
+    optimize: optimizeField(),
     outputType: outputMode('outputType'),
     cache: cacheField(),
+    webhook: webhookField(),
     colors: Type.Optional(
       withMessages(
         Type.Array(Type.String({ maxLength: 64 }), {
@@ -249,8 +257,8 @@ export const ChartConvertBody = Type.Object(
         { properties: { library: { enum: ['chartjs', 'd3'] }, format: { enum: [...ChartFormats] } }, required: ['library'] },
         {
           properties: {
-            format: withMessages(StringEnum(['png', 'jpeg', 'svg'] as const), {
-              enum: 'PDF output is only available for Highcharts charts; use png, jpeg or svg',
+            format: withMessages(StringEnum([...RasterFormats, 'svg'] as const), {
+              enum: ChartFormatMessages.pdf,
             }),
           },
         },
@@ -259,8 +267,8 @@ export const ChartConvertBody = Type.Object(
         { properties: { library: { const: 'chartjs' }, format: { enum: [...ChartFormats] } }, required: ['library'] },
         {
           properties: {
-            format: withMessages(StringEnum(['png', 'jpeg'] as const), {
-              enum: 'SVG output is only available for D3 and Highcharts charts; Chart.js renders to png or jpeg',
+            format: withMessages(StringEnum(RasterFormats), {
+              enum: ChartFormatMessages.svg,
             }),
           },
         },
@@ -281,6 +289,7 @@ export const ChartRenderPayload = Type.Object(
     width: Type.Integer(),
     height: Type.Integer(),
     quality: Type.Integer(),
+    optimize: Type.Optional(Type.Boolean()),
     colors: Type.Optional(Type.Array(Type.String())),
     backgroundColor: Type.Optional(Type.String()),
     scale: Type.Number(),

@@ -1,6 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { cacheField, dimension, outputMode, quality, RasterFormats, RenderLimits, scaleField } from './render.ts';
+import {
+  cacheField,
+  dimension,
+  formatMessages,
+  optimizeField,
+  outputMode,
+  quality,
+  RasterFormats,
+  RenderLimits,
+  scaleField,
+} from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
+import { webhookField } from './webhook.ts';
 
 /** Spec §9: the API docs' defaults (the demo page starts on vs2015, which is accepted as a theme alias). */
 export const CodeDefaults = {
@@ -199,14 +210,10 @@ const borderRadiusField = () =>
     min: 0,
     max: CodeLimits.maxBorderRadius,
     default: CodeDefaults.borderRadius,
-    description: 'Corner radius of the window; the corners outside it are transparent in PNG and WebP',
+    description: 'Corner radius of the window; the corners outside it are transparent in PNG, WebP and AVIF',
   });
 
-const formatField = () =>
-  withMessages(StringEnum(RasterFormats, { default: 'png' }), {
-    enum: 'format must be one of: png, jpeg, webp',
-    type: 'format must be one of: png, jpeg, webp',
-  });
+const formatField = () => withMessages(StringEnum(RasterFormats, { default: 'png' }), formatMessages(RasterFormats));
 
 const hexColor = (field: string, description: string, required?: string) =>
   withMessages(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description }), {
@@ -279,7 +286,7 @@ const backgroundField = () =>
       {
         additionalProperties: false,
         description:
-          'What fills outerPadding around the window: a colour or a gradient (one of them). Omit it for a transparent surround in PNG and WebP',
+          'What fills outerPadding around the window: a colour or a gradient (one of them). Omit it for a transparent surround in PNG, WebP and AVIF',
       },
     ),
     { type: 'background must be an object such as { "color": "#1e3a8a" }' },
@@ -346,8 +353,10 @@ export const CodeConvertBody = Type.Object(
     width: dimension('width', CodeDefaults.width),
     height: Type.Optional(heightField()),
     quality: quality(CodeDefaults.quality),
+    optimize: optimizeField(),
     outputType: outputMode('outputType'),
     cache: cacheField(),
+    webhook: webhookField(),
     fontSize: fontSizeField(),
     padding: paddingField(),
     borderRadius: borderRadiusField(),
@@ -393,6 +402,7 @@ export const CodeRenderPayload = Type.Object(
     width: Type.Integer({ minimum: RenderLimits.minDimension, maximum: RenderLimits.maxDimension }),
     height: Type.Optional(Type.Integer({ minimum: RenderLimits.minDimension, maximum: RenderLimits.maxDimension })),
     quality: Type.Integer({ minimum: RenderLimits.minQuality, maximum: RenderLimits.maxQuality }),
+    optimize: Type.Optional(Type.Boolean()),
     fontSize: Type.Integer({ minimum: CodeLimits.minFontSize, maximum: CodeLimits.maxFontSize }),
     padding: Type.Integer({ minimum: 0, maximum: CodeLimits.maxPadding }),
     borderRadius: Type.Integer({ minimum: 0, maximum: CodeLimits.maxBorderRadius }),

@@ -37,6 +37,11 @@ export const ApiKeyOwnerResponse = Type.Object({
 });
 export type ApiKeyOwnerResponse = Static<typeof ApiKeyOwnerResponse>;
 
+/** Whose webhook secret a render worker asks for, to sign a delivery at delivery time. */
+export const WebhookSecretBody = Type.Object({ userId: UserId });
+export const WebhookSecretInternalResponse = Type.Object({ secret: Type.String({ minLength: 1 }) });
+export type WebhookSecretInternalResponse = Static<typeof WebhookSecretInternalResponse>;
+
 /** The SHA-256 of an API key (hex), which is what the account service looks keys up by. */
 export const ApiKeyHash = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
@@ -173,6 +178,12 @@ export const AuthInternalRoutes = {
     summary: 'Charge or release several reservations at once (idempotent)',
     body: CreditSettleBatchBody,
     response: { 200: CreditSettleBatchResponse },
+  }),
+  webhookSecret: defineRoute('POST', '/internal/webhook-secret', {
+    tags,
+    summary: "The account's webhook signing secret (created on first use), for the worker that signs a delivery",
+    body: WebhookSecretBody,
+    response: { 200: WebhookSecretInternalResponse },
   }),
 };
 

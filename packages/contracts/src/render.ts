@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
+import { RenderWarnings } from './render-warnings.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
+import { webhookField } from './webhook.ts';
 
 /** Bounds and defaults from spec §5 and §9; the gateway, the worker and the web forms all read these. */
 export const RenderLimits = {
@@ -21,12 +23,16 @@ export const RenderDefaults = {
   scale: 1,
 } as const;
 
-export const RasterFormats = ['png', 'jpeg', 'webp'] as const;
+/**
+ * The image formats every kind answers in. Chromium encodes PNG, JPEG and WebP itself; AVIF is encoded by
+ * the worker from a lossless capture (see the render worker's image encoder).
+ */
+export const RasterFormats = ['png', 'jpeg', 'webp', 'avif'] as const;
 export type RasterFormat = (typeof RasterFormats)[number];
 /** What the HTML and screenshot calls answer with: an image, or a PDF document (`format: "pdf"`). */
-export const PageOutputFormats = ['png', 'jpeg', 'webp', 'pdf'] as const;
+export const PageOutputFormats = [...RasterFormats, 'pdf'] as const;
 export type PageOutputFormat = (typeof PageOutputFormats)[number];
-export const SvgOutputFormats = ['png', 'jpeg', 'webp', 'svg'] as const;
+export const SvgOutputFormats = [...RasterFormats, 'svg'] as const;
 export type SvgOutputFormat = (typeof SvgOutputFormats)[number];
 export const OutputModes = ['json', 'binary'] as const;
 export type OutputMode = (typeof OutputModes)[number];
@@ -35,9 +41,38 @@ export const MimeTypes = {
   png: 'image/png',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
+  avif: 'image/avif',
   svg: 'image/svg+xml',
   pdf: 'application/pdf',
 } as const;
+
+/** The file name extension of a format's files (`jpeg` → `jpg`); shared by the gateway's replies and the web app's downloads. */
+export const fileExtension = (format: string) => (format === 'jpeg' ? 'jpg' : format);
+
+/** A format field's user-facing messages: the list of what it accepts, from the enum itself. */
+export const formatMessages = (formats: readonly string[]) => {
+  const message = `format must be one of: ${formats.join(', ')}`;
+  return { enum: message, type: message };
+};
+
+/** Lossy formats whose `quality` applies. */
+export const LossyFormats: readonly string[] = ['jpeg', 'webp', 'avif'];
+
+/**
+ * `optimize`: lossless PNG optimisation. The worker re-encodes Chromium's PNG at maximum compression and, when
+ * the image has at most 256 colours and a palette reproduces it exactly, as a palette PNG. Off by default: it
+ * costs encoding time (tens of ms for 800×600) that a one-off render may not want to pay.
+ */
+export const optimizeField = () =>
+  withMessages(
+    Type.Boolean({
+      default: false,
+      description:
+        'PNG only: lossless optimisation (maximum compression, adaptive filtering, a palette when one holds the image exactly). ' +
+        'The decoded pixels are identical and the file usually smaller; it adds encoding time. Other formats ignore it.',
+    }),
+    { type: 'optimize must be true or false' },
+  );
 
 export const dimension = (name: 'width' | 'height', def: number) =>
   boundedInteger(name, {
@@ -52,7 +87,7 @@ export const quality = (def: number = RenderDefaults.quality) =>
     min: RenderLimits.minQuality,
     max: RenderLimits.maxQuality,
     default: def,
-    description: 'JPEG/WebP quality; ignored for PNG and SVG',
+    description: 'JPEG, WebP and AVIF quality (1–100); ignored for PNG, SVG and PDF',
   });
 
 /** The longest a convert call may ask its image to be kept for identical requests (`cache`). */
@@ -105,17 +140,16 @@ export const HtmlConvertBody = Type.Object(
         default: 'png',
         description: 'An image, or a PDF document (pdf: the page options below apply; width sets the layout width of fitToContent)',
       }),
-      {
-        enum: 'format must be one of: png, jpeg, webp, pdf',
-        type: 'format must be one of: png, jpeg, webp, pdf',
-      },
+      formatMessages(PageOutputFormats),
     ),
     width: dimension('width', RenderDefaults.width),
     height: dimension('height', RenderDefaults.height),
     quality: quality(),
+    optimize: optimizeField(),
     scale: scaleField(),
     output: outputMode(),
     cache: cacheField(),
+    webhook: webhookField(),
     ...pdfBodyFields(),
   },
   { $id: 'HtmlConvertBody', additionalProperties: true },
@@ -129,18 +163,17 @@ export const SvgConvertBody = Type.Object(
       minLength: 'Please enter some SVG content',
       type: 'Please enter some SVG content',
     }),
-    format: withMessages(StringEnum(SvgOutputFormats, { default: 'png' }), {
-      enum: 'format must be one of: png, jpeg, webp, svg',
-      type: 'format must be one of: png, jpeg, webp, svg',
-    }),
+    format: withMessages(StringEnum(SvgOutputFormats, { default: 'png' }), formatMessages(SvgOutputFormats)),
     width: dimension('width', RenderDefaults.width),
     height: dimension('height', RenderDefaults.height),
     quality: quality(),
-    transparent: withMessages(Type.Boolean({ default: false, description: 'Transparent background (PNG and WebP only)' }), {
+    optimize: optimizeField(),
+    transparent: withMessages(Type.Boolean({ default: false, description: 'Transparent background (PNG, WebP and AVIF)' }), {
       type: 'transparent must be true or false',
     }),
     output: outputMode(),
     cache: cacheField(),
+    webhook: webhookField(),
   },
   { $id: 'SvgConvertBody', additionalProperties: true },
 );
@@ -151,9 +184,9 @@ export type SvgConvertBody = Static<typeof SvgConvertBody>;
 
 export const HtmlRenderPayload = Type.Composite(
   [
-    Type.Required(Type.Omit(HtmlConvertBody, ['output', 'cache', ...PdfFieldNames])),
-    // Only for format pdf: the page options, resolved by the gateway.
-    Type.Object({ pdf: Type.Optional(PdfJobOptions) }),
+    Type.Required(Type.Omit(HtmlConvertBody, ['output', 'cache', 'webhook', 'optimize', ...PdfFieldNames])),
+    // Only for format pdf: the page options, resolved by the gateway. `optimize` only when asked for.
+    Type.Object({ pdf: Type.Optional(PdfJobOptions), optimize: Type.Optional(Type.Boolean()) }),
   ],
   { additionalProperties: false },
 );
@@ -174,8 +207,8 @@ export type SvgImageVariable = Static<typeof SvgImageVariable>;
 
 export const SvgRenderPayload = Type.Composite(
   [
-    Type.Required(Type.Omit(SvgConvertBody, ['output', 'cache'])),
-    Type.Object({ images: Type.Optional(Type.Array(SvgImageVariable, { maxItems: 20 })) }),
+    Type.Required(Type.Omit(SvgConvertBody, ['output', 'cache', 'webhook', 'optimize'])),
+    Type.Object({ images: Type.Optional(Type.Array(SvgImageVariable, { maxItems: 20 })), optimize: Type.Optional(Type.Boolean()) }),
   ],
   { additionalProperties: false },
 );
@@ -190,6 +223,8 @@ export const ImageMeta = Type.Object({
   mimeType: Type.String(),
   width: Type.Integer({ description: 'image width in pixels (a PDF: its first page’s width in CSS pixels, 1/96 in)' }),
   height: Type.Integer({ description: 'image height in pixels (a PDF: its first page’s height in CSS pixels, 1/96 in)' }),
+  /** The render's diagnostics (absent: none); the JSON answer always lists them, the binary one counts them. */
+  warnings: Type.Optional(RenderWarnings),
 });
 export type ImageMeta = Static<typeof ImageMeta>;
 
@@ -211,6 +246,7 @@ export const ImageJsonResponse = Type.Object(
       image: Type.String({ description: 'base64-encoded image' }),
       ...ImageMeta.properties,
       size: RenderResultMeta.properties.size,
+      warnings: RenderWarnings,
     }),
   },
   { $id: 'ImageJsonResponse' },

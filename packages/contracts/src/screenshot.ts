@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
-import { cacheField, outputMode, PageOutputFormats, quality, RenderLimits } from './render.ts';
+import { cacheField, formatMessages, optimizeField, outputMode, PageOutputFormats, quality, RenderLimits } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
+import { webhookField } from './webhook.ts';
 
 /** The 14 interface languages a screenshot can be taken in (Accept-Language and navigator.language). */
 export const ScreenshotLanguages = [
@@ -37,8 +38,15 @@ export const ScreenshotDevices = {
 } as const satisfies Record<DeviceType, { width: number; height: number; deviceScaleFactor: number; emulates: string | null }>;
 
 export const ScreenshotLimits = {
-  /** Tallest capture in device pixels; beyond this Chromium's compositor tiles break down. */
+  /** Tallest single capture in device pixels (clips, elements); beyond this Chromium's compositor tiles break down. */
   maxCaptureDevicePixels: 16_384,
+  /**
+   * Default tallest full page in CSS pixels (the worker's SCREENSHOT_MAX_HEIGHT). Full pages taller than
+   * one capture are taken in tiles and stitched.
+   */
+  fullPageMaxHeight: 40_000,
+  /** Default most device pixels of a full page, width × height × scale² (the worker's SCREENSHOT_MAX_PIXELS): 1280 × 40,000. */
+  fullPageMaxPixels: 1280 * 40_000,
   /** Same budget as every other route: width × height × scale². */
   maxPixels: RenderLimits.maxPixels,
   maxSelectorLength: 512,
@@ -75,8 +83,8 @@ export const ForbiddenScreenshotHeaders = [
 ] as const;
 
 /**
- * Tallest full-page (or element) capture for a viewport, in CSS pixels: at most 16,384 device pixels and
- * at most `maxPixels` in total. A longer page is cut at this height.
+ * Tallest element or clip capture for a viewport, in CSS pixels: at most 16,384 device pixels and at most
+ * `maxPixels` in total. (Full pages are tiled; the worker applies their own limits.)
  */
 export function maxCaptureHeight(widthCss: number, scale: number): number {
   const byTexture = ScreenshotLimits.maxCaptureDevicePixels / scale;
@@ -126,10 +134,7 @@ export const ScreenshotConvertBody = Type.Object(
         description:
           'An image, or the page printed as a PDF document (pdf: the page options below apply; selector is refused, fullPage, quality, scale and transparent do not apply)',
       }),
-      {
-        enum: 'format must be one of: png, jpeg, webp, pdf',
-        type: 'format must be one of: png, jpeg, webp, pdf',
-      },
+      formatMessages(PageOutputFormats),
     ),
     deviceType: withMessages(
       StringEnum(DeviceTypes, {
@@ -148,14 +153,19 @@ export const ScreenshotConvertBody = Type.Object(
     fullPage: flag(
       'fullPage',
       false,
-      'Capture the whole scrollable page at the viewport width instead of the viewport. A page taller than ' +
-        `${ScreenshotLimits.maxCaptureDevicePixels} device pixels or ${ScreenshotLimits.maxPixels / 1_000_000} megapixels ` +
-        '(width × height × scale²) is cut at that height, e.g. 12,500 px at 1280 wide and scale 1. Lazy-loaded content ' +
-        'below the first screen appears only if the page loads it without scrolling.',
+      'Capture the whole scrollable page at the viewport width instead of the viewport. Pages taller than ' +
+        `${ScreenshotLimits.maxCaptureDevicePixels.toLocaleString('en-US')} device pixels are captured in tiles and stitched. ` +
+        `A page is cut at ${ScreenshotLimits.fullPageMaxHeight.toLocaleString('en-US')} CSS px or ` +
+        `${ScreenshotLimits.fullPageMaxPixels / 1_000_000} megapixels (width × height × scale²), whichever comes first ` +
+        '(the defaults; a server may set others), and at what the format can hold: 16,383 px for webp, 16,384 px for avif, ' +
+        '65,535 px for jpeg; a cut page says so in warnings (PAGE_CUT). Lazy-loaded content below the first screen ' +
+        'appears only if the page loads it without scrolling.',
     ),
     quality: quality(ScreenshotDefaults.quality),
+    optimize: optimizeField(),
     outputType: outputMode('outputType'),
     cache: cacheField(),
+    webhook: webhookField(),
     language: withMessages(
       StringEnum(ScreenshotLanguages, {
         default: ScreenshotDefaults.language,
@@ -184,6 +194,13 @@ export const ScreenshotConvertBody = Type.Object(
     waitForSelector: Type.Optional(
       selectorField('waitForSelector', 'Wait until an element matching this CSS selector exists (422 when none appears in time)'),
     ),
+    errorOnSelectorNotFound: Type.Optional(
+      flag(
+        'errorOnSelectorNotFound',
+        true,
+        'false: a selector or waitForSelector that matches nothing does not fail the render; the page is captured as it is (the viewport instead of the element) with a SELECTOR_NOT_FOUND warning',
+      ),
+    ),
     hideCookieBanners: flag(
       'hideCookieBanners',
       true,
@@ -191,7 +208,7 @@ export const ScreenshotConvertBody = Type.Object(
     ),
     hideScrollbars: flag('hideScrollbars', true, 'Hide scrollbars (the headless renderer draws none either way)'),
     darkMode: flag('darkMode', false, 'Emulate prefers-color-scheme: dark'),
-    transparent: flag('transparent', false, 'Transparent default background (PNG and WebP only; the page’s own backgrounds stay)'),
+    transparent: flag('transparent', false, 'Transparent default background (PNG, WebP and AVIF; the page’s own backgrounds stay)'),
     scale: Type.Optional(
       withMessages(
         Type.Number({
@@ -268,7 +285,7 @@ export const ScreenshotConvertBody = Type.Object(
         type: `waitUntil must be one of: ${ScreenshotWaitUntil.join(', ')}`,
       },
     ),
-    omitBackground: flag('omitBackground', false, 'Same as transparent: a transparent default background (PNG and WebP only)'),
+    omitBackground: flag('omitBackground', false, 'Same as transparent: a transparent default background (PNG, WebP and AVIF)'),
     clip: Type.Optional(
       withMessages(
         Type.Object(
@@ -316,9 +333,9 @@ export type ScreenshotConvertBody = Static<typeof ScreenshotConvertBody>;
 
 export const ScreenshotRenderPayload = Type.Composite(
   [
-    Type.Omit(ScreenshotConvertBody, ['outputType', 'omitBackground', 'cache', ...PdfFieldNames]),
-    // Only for format pdf: the page options, resolved by the gateway.
-    Type.Object({ pdf: Type.Optional(PdfJobOptions) }),
+    Type.Omit(ScreenshotConvertBody, ['outputType', 'omitBackground', 'cache', 'webhook', 'optimize', ...PdfFieldNames]),
+    // Only for format pdf: the page options, resolved by the gateway. `optimize` only when asked for.
+    Type.Object({ pdf: Type.Optional(PdfJobOptions), optimize: Type.Optional(Type.Boolean()) }),
   ],
   { additionalProperties: false },
 );

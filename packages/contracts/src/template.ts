@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { cacheField, dimension, ErrorResponse, outputMode, quality, SvgOutputFormats } from './render.ts';
+import { cacheField, dimension, ErrorResponse, formatMessages, optimizeField, outputMode, quality, SvgOutputFormats } from './render.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
+import { webhookField } from './webhook.ts';
 
 /** Limits of saved templates; the templates service, the gateway and the editor all read these. */
 export const TemplateLimits = {
@@ -196,11 +197,10 @@ export const TemplateGenerateBody = Type.Object(
     variables: Type.Optional(TemplateVariableValues),
     outputType: outputMode('outputType'),
     cache: cacheField(),
-    format: withMessages(StringEnum(SvgOutputFormats, { default: TemplateDefaults.format }), {
-      enum: 'format must be one of: png, jpeg, webp, svg',
-      type: 'format must be one of: png, jpeg, webp, svg',
-    }),
+    webhook: webhookField(),
+    format: withMessages(StringEnum(SvgOutputFormats, { default: TemplateDefaults.format }), formatMessages(SvgOutputFormats)),
     quality: quality(TemplateDefaults.quality),
+    optimize: optimizeField(),
   },
   { $id: 'TemplateGenerateBody', additionalProperties: true },
 );

@@ -36,6 +36,7 @@ export {
   type TemplateViewRow,
 } from './repositories/templates.repository.ts';
 export { type NewUser, type SignupCounts, type UserRow, UsersRepository } from './repositories/users.repository.ts';
+export { type WebhookSecretRow, WebhookSecretsRepository } from './repositories/webhook-secrets.repository.ts';
 export { default as repositoriesPlugin } from './repositories.plugin.ts';
 export type {
   ApiKeysTable,

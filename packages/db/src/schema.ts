@@ -53,6 +53,12 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp;
 }
 
+export interface WebhookSecretsTable {
+  user_id: string;
+  secret_ciphertext: string;
+  created_at: Timestamp;
+}
+
 export type EmailCodePurpose = 'verify';
 
 export interface EmailCodesTable {
@@ -163,4 +169,5 @@ export interface DB {
   templates: TemplatesTable;
   template_stars: TemplateStarsTable;
   rate_limit_buckets: RateLimitBucketsTable;
+  webhook_secrets: WebhookSecretsTable;
 }

@@ -19,6 +19,7 @@ import sessionRoutes from './routes/session.routes.ts';
 import signupRoutes from './routes/signup.routes.ts';
 import stripeWebhookRoutes from './routes/stripe-webhook.routes.ts';
 import usageRoutes from './routes/usage.routes.ts';
+import webhookSecretRoutes from './routes/webhook-secret.routes.ts';
 
 export function serverOptions(config: AuthConfig): FastifyServerOptions {
   return {
@@ -83,6 +84,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Auth
   await fastify.register(sessionRoutes);
   await fastify.register(passwordRoutes, { appUrl: config.APP_URL });
   await fastify.register(apiKeyRoutes);
+  await fastify.register(webhookSecretRoutes);
   await fastify.register(adminRoutes);
   await fastify.register(billingRoutes, { appUrl: config.APP_URL });
   await fastify.register(stripeWebhookRoutes);

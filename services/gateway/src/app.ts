@@ -14,11 +14,14 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 import { accountForwardHooks } from './lib/account-forwarding.ts';
 import { telemetryOrigins, webAppConfig } from './lib/web-telemetry.ts';
+import { parseWebhookAllowlist } from './lib/webhook-target.ts';
 import accountChanges from './plugins/account-changes.plugin.ts';
 import accountLimits from './plugins/account-limits.plugin.ts';
+import asyncRenders from './plugins/async-renders.plugin.ts';
 import authClient from './plugins/auth-client.plugin.ts';
 import credits from './plugins/credits.plugin.ts';
 import identity from './plugins/identity.plugin.ts';
+import innerCalls from './plugins/inner-calls.plugin.ts';
 import openapi from './plugins/openapi.plugin.ts';
 import redis from './plugins/redis.plugin.ts';
 import renderCache from './plugins/render-cache.plugin.ts';
@@ -28,7 +31,9 @@ import templatesClient from './plugins/templates-client.plugin.ts';
 import webApp from './plugins/web-app.plugin.ts';
 import convertRoutes from './routes/convert.routes.ts';
 import forwardRoutes from './routes/forward.routes.ts';
+import mcpRoutes from './routes/mcp.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
+import rendersRoutes from './routes/renders.routes.ts';
 import templateRoutes from './routes/template.routes.ts';
 import templateImageRoutes from './routes/template-image.routes.ts';
 
@@ -105,7 +110,17 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     maxEntries: config.RENDER_CACHE_MAX_ENTRIES,
     maxEntryBytes: config.RENDER_CACHE_MAX_ENTRY_BYTES,
   });
+  await fastify.register(asyncRenders, {
+    prefix: config.QUEUE_PREFIX,
+    ttlSeconds: config.ASYNC_RESULT_TTL_SECONDS,
+    webhookRetryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+    webhookAttempts: config.WEBHOOK_ATTEMPTS,
+    webhookAllowlist: parseWebhookAllowlist(config.RENDER_EGRESS_ALLOWLIST),
+  });
+  // Before the routes: its hook ties the MCP tools' inner calls to their client's connection.
+  await fastify.register(innerCalls);
   await fastify.register(pingRoutes);
+  await fastify.register(rendersRoutes);
   await fastify.register(convertRoutes);
   await fastify.register(templateRoutes);
   await fastify.register(templateImageRoutes, {
@@ -117,6 +132,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     },
     browserMaxAgeSeconds: config.TEMPLATE_IMAGE_MAX_AGE_SECONDS,
   });
+  await fastify.register(mcpRoutes);
   await fastify.register(forwardRoutes, {
     prefixes: ['/api/auth', '/api/admin'],
     target: config.AUTH_SERVICE_URL,

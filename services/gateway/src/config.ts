@@ -36,6 +36,16 @@ export const GatewayConfigSchema = Type.Object({
   /** Convert calls with `cache`: most images kept (oldest evicted first) and the largest one kept. */
   RENDER_CACHE_MAX_ENTRIES: Type.Integer({ minimum: 1, default: 5_000 }),
   RENDER_CACHE_MAX_ENTRY_BYTES: Type.Integer({ minimum: 1024, default: 2 * 1024 * 1024 }),
+  /** Async renders (a convert call with `webhook`): how long the status and the image are kept. */
+  ASYNC_RESULT_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 30 * 24 * 3600, default: 24 * 3600 }),
+  /** Webhook deliveries: the first retry's delay (each further one doubles it) and the attempts in all. */
+  WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 10, default: 45_000 }),
+  WEBHOOK_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 30, default: 12 }),
+  /**
+   * The render workers' RENDER_EGRESS_ALLOWLIST (same value): webhooks at these host:port pairs are accepted
+   * although not public. Only literal addresses are judged here (a 400 early); workers check at delivery.
+   */
+  RENDER_EGRESS_ALLOWLIST: Type.String({ default: '' }),
   TEMPLATE_IMAGE_CACHE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 24 * 3600 }),
   /** Cached signed-URL images kept at most; the oldest go first. */
   TEMPLATE_IMAGE_CACHE_MAX_ENTRIES: Type.Integer({ minimum: 1, default: 2_000 }),

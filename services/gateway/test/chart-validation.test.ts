@@ -155,7 +155,7 @@ describe('chart input messages (spec §5)', () => {
     [{ library: 'highcharts', theme: 'neon' }, 'theme must be one of: light, dark'],
     [{ chartData: data }, 'library is required (chartjs, d3 or highcharts)'],
     [{ library: 'vega', chartData: data }, 'library must be one of: chartjs, d3, highcharts'],
-    [{ library: 'chartjs', chartData: data, format: 'gif' }, 'format must be one of: png, jpeg, svg, pdf'],
+    [{ library: 'chartjs', chartData: data, format: 'gif' }, 'format must be one of: png, jpeg, webp, avif, svg, pdf'],
     [{ library: 'chartjs', chartData: data, width: 4001 }, 'width must be between 50 and 4000'],
     [
       { library: 'chartjs', chartData: data, width: 4000, height: 4000, scale: 2 },

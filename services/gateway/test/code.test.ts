@@ -179,7 +179,7 @@ describe('code request validation', () => {
     [{ code: 'x', height: 'tall' }, 'height must be "auto" or a whole number between 50 and 4000'],
     [{ code: 'x', height: 10 }, 'height must be between 50 and 4000'],
     [{ code: 'x', fontSize: 100 }, 'fontSize must be between 8 and 72'],
-    [{ code: 'x', format: 'gif' }, 'format must be one of: png, jpeg, webp'],
+    [{ code: 'x', format: 'gif' }, 'format must be one of: png, jpeg, webp, avif'],
     [{ code: 'x', width: 60, padding: 30 }, 'width 60 leaves no room for code after padding and line numbers'],
   ])('%j → 400 %s', async (body, message) => {
     const res = await failure(body);

@@ -204,12 +204,13 @@ describe('GET /api/openapi.json', () => {
     expect(schema.properties.width).toMatchObject({ minimum: 50, maximum: 4000, default: 800 });
     expect(schema.properties.scale).toMatchObject({ minimum: 0.1, maximum: 3, default: 1 });
     expect(Object.keys(html.responses['200'].content)).toEqual(
-      expect.arrayContaining(['application/json', 'image/png', 'image/jpeg', 'image/webp']),
+      expect.arrayContaining(['application/json', 'image/png', 'image/jpeg', 'image/webp', 'image/avif']),
     );
     expect(doc.paths['/api/svg-to-img/convert'].post.requestBody.content['application/json'].schema.properties.format.enum).toEqual([
       'png',
       'jpeg',
       'webp',
+      'avif',
       'svg',
     ]);
   });

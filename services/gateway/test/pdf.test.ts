@@ -245,7 +245,7 @@ describe('PDF options: every bad input is a 400 that says what to fix', () => {
 
   it('an unknown format names pdf among the choices', async () => {
     const answer = await refused(HTML, { html: '<p>x</p>', format: 'tiff' });
-    expect(answer.message).toBe('format must be one of: png, jpeg, webp, pdf');
+    expect(answer.message).toBe('format must be one of: png, jpeg, webp, avif, pdf');
   });
 });
 

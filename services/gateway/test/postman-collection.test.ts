@@ -5,13 +5,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 import { API_EXAMPLES } from '../src/lib/api-examples.ts';
-import { COLLECTIONS, type OpenApiDoc, postmanCollection, sampleBody } from '../src/lib/postman-collection.ts';
+import { COLLECTIONS, exampleKey, type OpenApiDoc, postmanCollection, sampleBody } from '../src/lib/postman-collection.ts';
 
 type Item = { name: string; item?: Item[]; request?: { method: string; body?: { raw: string }; auth?: { type: string } } };
 const flatten = (items: Item[]): Item[] => items.flatMap((i) => (i.item ? flatten(i.item) : [i]));
 
 let document: OpenApiDoc & {
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: object; example?: unknown }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: {
+          content: Record<string, { schema: object; example?: unknown; examples?: Record<string, { summary: string; value: unknown }> }>;
+        };
+      }
+    >
+  >;
 };
 const server = Fastify(
   serverOptions(loadGatewayConfig({ REDIS_URL: 'redis://127.0.0.1:9', REDIS_BOOT_WAIT_MS: '0', LOG_LEVEL: 'silent' })),
@@ -34,14 +44,20 @@ const operations = () =>
   Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
 
 describe('Postman collections generated from the OpenAPI document', () => {
-  it('the complete one holds every operation, once', () => {
+  it('the complete one holds every operation, once, and each further example of an operation by its name', () => {
     const names = flatten(collection('render-api.postman_collection.json').item).map((i) => i.name);
-    expect([...names].sort()).toEqual(operations().sort());
+    expect(names.filter((name) => !name.endsWith(')')).sort()).toEqual(operations().sort());
+    expect(names.filter((name) => name.endsWith(')')).sort()).toEqual([
+      'POST /api/html-to-img/convert (PDF)',
+      'POST /api/screenshot/convert (PDF)',
+    ]);
+    expect(new Set(names).size).toBe(names.length);
   });
 
   it('the partial ones hold only their calls', () => {
     expect(flatten(collection('render-api-html-svg.postman_collection.json').item).map((i) => i.name)).toEqual([
       'POST /api/html-to-img/convert',
+      'POST /api/html-to-img/convert (PDF)',
       'POST /api/svg-to-img/convert',
     ]);
     expect(
@@ -75,8 +91,25 @@ describe('Postman collections generated from the OpenAPI document', () => {
       const body = sampleBody(example.body);
       const validate = ajv.compile(content!.schema);
       expect(validate(body), `${example.method} ${example.path}: ${ajv.errorsText(validate.errors)}`).toBe(true);
-      expect(content!.example).toEqual(body);
-      expect(JSON.stringify(content!.example)).not.toContain('{{');
+      const several = API_EXAMPLES.filter((e) => e.method === example.method && e.path === example.path).length > 1;
+      // OpenAPI allows example or examples, not both: one example stays `example`, several are named.
+      const shown = several ? content!.examples?.[exampleKey(example)]?.value : content!.example;
+      expect(several ? content!.example : content!.examples).toBeUndefined();
+      expect(shown).toEqual(body);
+      expect(JSON.stringify(shown)).not.toContain('{{');
     }
+  });
+
+  it('shows the PDF calls (HTML with page size, margins and a footer; a page printed) as named examples', () => {
+    const html = document.paths['/api/html-to-img/convert']!.post!.requestBody!.content['application/json']!;
+    expect(Object.keys(html.examples ?? {})).toEqual(['default', 'pdf']);
+    expect(html.examples!.default!.value).toMatchObject({ format: 'png' });
+    expect(html.examples!.pdf).toMatchObject({ summary: 'PDF', value: { format: 'pdf', pageSize: 'A4', margin: { top: '2cm' } } });
+    const shot = document.paths['/api/screenshot/convert']!.post!.requestBody!.content['application/json']!;
+    expect(shot.examples!.pdf!.value).toMatchObject({ url: 'https://example.com', format: 'pdf', landscape: true });
+    const items = flatten(collection('render-api.postman_collection.json').item);
+    const pdf = items.find((i) => i.name === 'POST /api/html-to-img/convert (PDF)');
+    expect(JSON.parse(pdf!.request!.body!.raw)).toMatchObject({ format: 'pdf', pageSize: 'A4' });
+    expect(pdf!.request!.auth!.type).toBe('apikey');
   });
 });

@@ -80,5 +80,15 @@ describe('the complete Postman collection', () => {
     // The renders really happened: the convert calls answered images.
     const html = summary.run.executions.find((e) => e.item.name === 'POST /api/html-to-img/convert');
     expect(html?.response?.headers.get('content-type')).toBe('image/png');
+    for (const name of ['POST /api/html-to-img/convert (PDF)', 'POST /api/screenshot/convert (PDF)']) {
+      const pdf = summary.run.executions.find((e) => e.item.name === name);
+      expect(pdf?.response?.headers.get('content-type'), name).toBe('application/pdf');
+      expect(
+        Buffer.from(pdf?.response?.stream ?? [])
+          .subarray(0, 5)
+          .toString(),
+        name,
+      ).toBe('%PDF-');
+    }
   });
 });

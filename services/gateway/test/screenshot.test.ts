@@ -127,6 +127,8 @@ beforeAll(async () => {
     RENDER_QUEUES: 'screenshot',
     RENDER_TIMEOUT_MS: '6000',
     RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${port},127.0.0.1:${deadPort}`,
+    // A smaller full-page budget than the default 51.2 MP, so the cut below stays quick to capture.
+    SCREENSHOT_MAX_PIXELS: '16000000',
   });
   gateway = await startGateway({ QUEUE_PREFIX: prefix });
 });
@@ -171,7 +173,7 @@ describe('screenshot input validation', () => {
     [{ url: 'http://' }, 'Please enter a valid URL (including http:// or https://)'],
 
     [{ url: 'https://example.com', deviceType: 'watch' }, 'deviceType must be one of: desktop, mobile, tablet'],
-    [{ url: 'https://example.com', format: 'gif' }, 'format must be one of: png, jpeg, webp, pdf'],
+    [{ url: 'https://example.com', format: 'gif' }, 'format must be one of: png, jpeg, webp, avif, pdf'],
     [{ url: 'https://example.com', delay: 10_001 }, 'delay must be between 0 and 10000 ms'],
     [{ url: 'https://example.com', delay: -1 }, 'delay must be between 0 and 10000 ms'],
     [{ url: 'https://example.com', language: 'xx-XX' }, expect.stringMatching(/^language must be one of: en-US, en-GB, fr-FR/)],
@@ -270,19 +272,39 @@ describe('POST /api/screenshot/convert', () => {
     expect(near(img.pixel(10, 2990), GREEN)).toBe(true);
   });
 
-  it('fullPage cuts a very long page at 16,384 device pixels', async () => {
-    const img = await png({ url: `${pages.origin}/long`, width: 200, height: 200, fullPage: true, hideCookieBanners: false });
-    expect([img.width, img.height]).toEqual([200, 16_384]);
+  it('fullPage captures a page taller than 16,384 px whole, in stitched tiles', async () => {
+    const res = await shot({ url: `${pages.origin}/long`, width: 200, height: 200, fullPage: true, hideCookieBanners: false });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-render-warnings')).toBe('0');
+    const img = decodePng(Buffer.from(await res.arrayBuffer()));
+    expect([img.width, img.height]).toEqual([200, 20_000]);
     expect(near(img.pixel(10, 10), RED)).toBe(true);
-    expect(near(img.pixel(10, 16_380), [0, 0, 255, 255])).toBe(true);
+    for (const y of [8_191, 8_192, 16_380, 16_384, 18_999]) expect(near(img.pixel(10, y), [0, 0, 255, 255])).toBe(true);
+    expect(near(img.pixel(10, 19_990), GREEN)).toBe(true);
   });
 
-  it('fullPage cuts at the 16-megapixel budget including scale²', async () => {
-    // 1000 px wide at scale 2: 16,000,000 / (1000 × 4) = 4,000 CSS px = 8,000 device px.
-    const res = await shot({ url: `${pages.origin}/long`, width: 1000, height: 200, scale: 2, fullPage: true, format: 'jpeg' });
+  it('fullPage cuts at the worker’s pixel budget including scale², and says so', async () => {
+    // 1000 px wide at scale 2 with SCREENSHOT_MAX_PIXELS 16,000,000: 16,000,000 / (1000 × 4) = 4,000 CSS px
+    // = 8,000 device px.
+    const res = await shot({
+      url: `${pages.origin}/long`,
+      width: 1000,
+      height: 200,
+      scale: 2,
+      fullPage: true,
+      format: 'jpeg',
+      outputType: 'json',
+    });
     expect(res.status).toBe(200);
-    const img = decodeJpeg(Buffer.from(await res.arrayBuffer()));
+    const { data } = (await res.json()) as { data: { image: string; warnings: { code: string; message: string }[] } };
+    const img = decodeJpeg(Buffer.from(data.image, 'base64'));
     expect([img.width, img.height]).toEqual([2000, 8000]);
+    expect(data.warnings).toEqual([
+      {
+        code: 'PAGE_CUT',
+        message: 'The page is 20,000 CSS px tall; it was cut at 4,000 CSS px, the pixel budget (width × height × scale²) of this server',
+      },
+    ]);
   });
 
   it('selector captures just that element, even below the viewport', async () => {

@@ -156,6 +156,19 @@ describe('template life cycle over the gateway', () => {
     expect(data).toMatchObject({ format: 'svg', width: 200, height: 100 });
   });
 
+  it('carries render warnings: a filled-in character no font has (JSON), none on a clean image (header)', async () => {
+    const res = await call('POST', '/api/template/generate', {
+      token: alice.token,
+      body: { templateId: cardId, variables: { title: 'box \u{10FFFD}' }, outputType: 'json' },
+    });
+    const { data } = await ok(res);
+    expect(data.warnings.map((w: { detail?: { codePoints?: string[] } }) => w.detail?.codePoints)).toEqual([['U+10FFFD']]);
+    expect(res.headers.get('x-render-warnings')).toBe('1');
+    const clean = await call('POST', '/api/template/generate', { token: alice.token, body: { templateId: cardId } });
+    await png(clean);
+    expect(clean.headers.get('x-render-warnings')).toBe('0');
+  });
+
   it('renders the default colour when no variables are given (PNG by default)', async () => {
     const image = await png(await call('POST', '/api/template/generate', { token: alice.token, body: { templateId: cardId } }));
     expect(near(image.pixel(50, 50), [0, 255, 0, 255])).toBe(true);
@@ -336,7 +349,7 @@ describe('template validation', () => {
       400,
       /must be an http:\/\/ or https:\/\/ image URL/,
     );
-    await expectError(await generate({ templateId: id, format: 'gif' }), 400, /format must be one of: png, jpeg, webp, svg/);
+    await expectError(await generate({ templateId: id, format: 'gif' }), 400, /format must be one of: png, jpeg, webp, avif, svg/);
     await expectError(await generate({ templateId: 'not-a-uuid' }), 404, /^Template Not Found$/);
     await expectError(await generate({ templateId: '00000000-0000-4000-8000-000000000000' }), 404, /^Template Not Found$/);
     await expectError(await call('GET', '/api/template/nope', { token: alice.token }), 404, /^Template Not Found$/);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LogLevel, loadConfig } from '@render/config';
+import { ScreenshotLimits } from '@render/contracts';
 import { type Static, Type } from '@sinclair/typebox';
 
 /**
@@ -48,12 +49,27 @@ export const WorkerConfigSchema = Type.Object({
   CHROMIUM_SANDBOX: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')], { default: 'auto' }),
   /** host:port pairs pages may reach even though they are not public (tests, self-hosted assets). */
   RENDER_EGRESS_ALLOWLIST: Type.String({ default: '' }),
+  /**
+   * The account service, which holds the webhook secrets: with it (and INTERNAL_TOKEN) this process also
+   * delivers the webhooks of async renders, under the egress policy above. Without it, it delivers none.
+   */
+  AUTH_SERVICE_URL: Type.String({ default: '' }),
+  INTERNAL_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /** Webhook deliveries in flight at once in this process (each is mostly waiting on the network). */
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 16 }),
   /** Largest image an SVG image variable may point at (bytes); it is inlined into the SVG, so this bounds the job. */
   RENDER_IMAGE_MAX_BYTES: Type.Integer({ minimum: 1_024, maximum: 50 * 1024 * 1024, default: 5 * 1024 * 1024 }),
   /** Per image variable, redirects and body included; the render's own budget can shorten it. */
   /** All image variables of one job together. */
   RENDER_IMAGES_MAX_TOTAL_BYTES: Type.Integer({ minimum: 1_024, maximum: 200 * 1024 * 1024, default: 20 * 1024 * 1024 }),
   RENDER_IMAGE_TIMEOUT_MS: Type.Integer({ minimum: 500, default: 10_000 }),
+  /** Tallest full-page screenshot in CSS pixels; taller pages are captured in tiles up to here and cut (PAGE_CUT warning). */
+  SCREENSHOT_MAX_HEIGHT: Type.Integer({ minimum: 1_000, maximum: 200_000, default: ScreenshotLimits.fullPageMaxHeight }),
+  /**
+   * Most device pixels of a full-page screenshot (width × height × scale²). Bounds the tiles' PNG bytes held
+   * while stitching and the encoding time; the default is 1280 × 40,000.
+   */
+  SCREENSHOT_MAX_PIXELS: Type.Integer({ minimum: 1_000_000, maximum: 400_000_000, default: ScreenshotLimits.fullPageMaxPixels }),
 });
 
 export type WorkerConfig = Static<typeof WorkerConfigSchema> & {

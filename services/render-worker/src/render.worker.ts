@@ -22,10 +22,12 @@ import { parseAllowlist } from './egress/address-policy.ts';
 import { startEgressProxy } from './egress/egress-proxy.ts';
 import type { ReadinessChecks } from './http-server.ts';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.ts';
+import { configureFontCoverage, preloadFontCoverage } from './renderers/font-coverage.ts';
 import { rendererPools, renderers } from './renderers/index.ts';
 import { poolDefinitions } from './renderers/pools.ts';
 import { failureReason, RenderError } from './renderers/render-error.ts';
 import type { PoolName, RenderedImage, Renderer, RendererContext } from './renderers/renderer.ts';
+import { startWebhookWorker } from './webhooks/webhook.worker.ts';
 
 export interface RenderWorkerHandle {
   queues: RenderKind[];
@@ -68,6 +70,9 @@ export async function startRenderWorker(
     () => metrics.browserRestarts.inc(),
   );
   await manager.get();
+  // The glyph check (render warnings) reads the fonts Chromium sees, once, in the background.
+  configureFontCoverage(config.RENDER_FONTCONFIG_FILE, config.CHROMIUM_ENV);
+  void preloadFontCoverage();
 
   // Pools are created on first use, so a worker serving only "html" never opens chart pages.
   const pools = new Map<PoolName, Promise<RenderCluster>>();
@@ -104,6 +109,7 @@ export async function startRenderWorker(
       maxTotalBytes: config.RENDER_IMAGES_MAX_TOTAL_BYTES,
       timeoutMs: config.RENDER_IMAGE_TIMEOUT_MS,
     },
+    fullPage: { maxHeight: config.SCREENSHOT_MAX_HEIGHT, maxPixels: config.SCREENSHOT_MAX_PIXELS },
   };
   // Warm the pools this process will need before taking jobs.
   const neededPools = [...new Set(queues.flatMap((kind) => rendererPools[kind]))];
@@ -152,6 +158,7 @@ export async function startRenderWorker(
       mimeType: image.mimeType,
       width: image.width,
       height: image.height,
+      ...(image.warnings?.length ? { warnings: image.warnings } : {}),
       size: image.bytes.length,
       renderMs: Date.now() - startedAt,
       queueMs: Math.max(0, startedAt - job.timestamp),
@@ -188,7 +195,23 @@ export async function startRenderWorker(
     });
     return worker;
   });
-  logger.info({ queues, pages: config.RENDER_PAGES, egressProxy: proxy.url }, 'render worker ready');
+  // Webhook deliveries ride along in every render worker that can fetch the secrets: they need the egress
+  // policy (this process's) and little else.
+  const webhooks: Worker[] = [];
+  if (config.AUTH_SERVICE_URL && config.INTERNAL_TOKEN) {
+    const { worker, connection } = startWebhookWorker({
+      redisUrl: config.REDIS_URL,
+      prefix: config.QUEUE_PREFIX,
+      allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST),
+      authServiceUrl: config.AUTH_SERVICE_URL,
+      internalToken: config.INTERNAL_TOKEN,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      logger,
+    });
+    webhooks.push(worker);
+    connections.push(connection);
+  } else logger.info('AUTH_SERVICE_URL or INTERNAL_TOKEN not set: this worker delivers no webhooks');
+  logger.info({ queues, pages: config.RENDER_PAGES, egressProxy: proxy.url, webhooks: webhooks.length > 0 }, 'render worker ready');
 
   let closing: Promise<void> | undefined;
   // A crashed browser is otherwise relaunched by the next job; a probe that finds it down starts it too.
@@ -215,10 +238,11 @@ export async function startRenderWorker(
         const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.SHUTDOWN_TIMEOUT_MS).unref());
         // worker.close() waits for in-flight jobs; past the deadline we force-close so they go back to the
         // queue (as stalled) for another worker instead of holding shutdown forever.
-        const drained = await Promise.race([Promise.all(workers.map((w) => w.close())).then(() => 'drained' as const), deadline]);
+        const all = [...workers, ...webhooks];
+        const drained = await Promise.race([Promise.all(all.map((w) => w.close())).then(() => 'drained' as const), deadline]);
         if (drained === 'timeout') {
           logger.warn('shutdown deadline reached; abandoning in-flight jobs to other workers');
-          await Promise.allSettled(workers.map((w) => w.close(true)));
+          await Promise.allSettled(all.map((w) => w.close(true)));
         }
         const started = await Promise.allSettled(pools.values());
         await Promise.allSettled(started.map((p) => (p.status === 'fulfilled' ? p.value.close() : undefined)));

@@ -12,8 +12,9 @@ import type { RendererContext } from '../src/renderers/renderer.ts';
 import { consentVerdict } from '../src/renderers/screenshot/consent-blocker.ts';
 import { acceptLanguage, deviceSettings } from '../src/renderers/screenshot/device-profiles.ts';
 import { imageSize } from '../src/renderers/screenshot/image-size.ts';
-import { BlockedHosts, blockedBy, isBlockedRequest } from '../src/renderers/screenshot/request-blocker.ts';
+import { blockingRule, isBlockedRequest } from '../src/renderers/screenshot/request-blocker.ts';
 import { renderScreenshot } from '../src/renderers/screenshot/screenshot.renderer.ts';
+import { parseTrackerDb, trackerFilters } from '../src/renderers/screenshot/tracker-filters.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // The renderer on its own, over a real Chromium and the real egress proxy; the proxy gets an injected
@@ -188,16 +189,67 @@ describe('screenshot units', () => {
   });
 
   it('block decisions: a listed domain and its subdomains, not look-alikes, never the page’s own host', () => {
-    expect(blockedBy('doubleclick.net', BlockedHosts.ads)).toBe('doubleclick.net');
-    expect(blockedBy('Stats.G.DoubleClick.NET.', BlockedHosts.ads)).toBe('doubleclick.net');
-    expect(blockedBy('notdoubleclick.net', BlockedHosts.ads)).toBeUndefined();
-    expect(blockedBy('doubleclick.net.example.com', BlockedHosts.ads)).toBeUndefined();
-    expect(isBlockedRequest('https://www.googletagmanager.com/gtm.js', ['trackers'], 'example.com')).toBe(true);
-    expect(isBlockedRequest('https://www.googletagmanager.com/gtm.js', ['ads'], 'example.com')).toBe(false);
-    expect(isBlockedRequest('https://example.com/?u=doubleclick.net', ['ads'], 'example.com')).toBe(false);
-    expect(isBlockedRequest('https://doubleclick.net/', ['ads'], 'doubleclick.net')).toBe(false);
-    expect(isBlockedRequest('data:text/plain,doubleclick.net', ['ads'], 'example.com')).toBe(false);
+    const ad = (url: string, pageHost = 'example.com', type?: string) => blockingRule(url, ['ads'], pageHost, type)?.filter;
+    // ||doubleclick.net^$3p from the installed trackerdb, for the host and any subdomain, case and root dot aside.
+    expect(ad('https://doubleclick.net/x')).toBe('||doubleclick.net^$3p');
+    expect(ad('https://Stats.G.DoubleClick.NET./x')).toMatch(/doubleclick\.net\^\$3p$/);
+    expect(ad('http://ads.doubleclick.net:8080/ad.js')).toMatch(/doubleclick\.net\^\$3p$/);
+    expect(ad('https://notdoubleclick.net/')).toBeUndefined();
+    expect(ad('https://doubleclick.net.example.com/')).toBeUndefined();
+    expect(ad('https://example.com/?u=doubleclick.net')).toBeUndefined();
+    // $3p: not from a page of the same site; never the page's own host.
+    expect(ad('https://ad.doubleclick.net/x', 'www.doubleclick.net')).toBeUndefined();
+    expect(ad('https://doubleclick.net/', 'doubleclick.net')).toBeUndefined();
+    expect(ad('data:text/plain,doubleclick.net')).toBeUndefined();
     expect(isBlockedRequest('not a url', ['ads', 'trackers'], 'example.com')).toBe(false);
+    // Path filters: Google Analytics' scripts (site_analytics) but not the rest of the host.
+    expect(isBlockedRequest('https://www.google-analytics.com/analytics.js', ['trackers'], 'example.com')).toBe(true);
+    expect(isBlockedRequest('https://www.google-analytics.com/analytics.js', ['ads'], 'example.com')).toBe(false);
+    expect(isBlockedRequest('https://www.google-analytics.com/other.js', ['trackers'], 'example.com')).toBe(false);
+    // trackerdb_domain lines only attribute ownership: google.com itself is not blocked, its ad paths are.
+    expect(isBlockedRequest('https://www.google.com/maps/embed', ['ads', 'trackers'], 'example.com')).toBe(false);
+    expect(isBlockedRequest('https://www.google.com/pagead/lvz?x=1', ['ads'], 'example.com')).toBe(true);
+    // Categories left out on purpose: tag managers (utilities), players, chat widgets.
+    expect(isBlockedRequest('https://www.googletagmanager.com/gtm.js?id=GTM-1', ['ads', 'trackers'], 'example.com')).toBe(false);
+  });
+
+  it('parses trackerdb filters: host rules with separators, wildcards, party and type options; skips the rest', () => {
+    const db = parseTrackerDb(
+      [
+        '! trackerdb_id:a trackerdb_category:advertising trackerdb_filter',
+        '||ads.example^$3p',
+        '! trackerdb_id:a trackerdb_category:advertising trackerdb_domain',
+        '||owner.example^',
+        '! trackerdb_id:b trackerdb_category:site_analytics trackerdb_filter',
+        '||stats.example/pixel*.gif|',
+        '! trackerdb_id:b trackerdb_category:site_analytics trackerdb_filter',
+        '||cdn.example/t.js$script',
+        '! trackerdb_id:c trackerdb_category:site_analytics trackerdb_filter',
+        '/^https:\\/\\/x\\.example\\//',
+        '! trackerdb_id:c trackerdb_category:site_analytics trackerdb_filter',
+        '||y.example^$domain=z.example',
+        '! trackerdb_id:d trackerdb_category:social_media trackerdb_filter',
+        '||social.example^',
+        '',
+      ].join('\n'),
+      'inline',
+    );
+    expect(db.stats.used).toEqual({ ads: 1, trackers: 2 });
+    expect(db.stats.skipped).toEqual({ regex: 1, 'not-host-anchored': 0, options: 1, cosmetic: 0 });
+    const rule = (url: string, type?: string) => blockingRule(url, ['ads', 'trackers'], 'page.test', type, db)?.filter;
+    expect(rule('https://a.ads.example/')).toBe('||ads.example^$3p');
+    expect(rule('https://owner.example/')).toBeUndefined();
+    expect(rule('https://stats.example/pixel-1.gif')).toBe('||stats.example/pixel*.gif|');
+    expect(rule('https://stats.example/pixel-1.gif?x')).toBeUndefined();
+    expect(rule('https://cdn.example/t.js', 'Script')).toBe('||cdn.example/t.js$script');
+    expect(rule('https://cdn.example/t.js', 'Image')).toBeUndefined();
+    expect(rule('https://social.example/')).toBeUndefined();
+  });
+
+  it('loads the installed trackerdb once, with thousands of rules in each category', () => {
+    expect(trackerFilters.stats.source).toMatch(/@ghostery[\\/]trackerdb[\\/]dist[\\/]trackerdb\.txt$/);
+    expect(trackerFilters.stats.used.ads).toBeGreaterThan(1_000);
+    expect(trackerFilters.stats.used.trackers).toBeGreaterThan(500);
   });
 
   it('device numbers shared with the gateway match puppeteer’s device table', () => {

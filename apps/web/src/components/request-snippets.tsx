@@ -1,16 +1,17 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useTranslation } from 'react-i18next';
-import { buildSnippet, SNIPPET_LANGUAGES, type SnippetRequest } from '../lib/request-snippets.ts';
+import { buildSnippet, type SnippetRequest, snippetLanguagesFor } from '../lib/request-snippets.ts';
 import { CopyButton } from './copy-button.tsx';
 
-/** The same request as curl, JavaScript (fetch) and Python (requests), each copyable. */
+/** The same request as curl, JavaScript (fetch), Python (requests) and, for render calls, the SDK, each copyable. */
 export function RequestSnippets({ request, title }: { request: SnippetRequest; title?: string }) {
   const { t } = useTranslation();
+  const languages = snippetLanguagesFor(request);
   return (
     <Tabs.Root defaultValue="curl" className="overflow-hidden rounded-xl border border-zinc-800 bg-zinc-950">
       <div className="flex items-center justify-between gap-2 border-b border-zinc-800 px-2">
         <Tabs.List aria-label={title ?? t('snippets.label')} className="flex">
-          {SNIPPET_LANGUAGES.map((language) => (
+          {languages.map((language) => (
             <Tabs.Trigger
               key={language}
               value={language}
@@ -21,7 +22,7 @@ export function RequestSnippets({ request, title }: { request: SnippetRequest; t
           ))}
         </Tabs.List>
       </div>
-      {SNIPPET_LANGUAGES.map((language) => {
+      {languages.map((language) => {
         const code = buildSnippet(language, request);
         return (
           <Tabs.Content key={language} value={language} className="relative" data-testid={`snippet-${language}`}>

@@ -1,4 +1,4 @@
-import type { ImageJsonResponse } from '@render/contracts';
+import type { ImageJsonResponse, RenderWarning } from '@render/contracts';
 import { ApiError, apiFetch } from './api-client.ts';
 
 /** A rendered image as the site shows it: the bytes as base64 and a data URL, with its size and timing. */
@@ -15,6 +15,8 @@ export interface RenderedImage {
   renderMs: number | null;
   /** Time the whole call took, as the browser saw it. */
   totalMs: number;
+  /** The render's diagnostics (failed or refused resources, console errors, missing glyphs…). */
+  warnings: RenderWarning[];
 }
 
 export interface RenderCall {
@@ -55,6 +57,7 @@ export async function renderedImage(response: Response, started: number): Promis
     size: data.size,
     renderMs: Number.isFinite(renderTime) && response.headers.has('x-render-time') ? renderTime : null,
     totalMs: Math.round(performance.now() - started),
+    warnings: Array.isArray(data.warnings) ? data.warnings : [],
   };
 }
 

@@ -1,9 +1,10 @@
 /**
- * Ready-to-paste requests (curl, JavaScript fetch, Python requests) for a JSON call, shared by the
- * playgrounds and the docs. Binary answers are written to a file; JSON answers are printed.
+ * Ready-to-paste requests (curl, JavaScript fetch, Python requests, and the `@render/sdk` call for render
+ * calls) for a JSON call, shared by the playgrounds and the docs. Binary answers are written to a file;
+ * JSON answers are printed.
  */
-export type SnippetLanguage = 'curl' | 'javascript' | 'python';
-export const SNIPPET_LANGUAGES: SnippetLanguage[] = ['curl', 'javascript', 'python'];
+export type SnippetLanguage = 'curl' | 'javascript' | 'python' | 'sdk';
+export const SNIPPET_LANGUAGES: SnippetLanguage[] = ['curl', 'javascript', 'python', 'sdk'];
 
 export interface SnippetRequest {
   baseUrl: string;
@@ -79,8 +80,78 @@ function python(request: SnippetRequest): string {
   return lines.join('\n');
 }
 
+/** The SDK's method for each render call (`RenderClient` in `@render/sdk`). */
+const SDK_METHODS: Record<string, 'html' | 'svg' | 'chart' | 'code' | 'screenshot'> = {
+  '/api/html-to-img/convert': 'html',
+  '/api/svg-to-img/convert': 'svg',
+  '/api/chart-to-img/convert': 'chart',
+  '/api/code-to-img/convert': 'code',
+  '/api/screenshot/convert': 'screenshot',
+};
+const TEMPLATE_GENERATE = '/api/template/generate';
+
+/** Whether the SDK has a method for this call (the render calls and template generation). */
+export const sdkSupports = (request: Pick<SnippetRequest, 'method' | 'path'>) =>
+  request.method === 'POST' && (request.path in SDK_METHODS || request.path === TEMPLATE_GENERATE);
+
+/** The languages offered for a request: the SDK tab only where the SDK has a method for it. */
+export const snippetLanguagesFor = (request: Pick<SnippetRequest, 'method' | 'path'>) =>
+  SNIPPET_LANGUAGES.filter((language) => language !== 'sdk' || sdkSupports(request));
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** A value as a JavaScript literal: unquoted keys where they can be, one property per line. */
+function jsValue(value: unknown, indent: string): string {
+  if (Array.isArray(value)) {
+    if (value.every((item) => item === null || typeof item !== 'object')) return JSON.stringify(value).replace(/,/g, ', ');
+    const inner = `${indent}  `;
+    return `[\n${value.map((item) => `${inner}${jsValue(item, inner)},`).join('\n')}\n${indent}]`;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (!entries.length) return '{}';
+    const inner = `${indent}  `;
+    const lines = entries.map(([key, item]) => `${inner}${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${jsValue(item, inner)},`);
+    return `{\n${lines.join('\n')}\n${indent}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+const extension = (format: unknown) => (format === 'jpeg' ? 'jpg' : typeof format === 'string' && format ? format : 'png');
+
+/**
+ * The `@render/sdk` call: a `RenderClient` with the key from RENDER_API_KEY, the method for the call
+ * (`template(id, …)` for a template), and the bytes it returns written to a file. The SDK always returns
+ * the image, so the API's output/outputType choice is left out.
+ */
+function sdk(request: SnippetRequest): string {
+  const { output: _output, outputType: _outputType, ...body } = request.body ?? {};
+  const options = request.baseUrl
+    ? `{ apiKey: process.env.RENDER_API_KEY, baseUrl: ${JSON.stringify(request.baseUrl)} }`
+    : '{ apiKey: process.env.RENDER_API_KEY }';
+  let call: string;
+  if (request.path === TEMPLATE_GENERATE) {
+    const { templateId, ...rest } = body;
+    call = `render.template(${JSON.stringify(String(templateId ?? 'YOUR_TEMPLATE_ID'))}, ${jsValue(rest, '')})`;
+  } else {
+    call = `render.${SDK_METHODS[request.path] ?? 'html'}(${jsValue(body, '')})`;
+  }
+  const file = request.outputFile ?? `image.${extension(body.format)}`;
+  const key = request.auth?.kind === 'apiKey' ? request.auth.value : 'YOUR_API_KEY';
+  return [
+    `// npm install @render/sdk, then run with RENDER_API_KEY=${key}`,
+    "import { writeFile } from 'node:fs/promises';",
+    "import { RenderClient } from '@render/sdk';",
+    '',
+    `const render = new RenderClient(${options});`,
+    `const image = await ${call};`,
+    `await writeFile(${JSON.stringify(file)}, image);`,
+  ].join('\n');
+}
+
 export function buildSnippet(language: SnippetLanguage, request: SnippetRequest): string {
   if (language === 'curl') return curl(request);
   if (language === 'javascript') return javascript(request);
+  if (language === 'sdk') return sdk(request);
   return python(request);
 }

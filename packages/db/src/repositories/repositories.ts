@@ -9,6 +9,7 @@ import { SubscriptionsRepository } from './subscriptions.repository.ts';
 import { TemplatesRepository } from './templates.repository.ts';
 import { inTransaction } from './transaction.ts';
 import { UsersRepository } from './users.repository.ts';
+import { WebhookSecretsRepository } from './webhook-secrets.repository.ts';
 
 /** One repository per aggregate, all over the same pool (or the same transaction). */
 export interface Repositories {
@@ -20,6 +21,7 @@ export interface Repositories {
   stripeEvents: StripeEventsRepository;
   subscriptions: SubscriptionsRepository;
   templates: TemplatesRepository;
+  webhookSecrets: WebhookSecretsRepository;
   /**
    * Runs `fn` with these repositories over one transaction, so its writes commit or roll back together.
    * Already inside one, `fn` joins it (kysely cannot nest transactions).
@@ -37,6 +39,7 @@ export function createRepositories(db: Kysely<DB>): Repositories {
     stripeEvents: new StripeEventsRepository(db),
     subscriptions: new SubscriptionsRepository(db),
     templates: new TemplatesRepository(db),
+    webhookSecrets: new WebhookSecretsRepository(db),
     transaction: (fn) => inTransaction(db, (trx) => fn(createRepositories(trx))),
   };
 }

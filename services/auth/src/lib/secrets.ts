@@ -5,6 +5,9 @@ export const sha256 = (value: string): string => createHash('sha256').update(val
 export const API_KEY_PREFIX = 'rk_live_';
 export const newApiKey = (): string => `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
+/** A webhook signing secret: `whsec_` and 32 random bytes. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+
 export const newVerificationCode = (): string => randomInt(0, 1_000_000).toString().padStart(6, '0');
 
 export const newResetToken = (): string => randomBytes(32).toString('base64url');

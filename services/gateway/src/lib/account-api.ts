@@ -24,6 +24,7 @@ import {
   UsageDailyResponse,
   UsageResponse,
   VerifyBody,
+  WebhookSecretResponse,
 } from '@render/contracts';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
@@ -172,6 +173,28 @@ export const accountCalls: DocumentedCall[] = [
       summary: 'Replace the API key; the old one stops working at once',
       security: SessionOnly,
       response: { 200: ApiKeyResponse, ...signedOut, ...sessionRequired, ...unavailable },
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/auth/webhook-secret',
+    schema: {
+      ...auth,
+      summary: 'The secret webhook deliveries are signed with (session token or API key; created on first read)',
+      description:
+        'Each delivery carries `X-Render-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` made with this secret; compare in constant time and refuse timestamps older than 5 minutes.',
+      security: SignedIn,
+      response: { 200: WebhookSecretResponse, ...signedOut, ...unavailable },
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/auth/webhook-secret/rotate',
+    schema: {
+      ...auth,
+      summary: 'Replace the webhook secret; every delivery from now on (retries too) is signed with the new one',
+      security: SessionOnly,
+      response: { 200: WebhookSecretResponse, ...signedOut, ...sessionRequired, ...unavailable },
     },
   },
   {

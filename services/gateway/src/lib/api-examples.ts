@@ -1,6 +1,7 @@
 /**
  * One example call per public operation, in the order a walkthrough (and the Postman collection run)
- * makes them: signed in, render, templates, then account changes. The OpenAPI export puts each body in
+ * makes them: signed in, render, templates, then account changes. An operation with more than one use
+ * worth showing (HTML as an image and as a PDF) has further examples, each with a `name`. The OpenAPI export puts each body in
  * the document (`requestBody…example`), so the docs page, the Postman collections and the SDK all read
  * the same examples; test/api-examples.test.ts checks each body against its route's schema.
  *
@@ -16,6 +17,11 @@ export interface ApiExample {
   body?: Record<string, unknown>;
   query?: Record<string, string>;
   expect: number;
+  /**
+   * Set on an operation's further examples only (the first one is its main example): what this one shows,
+   * e.g. "PDF". It names the Postman request and the document's example.
+   */
+  name?: string;
   /** Postman test-script lines run after the status check (e.g. storing an id for later calls). */
   script?: string[];
 }
@@ -73,6 +79,20 @@ export const API_EXAMPLES: ApiExample[] = [
   },
   {
     method: 'POST',
+    path: '/api/html-to-img/convert',
+    name: 'PDF',
+    body: {
+      html: '<h1>Invoice 2024-001</h1><p>Thank you for your order.</p>',
+      format: 'pdf',
+      pageSize: 'A4',
+      margin: { top: '2cm', right: '1.5cm', bottom: '2cm', left: '1.5cm' },
+      footerTemplate:
+        '<div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+    },
+    expect: 200,
+  },
+  {
+    method: 'POST',
     path: '/api/svg-to-img/convert',
     body: {
       svg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="teal"/></svg>',
@@ -101,10 +121,19 @@ export const API_EXAMPLES: ApiExample[] = [
     expect: 200,
   },
   { method: 'GET', path: '/api/code-to-img/languages', expect: 200 },
+  // MCP clients send initialize first; the server is stateless, so any single message can be sent on its own.
+  { method: 'POST', path: '/api/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, expect: 200 },
   {
     method: 'POST',
     path: '/api/screenshot/convert',
     body: { url: '{{screenshotUrl}}', deviceType: 'desktop', fullPage: false },
+    expect: 200,
+  },
+  {
+    method: 'POST',
+    path: '/api/screenshot/convert',
+    name: 'PDF',
+    body: { url: '{{screenshotUrl}}', format: 'pdf', pageSize: 'Letter', landscape: true, margin: { top: '1cm', bottom: '1cm' } },
     expect: 200,
   },
   {
@@ -158,6 +187,13 @@ export const API_EXAMPLES: ApiExample[] = [
   { method: 'POST', path: '/api/auth/reactivate-subscription', expect: 404 },
   // Administrators only.
   { method: 'GET', path: '/api/admin/stats', expect: 403 },
+  // Async renders: a convert call with "webhook" answers 202 with the render's id. The collection has no
+  // render id to poll (it calls no webhook), so these use the template id: "Render not found".
+  { method: 'GET', path: '/api/renders/{id}', expect: 404 },
+  { method: 'GET', path: '/api/renders/{id}/image', expect: 404 },
+  { method: 'GET', path: '/api/webhooks/deliveries', expect: 200 },
+  { method: 'GET', path: '/api/auth/webhook-secret', expect: 200 },
+  { method: 'POST', path: '/api/auth/webhook-secret/rotate', expect: 200 },
   { method: 'POST', path: '/api/auth/forgot-password', body: { email: '{{email}}' }, expect: 200 },
   {
     method: 'POST',

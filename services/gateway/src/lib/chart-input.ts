@@ -2,6 +2,7 @@ import {
   AppError,
   type ChartConvertBody,
   ChartDefaults,
+  ChartFormatMessages,
   type ChartLibrary,
   ChartLimits,
   type ChartRenderPayload,
@@ -87,12 +88,8 @@ function resolveChartType(library: ChartLibrary, requested: string | undefined, 
  */
 export function toChartRenderPayload(body: ChartConvertBody): ChartRenderPayload {
   const { library, format } = body;
-  if (format === 'svg' && library === 'chartjs') {
-    throw invalid('SVG output is only available for D3 and Highcharts charts; Chart.js renders to png or jpeg');
-  }
-  if (format === 'pdf' && library !== 'highcharts') {
-    throw invalid('PDF output is only available for Highcharts charts; use png, jpeg or svg');
-  }
+  if (format === 'svg' && library === 'chartjs') throw invalid(ChartFormatMessages.svg);
+  if (format === 'pdf' && library !== 'highcharts') throw invalid(ChartFormatMessages.pdf);
   if (body.colors) {
     const bad = body.colors.findIndex((c) => !isCssColor(c));
     if (bad >= 0) throw invalid(`colors must be an array of CSS colours (colors[${bad}] is not one)`);
@@ -110,7 +107,7 @@ export function toChartRenderPayload(body: ChartConvertBody): ChartRenderPayload
 
   const chartType = resolveChartType(library, body.chartType, chartOptions);
   checkChartShape(library, chartType, chartData, chartOptions);
-  assertPixelBudget(body.width, body.height, format === 'png' || format === 'jpeg' ? body.scale : 1);
+  assertPixelBudget(body.width, body.height, format === 'svg' || format === 'pdf' ? 1 : body.scale);
 
   return {
     library,
@@ -121,6 +118,7 @@ export function toChartRenderPayload(body: ChartConvertBody): ChartRenderPayload
     width: body.width,
     height: body.height,
     quality: body.quality,
+    ...(body.optimize ? { optimize: true } : {}),
     ...(body.colors ? { colors: body.colors.map((c) => c.trim()) } : {}),
     ...(body.backgroundColor !== undefined ? { backgroundColor: body.backgroundColor.trim() } : {}),
     scale: body.scale,

@@ -69,6 +69,7 @@ export function prepareCodePayload(body: CodeConvertBody): CodeRenderPayload {
     width,
     ...(height === undefined ? {} : { height }),
     quality: body.quality,
+    ...(body.optimize ? { optimize: true } : {}),
     fontSize,
     padding,
     borderRadius: body.borderRadius,
@@ -109,7 +110,7 @@ function prepareFrame(body: CodeConvertBody): Frame {
   if (outer > 0 && !frame.background && body.format === 'jpeg') {
     throw new AppError(
       'VALIDATION_ERROR',
-      'JPEG has no transparency: give background.color or background.gradient for the space around the window, or use png or webp',
+      'JPEG has no transparency: give background.color or background.gradient for the space around the window, or use png, webp or avif',
     );
   }
 

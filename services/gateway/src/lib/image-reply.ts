@@ -1,4 +1,4 @@
-import { AppError, ErrorResponse, ImageJsonResponse, MimeTypes, RenderLimits } from '@render/contracts';
+import { AppError, ErrorResponse, fileExtension, ImageJsonResponse, MimeTypes, RenderLimits } from '@render/contracts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
@@ -32,6 +32,12 @@ export const imageResponses = (formats: Array<keyof typeof MimeTypes>) => ({
         type: 'string',
         enum: ['HIT', 'MISS'],
         description: 'With `cache` in the body: HIT when answered from the cache (no credit charged), MISS when rendered',
+      },
+      'X-Render-Warnings': {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'How many render warnings there were (failed or refused sub-resources, console errors, a selector not found, missing glyphs, fonts that fell back); the JSON answer lists them in `data.warnings`',
       },
     },
     content: {
@@ -81,6 +87,8 @@ export function sendImage(reply: FastifyReply, outcome: RenderOutcome, output: '
   const { image, meta } = outcome;
   reply.header('X-Render-Time', String(meta.renderMs));
   reply.header('X-Queue-Time', String(meta.queueMs));
+  const warnings = meta.warnings ?? [];
+  reply.header('X-Render-Warnings', String(warnings.length));
   if (output === 'json') {
     return reply.type('application/json; charset=utf-8').send({
       success: true as const,
@@ -91,11 +99,12 @@ export function sendImage(reply: FastifyReply, outcome: RenderOutcome, output: '
         width: meta.width,
         height: meta.height,
         size: meta.size,
+        warnings,
       },
     });
   }
   return secureSvgReply(reply, meta.format)
     .type(meta.mimeType)
-    .header('Content-Disposition', `inline; filename="image.${meta.format === 'jpeg' ? 'jpg' : meta.format}"`)
+    .header('Content-Disposition', `inline; filename="image.${fileExtension(meta.format)}"`)
     .send(image);
 }

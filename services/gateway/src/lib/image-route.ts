@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  AsyncRenderAccepted,
   type MimeTypes,
   NoCredentials,
   type OutputMode,
@@ -11,7 +12,7 @@ import {
 } from '@render/contracts';
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { imageResponses, sendImage } from './image-reply.ts';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -86,12 +87,30 @@ export function renderRoute<B extends TObject, K extends RenderKind>(app: App, s
     access: spec.access ?? 'anyone',
     ledgerKind: spec.ledgerKind ?? spec.kind,
     formats: spec.formats,
-    errors: spec.errors,
+    errors: { 202: AsyncRenderAccepted, ...spec.errors },
     schema: { summary, ...(description ? { description } : {}), body },
   });
   app.post(spec.url, options, async (request, reply) => {
     // Validated against `body` by Fastify; its generic type is only lost to the type provider's mapping.
     const input = request.body as Static<B>;
+    const webhook = (input as { webhook?: string }).webhook;
+    // Async: the body is checked and the payload built (a template filled) first, so what is wrong with the
+    // request is still its 4xx; then 202 at once, the render (the same billed pipeline) in the background.
+    if (webhook !== undefined) {
+      const target = app.asyncRenders.webhookTarget(webhook);
+      const label = spec.ledgerKind ?? spec.kind;
+      const accepted = await app.asyncRenders.submit(request, {
+        kind: spec.kind,
+        label,
+        payload: await spec.toPayload(input, request),
+        webhook: target,
+      });
+      // The reply's type is inferred from the image responses only; 202 is declared with them (`errors`).
+      return (reply as unknown as FastifyReply)
+        .status(202)
+        .header('Location', accepted.statusUrl)
+        .send({ success: true as const, data: accepted });
+    }
     const render = async () => app.credits.renderBilled(request, spec.kind, spec.toPayload(input, request));
     const seconds = (input as { cache?: number }).cache ?? 0;
     if (seconds <= 0) return sendImage(reply, await render(), spec.output(input));

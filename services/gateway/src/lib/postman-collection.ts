@@ -10,7 +10,7 @@ interface OpenApiOperation {
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, unknown>>;
-  requestBody?: { content?: Record<string, { example?: unknown }> };
+  requestBody?: { content?: Record<string, { example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> }> };
 }
 export interface OpenApiDoc {
   info: { title: string; description?: string };
@@ -93,6 +93,9 @@ function postmanUrl(path: string, query: Record<string, string> = {}): Json {
   };
 }
 
+/** The Postman request's name: the operation, and what a further example of it shows ("POST /api/… (PDF)"). */
+export const exampleTitle = (example: ApiExample) => `${example.method} ${example.path}${example.name ? ` (${example.name})` : ''}`;
+
 function item(example: ApiExample, operation: OpenApiOperation): Json {
   const body = example.body;
   const request: Json = {
@@ -100,7 +103,7 @@ function item(example: ApiExample, operation: OpenApiOperation): Json {
     header: body === undefined ? [] : [{ key: 'Content-Type', value: 'application/json' }],
     url: postmanUrl(example.path, example.query),
     auth: authFor(example.path, operation),
-    description: operation.summary ?? '',
+    description: [operation.summary, example.name].filter(Boolean).join(': '),
   };
   if (body !== undefined) request.body = { mode: 'raw', raw: JSON.stringify(body, null, 2), options: { raw: { language: 'json' } } };
   const exec = [
@@ -110,7 +113,7 @@ function item(example: ApiExample, operation: OpenApiOperation): Json {
     '});',
     ...(example.script ?? []),
   ];
-  return { name: `${example.method} ${example.path}`, request, event: [{ listen: 'test', script: { type: 'text/javascript', exec } }] };
+  return { name: exampleTitle(example), request, event: [{ listen: 'test', script: { type: 'text/javascript', exec } }] };
 }
 
 /**
@@ -153,11 +156,36 @@ const SAMPLE_VALUES: Record<string, string> = {
 export const sampleBody = (body: unknown): unknown =>
   JSON.parse(JSON.stringify(body).replace(/\{\{(\$?\w+)\}\}/g, (whole, name: string) => SAMPLE_VALUES[name] ?? whole));
 
-/** Puts each example body into the document, so every reader of the document sees the same examples. */
+/** The key of an example in a media type's `examples`: `default` for the main one, else its name ("pdf"). */
+export const exampleKey = (example: ApiExample) =>
+  example.name
+    ? example.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+    : 'default';
+
+/**
+ * Puts each example body into the document, so every reader of the document sees the same examples: as
+ * `example` when the operation has one, as named `examples` (main one first, as `default`) when it has
+ * more (OpenAPI allows one of the two).
+ */
 export function withExamples<T extends OpenApiDoc>(doc: T, examples: ApiExample[]): T {
   for (const example of examples) {
-    const content = doc.paths[example.path]?.[example.method.toLowerCase()]?.requestBody?.content?.['application/json'];
-    if (content && example.body !== undefined) content.example = sampleBody(example.body);
+    const operation = doc.paths[example.path]?.[example.method.toLowerCase()];
+    const content = operation?.requestBody?.content?.['application/json'];
+    if (!content || example.body === undefined) continue;
+    const value = sampleBody(example.body);
+    const named = examples.some((other) => other !== example && other.method === example.method && other.path === example.path);
+    if (!named) {
+      content.example = value;
+      continue;
+    }
+    delete content.example;
+    content.examples = {
+      ...content.examples,
+      [exampleKey(example)]: { summary: example.name ?? operation?.summary ?? 'Example', value },
+    };
   }
   return doc;
 }

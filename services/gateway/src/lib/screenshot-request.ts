@@ -53,6 +53,7 @@ export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRender
   if (body.width !== undefined) payload.width = body.width;
   if (body.height !== undefined) payload.height = body.height;
   if (body.scale !== undefined) payload.scale = body.scale;
+  if (body.optimize) payload.optimize = true;
   const element = selector(body.selector, 'selector');
   if (element && body.format === 'pdf')
     throw new AppError('VALIDATION_ERROR', 'selector captures an element as an image: it cannot be used with format pdf');
@@ -60,6 +61,7 @@ export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRender
   if (body.format === 'pdf') payload.pdf = resolvePdfOptions(body);
   const waitFor = selector(body.waitForSelector, 'waitForSelector');
   if (waitFor) payload.waitForSelector = waitFor;
+  if (body.errorOnSelectorNotFound === false) payload.errorOnSelectorNotFound = false;
   pageOptions(body, payload, url);
   return payload;
 }

@@ -8,6 +8,7 @@ export const templatePayload = async (
   input: Promise<TemplateRenderInput>,
   format: SvgOutputFormat,
   quality: number,
+  optimize = false,
 ): Promise<SvgRenderPayload> => {
   const filled = await input;
   return {
@@ -17,6 +18,7 @@ export const templatePayload = async (
     height: filled.height,
     quality,
     transparent: false,
+    ...(optimize ? { optimize: true } : {}),
     ...(filled.images.length > 0 ? { images: filled.images } : {}),
   };
 };

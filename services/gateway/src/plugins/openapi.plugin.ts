@@ -19,6 +19,8 @@ async function openapiPlugin(app: FastifyInstance) {
       tags: [
         { name: 'convert', description: 'Synchronous render calls' },
         { name: 'templates', description: 'SVG templates with variables' },
+        { name: 'renders', description: 'Async renders (convert calls with `webhook`) and their webhook deliveries' },
+        { name: 'mcp', description: 'The render tools for AI assistants (Model Context Protocol, streamable HTTP)' },
         { name: 'auth', description: 'Accounts, sessions and API keys' },
         { name: 'billing', description: 'Plans and subscriptions' },
         { name: 'admin', description: 'Platform overview (administrators)' },

@@ -72,8 +72,8 @@ async function renderCachePlugin(app: FastifyInstance, opts: RenderCacheOptions)
     images.get(key).then(
       (hit) => {
         if (!hit) return undefined;
-        const { bytes, format, mimeType, width, height } = hit;
-        return { image: bytes, meta: { format, mimeType, width, height, size: bytes.length, renderMs: 0, queueMs: 0 } };
+        const { bytes, format, mimeType, width, height, warnings } = hit;
+        return { image: bytes, meta: { format, mimeType, width, height, warnings, size: bytes.length, renderMs: 0, queueMs: 0 } };
       },
       () => undefined,
     );
@@ -96,7 +96,11 @@ async function renderCachePlugin(app: FastifyInstance, opts: RenderCacheOptions)
         const outcome = await render();
         const { image, meta } = outcome;
         await images
-          .set(key, { bytes: image, format: meta.format, mimeType: meta.mimeType, width: meta.width, height: meta.height }, seconds)
+          .set(
+            key,
+            { bytes: image, format: meta.format, mimeType: meta.mimeType, width: meta.width, height: meta.height, warnings: meta.warnings },
+            seconds,
+          )
           .catch((err: Error) => app.log.warn({ err: err.message }, 'render not cached'));
         return { outcome, hit: false };
       } finally {

@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ChartConvertBody,
+  ChartFormats,
   CodeCatalogResponse,
   CodeConvertBody,
   HtmlConvertBody,
   NoCredentials,
+  PageOutputFormats,
+  RasterFormats,
   ScreenshotConvertBody,
   SvgConvertBody,
+  SvgOutputFormats,
 } from '@render/contracts';
 import { toChartRenderPayload } from '../lib/chart-input.ts';
 import { codeCatalog } from '../lib/code-catalog.ts';
@@ -23,14 +27,14 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   renderRoute(app, {
     url: '/api/html-to-img/convert',
     kind: 'html',
-    summary: 'Render HTML to PNG, JPEG, WebP or PDF',
+    summary: 'Render HTML to PNG, JPEG, WebP, AVIF or PDF',
     description:
       'Renders the HTML in a viewport of width × height CSS pixels and captures it as an image, or prints it as a PDF ' +
       'document (`format: "pdf"`): paper pages (pageSize or pageWidth/pageHeight, landscape, margin, pageRanges, header ' +
       "and footer templates), or with `fitToContent` one page the size of the content. For PDF the answer's width and " +
       'height are those of the (first) page in CSS pixels (1/96 in).',
     body: HtmlConvertBody,
-    formats: ['png', 'jpeg', 'webp', 'pdf'],
+    formats: [...PageOutputFormats],
     toPayload: htmlPayload,
     output: (body) => body.output,
   });
@@ -38,9 +42,9 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   renderRoute(app, {
     url: '/api/svg-to-img/convert',
     kind: 'svg',
-    summary: 'Render SVG to PNG, JPEG, WebP or a resized SVG',
+    summary: 'Render SVG to PNG, JPEG, WebP, AVIF or a resized SVG',
     body: SvgConvertBody,
-    formats: ['png', 'jpeg', 'webp', 'svg'],
+    formats: [...SvgOutputFormats],
     toPayload: svgPayload,
     output: (body) => body.output,
   });
@@ -48,9 +52,9 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   renderRoute(app, {
     url: '/api/chart-to-img/convert',
     kind: 'chart',
-    summary: 'Render a Chart.js, D3 or Highcharts chart to PNG, JPEG, SVG (D3, Highcharts) or PDF (Highcharts)',
+    summary: 'Render a Chart.js, D3 or Highcharts chart to PNG, JPEG, WebP, AVIF, SVG (D3, Highcharts) or PDF (Highcharts)',
     body: ChartConvertBody,
-    formats: ['png', 'jpeg', 'svg', 'pdf'],
+    formats: [...ChartFormats],
     toPayload: toChartRenderPayload,
     output: (body) => body.outputType,
   });
@@ -58,16 +62,16 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   renderRoute(app, {
     url: '/api/code-to-img/convert',
     kind: 'code',
-    summary: 'Render highlighted source code to PNG, JPEG or WebP',
+    summary: 'Render highlighted source code to PNG, JPEG, WebP or AVIF',
     description:
-      'The image is the code window itself: the theme background with rounded corners (transparent outside them in PNG ' +
-      'and WebP, filled with the theme background in JPEG). Height fits the code unless `height` is given (then the code ' +
+      'The image is the code window itself: the theme background with rounded corners (transparent outside them in PNG, ' +
+      'WebP and AVIF, filled with the theme background in JPEG). Height fits the code unless `height` is given (then the code ' +
       'is cropped or the window padded); long lines wrap. Auto height is limited to 16,000 image pixels and the ' +
       'width × height × scale² pixel budget. For shareable images, `window` adds a mac or Windows bar with a title, ' +
       '`outerPadding` with `background` (a colour or gradient; transparent without one, which JPEG refuses) and `shadow` ' +
       'frame the window, `highlightLines` marks lines and `firstLineNumber` shifts the gutter.',
     body: CodeConvertBody,
-    formats: ['png', 'jpeg', 'webp'],
+    formats: [...RasterFormats],
     toPayload: prepareCodePayload,
     output: (body) => body.outputType,
   });
@@ -75,7 +79,7 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   renderRoute(app, {
     url: '/api/screenshot/convert',
     kind: 'screenshot',
-    summary: 'Screenshot a web page as PNG, JPEG, WebP or PDF',
+    summary: 'Screenshot a web page as PNG, JPEG, WebP, AVIF or PDF',
     description:
       'Loads the page in a fresh browser context (no cookies or storage from other calls) as the chosen device and ' +
       'language, waits for its load event (plus `waitForSelector` and `delay`), then captures the viewport, the full ' +
@@ -83,7 +87,7 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
       'HTML call). Addresses that are not public (loopback, private networks, cloud metadata) are refused. ' +
       'Failures answer 422 with "Failed to capture screenshot: <cause>".',
     body: ScreenshotConvertBody,
-    formats: ['png', 'jpeg', 'webp', 'pdf'],
+    formats: [...PageOutputFormats],
     toPayload: screenshotPayload,
     output: (body) => body.outputType,
   });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AppError,
   ErrorResponse,
+  formatMessages,
   RenderLimits,
   StringEnum,
   type SvgOutputFormat,
@@ -28,12 +29,7 @@ export interface TemplateImageRoutesOptions {
 
 const ImageQuery = Type.Object(
   {
-    format: Type.Optional(
-      withMessages(StringEnum(SvgOutputFormats), {
-        enum: 'format must be one of: png, jpeg, webp, svg',
-        type: 'format must be one of: png, jpeg, webp, svg',
-      }),
-    ),
+    format: Type.Optional(withMessages(StringEnum(SvgOutputFormats), formatMessages(SvgOutputFormats))),
     quality: Type.Optional(
       withMessages(Type.String({ pattern: '^[0-9]{1,3}$' }), { format: 'quality must be a whole number between 1 and 100' }),
     ),
@@ -115,7 +111,14 @@ const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions>
     const outcome = await credits.renderBilled(request, 'svg', payload, { endsWithClient: false });
     const { image, meta } = outcome;
     await cache
-      .set(key, { bytes: image, format: meta.format, mimeType: meta.mimeType, width: meta.width, height: meta.height })
+      .set(key, {
+        bytes: image,
+        format: meta.format,
+        mimeType: meta.mimeType,
+        width: meta.width,
+        height: meta.height,
+        warnings: meta.warnings,
+      })
       .catch((err: Error) => request.log.warn({ err: err.message }, 'template image not cached'));
     return outcome;
   }
@@ -126,7 +129,7 @@ const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions>
       tags: ['templates'],
       access: 'public',
       ledgerKind: 'template',
-      formats: ['png', 'jpeg', 'webp', 'svg'],
+      formats: [...SvgOutputFormats],
       errors: { 403: ErrorResponse, 404: ErrorResponse },
       schema: {
         summary: 'A template rendered from a signed URL (for <img> tags); cached, charged to the owner once',

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorResponse, TemplateGenerateBody, TemplateRoutes } from '@render/contracts';
+import { ErrorResponse, SvgOutputFormats, TemplateGenerateBody, TemplateRoutes } from '@render/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderRoute } from '../lib/image-route.ts';
 import { templatePayload } from '../lib/template-payload.ts';
@@ -41,10 +41,15 @@ const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     access: 'signedIn',
     summary: 'Render a template with variables (one credit)',
     body: TemplateGenerateBody,
-    formats: ['png', 'jpeg', 'webp', 'svg'],
+    formats: [...SvgOutputFormats],
     errors: { 403: ErrorResponse, 404: ErrorResponse },
-    toPayload: ({ templateId, variables, format, quality }, request) =>
-      templatePayload(templatesClient.renderInput(templateId, identity.account(request).userId, variables ?? {}), format, quality),
+    toPayload: ({ templateId, variables, format, quality, optimize }, request) =>
+      templatePayload(
+        templatesClient.renderInput(templateId, identity.account(request).userId, variables ?? {}),
+        format,
+        quality,
+        optimize,
+      ),
     output: (body) => body.outputType,
   });
 };

@@ -94,6 +94,8 @@ export async function startFullStack(
   const prefix = uniquePrefix(label);
   const auth = await startStack(env.auth);
   const templates = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
+  // No AUTH_SERVICE_URL: this worker delivers no webhooks, so generated webhook URLs (the fuzz test's) are
+  // never resolved or called; test/async-renders.test.ts starts a delivering worker of its own.
   const worker = await startWorker({ QUEUE_PREFIX: prefix, ...env.worker });
   const gateway = await startGateway({
     QUEUE_PREFIX: prefix,

@@ -1,6 +1,8 @@
 import { MimeTypes } from '@render/contracts';
 import type { HtmlRenderPayload } from '@render/queue';
 import type { Page } from 'puppeteer-core';
+import { fontCheckFor, withDiagnostics } from './diagnostics.ts';
+import { finishRendered, planEncoding } from './image-encoder.ts';
 import { applyPageSettings, isSelfContained, needsScript, renderStatic, screenshot, setStaticDocument, withDeadline } from './page-ops.ts';
 import { printPdf } from './pdf-print.ts';
 import type { Renderer } from './renderer.ts';
@@ -9,35 +11,39 @@ const WEB_FONTS = /@font-face|@import|fonts\.googleapis|<link\b/i;
 
 export const renderHtml: Renderer<HtmlRenderPayload> = async (payload, ctx) => {
   const { timeoutMs } = ctx;
-  return (await ctx.pool('generic')).run(({ page, slot }) =>
-    withDeadline(slot, timeoutMs, async () => {
-      const scriptEnabled = needsScript(payload.html);
-      await applyPageSettings(page, slot, { scriptEnabled, width: payload.width, height: payload.height, scale: payload.scale });
-      const { format } = payload;
-      if (format === 'pdf') {
-        // The viewport's width is the layout width fitToContent measures at; paper pages lay out at theirs.
-        if (isSelfContained(payload.html)) await setStaticDocument(page, slot, payload.html);
-        else await loadDocument(page, payload.html);
-        const pdf = await printPdf(page, payload.pdf ?? defaultPdf(payload.width, payload.height));
-        return { bytes: pdf.bytes, format, mimeType: MimeTypes.pdf, width: pdf.width, height: pdf.height };
-      }
-      const quality = format === 'png' ? undefined : payload.quality;
-      let bytes: Buffer;
-      if (isSelfContained(payload.html)) {
-        bytes = await renderStatic(page, slot, payload.html, { type: format, quality });
-      } else {
-        await loadDocument(page, payload.html);
-        bytes = await screenshot(page, { type: format, quality });
-      }
-      return {
-        bytes,
-        format,
-        mimeType: MimeTypes[format],
-        width: Math.round(payload.width * payload.scale),
-        height: Math.round(payload.height * payload.scale),
-      };
-    }),
+  const plan = payload.format === 'pdf' ? undefined : planEncoding(payload.format, payload);
+  const image = await (await ctx.pool('generic')).run(({ page, slot }) =>
+    withDeadline(slot, timeoutMs, () =>
+      withDiagnostics(page, fontCheckFor(payload.html, page, slot), async () => {
+        const scriptEnabled = needsScript(payload.html);
+        await applyPageSettings(page, slot, { scriptEnabled, width: payload.width, height: payload.height, scale: payload.scale });
+        const { format } = payload;
+        if (!plan) {
+          // The viewport's width is the layout width fitToContent measures at; paper pages lay out at theirs.
+          if (isSelfContained(payload.html)) await setStaticDocument(page, slot, payload.html);
+          else await loadDocument(page, payload.html);
+          const pdf = await printPdf(page, payload.pdf ?? defaultPdf(payload.width, payload.height));
+          return { bytes: pdf.bytes, format, mimeType: MimeTypes.pdf, width: pdf.width, height: pdf.height };
+        }
+        const capture = { type: plan.capture, quality: plan.captureQuality };
+        let captured: Buffer;
+        if (isSelfContained(payload.html)) {
+          captured = await renderStatic(page, slot, payload.html, capture);
+        } else {
+          await loadDocument(page, payload.html);
+          captured = await screenshot(page, capture);
+        }
+        return {
+          bytes: captured,
+          format: plan.format,
+          mimeType: plan.mimeType,
+          width: Math.round(payload.width * payload.scale),
+          height: Math.round(payload.height * payload.scale),
+        };
+      }),
+    ),
   );
+  return finishRendered(image, plan);
 };
 
 /** Markup that fetches or runs something: set it and wait for its load event (and web fonts). */

@@ -2,6 +2,7 @@ import type { RenderKind, RenderPayload } from '@render/queue';
 import { renderChart } from './chart/chart.renderer.ts';
 import { renderCode } from './code/code.renderer.ts';
 import { renderHtml } from './html.renderer.ts';
+import { chartDiagnostics, codeDiagnostics, diagnosed, svgDiagnostics } from './payload-diagnostics.ts';
 import type { PoolName, Renderer } from './renderer.ts';
 import { renderScreenshot } from './screenshot/screenshot.renderer.ts';
 import { renderSvg } from './svg.renderer.ts';
@@ -9,9 +10,9 @@ import { renderSvg } from './svg.renderer.ts';
 /** One renderer per job kind; the worker serves the kinds named in RENDER_QUEUES. */
 export const renderers: { [K in RenderKind]: Renderer<RenderPayload<K>> } = {
   html: renderHtml,
-  svg: renderSvg,
-  chart: renderChart,
-  code: renderCode,
+  svg: diagnosed(renderSvg, svgDiagnostics),
+  chart: diagnosed(renderChart, chartDiagnostics),
+  code: diagnosed(renderCode, codeDiagnostics),
   screenshot: renderScreenshot,
 };
 

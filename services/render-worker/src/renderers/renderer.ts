@@ -1,5 +1,6 @@
 import type { RenderedImage } from '@render/queue';
 import type { RenderCluster } from '../browser/render-cluster.ts';
+import type { FullPageLimits } from './screenshot/full-page-capture.ts';
 
 /** The image metadata is defined once, in @render/contracts (ImageMeta); the worker adds the bytes. */
 export type { RenderedImage };
@@ -28,6 +29,8 @@ export interface RendererContext {
   /** Budget for the whole render, enforced with `withDeadline`. */
   timeoutMs: number;
   imageFetch: ImageFetchSettings;
+  /** Full-page screenshot limits (worker config); absent: the contracts' defaults. */
+  fullPage?: FullPageLimits;
 }
 
 /** A format's renderer: payload already validated against its job schema. */

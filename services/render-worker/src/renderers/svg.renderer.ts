@@ -1,5 +1,6 @@
 import { MimeTypes } from '@render/contracts';
 import type { SvgRenderPayload } from '@render/queue';
+import { finishRendered, planEncoding } from './image-encoder.ts';
 import { applyPageSettings, screenshot, withDeadline } from './page-ops.ts';
 import type { RenderedImage, Renderer } from './renderer.ts';
 import { inlineSvgImages } from './svg-image-inliner.ts';
@@ -46,13 +47,13 @@ function svgToSvg(svg: string, payload: SvgRenderPayload): RenderedImage {
 export const renderSvg: Renderer<SvgRenderPayload> = async (payload, ctx) => {
   // Fetching and drawing share the one render budget.
   const deadline = Date.now() + ctx.timeoutMs;
+  const plan = payload.format === 'svg' ? undefined : planEncoding(payload.format, payload);
   const svg = payload.images?.length ? await inlineSvgImages(payload.svg, payload.images, ctx.imageFetch, deadline) : payload.svg;
-  if (payload.format === 'svg') return svgToSvg(svg, payload);
-  const format = payload.format;
+  if (!plan) return svgToSvg(svg, payload);
   const timeoutMs = Math.max(1, deadline - Date.now());
-  return (await ctx.pool('generic')).run(({ page, slot }) =>
-    withDeadline(slot, timeoutMs, async () => {
-      const transparent = payload.transparent && format !== 'jpeg';
+  const image = await (await ctx.pool('generic')).run(({ page, slot }) =>
+    withDeadline(slot, timeoutMs, async (): Promise<RenderedImage> => {
+      const transparent = payload.transparent && plan.capture !== 'jpeg';
       const src = `data:image/svg+xml;base64,${Buffer.from(normalizeSvg(svg), 'utf8').toString('base64')}`;
       const html =
         '<!doctype html><html><head><style>html,body{margin:0;padding:0;overflow:hidden;' +
@@ -61,12 +62,9 @@ export const renderSvg: Renderer<SvgRenderPayload> = async (payload, ctx) => {
         `<body><img src="${src}"></body></html>`;
       await applyPageSettings(page, slot, { scriptEnabled: false, width: payload.width, height: payload.height, scale: 1 });
       await page.setContent(html, { waitUntil: 'load', timeout: 0 });
-      const bytes = await screenshot(page, {
-        type: format,
-        quality: format === 'png' ? undefined : payload.quality,
-        omitBackground: transparent,
-      });
-      return { bytes, format, mimeType: MimeTypes[format], width: payload.width, height: payload.height };
+      const bytes = await screenshot(page, { type: plan.capture, quality: plan.captureQuality, omitBackground: transparent });
+      return { bytes, format: plan.format, mimeType: plan.mimeType, width: payload.width, height: payload.height };
     }),
   );
+  return finishRendered(image, plan);
 };

@@ -5,6 +5,8 @@ import type {
   UpgradeResponse,
   UsageDailyResponse,
   UsageResponse,
+  WebhookDeliveriesResponse,
+  WebhookSecretResponse,
 } from '@render/contracts';
 import type { Static } from '@sinclair/typebox';
 import { apiJson } from '../../lib/api-client.ts';
@@ -19,6 +21,7 @@ export type AdminStats = Static<typeof AdminStatsResponse>['stats'];
 
 export type UsageDaily = UsageDailyResponse['data'];
 export type RecentRender = RecentRendersResponse['data'][number];
+export type WebhookDelivery = WebhookDeliveriesResponse['deliveries'][number];
 
 export const RECENT_RENDERS_LIMIT = 10;
 
@@ -28,6 +31,8 @@ export const dashboardKeys = {
   recent: ['dashboard', 'usage', 'recent'] as const,
   paymentInfo: ['dashboard', 'payment-info'] as const,
   adminStats: ['dashboard', 'admin-stats'] as const,
+  webhookSecret: ['dashboard', 'webhook-secret'] as const,
+  webhookDeliveries: ['dashboard', 'webhook-deliveries'] as const,
 };
 
 export const dashboardApi = {
@@ -43,6 +48,9 @@ export const dashboardApi = {
   cancelSubscription: () =>
     apiJson<{ message: string; accessUntil: string | null }>('/api/auth/cancel-subscription', { method: 'POST', body: {} }),
   reactivateSubscription: () => apiJson<{ message: string }>('/api/auth/reactivate-subscription', { method: 'POST', body: {} }),
+  webhookSecret: async () => (await apiJson<WebhookSecretResponse>('/api/auth/webhook-secret')).secret,
+  rotateWebhookSecret: async () => (await apiJson<WebhookSecretResponse>('/api/auth/webhook-secret/rotate', { method: 'POST' })).secret,
+  webhookDeliveries: async () => (await apiJson<WebhookDeliveriesResponse>('/api/webhooks/deliveries')).deliveries,
   adminStats: async () => (await apiJson<{ stats: AdminStats }>('/api/admin/stats')).stats,
 };
 

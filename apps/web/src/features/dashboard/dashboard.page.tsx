@@ -10,6 +10,7 @@ import { BillingCard } from './billing-card.tsx';
 import { DashboardShell } from './dashboard-shell.tsx';
 import { ProfileCard } from './profile-card.tsx';
 import { RecentRendersCard, UsageCard, UsageChartCard } from './usage-cards.tsx';
+import { WebhooksCard } from './webhooks-card.tsx';
 
 /**
  * Spec §2 dashboard, one page per section of the left navigation: overview (profile, usage, key),
@@ -56,6 +57,7 @@ export function DashboardApiKeyPage() {
         <div className="space-y-6">
           <ApiKeyCard title={t('apiKey.secretTitle')} />
           <ApiKeyUsageCard />
+          <WebhooksCard />
         </div>
       )}
     </DashboardShell>

@@ -8,7 +8,12 @@ export interface DocsSection {
   match: (path: string, operation: Operation) => boolean;
   /** The call whose example body (the document's, from the gateway's example calls) the side panel shows. */
   example?: { path: string; outputFile?: string };
+  /** A written guide (content/docs/<language>/<guide>.md) shown instead of operations: the SDK, the CLI, MCP. */
+  guide?: DocsGuide;
 }
+
+export const DOCS_GUIDES = ['webhooks', 'sdk', 'cli', 'mcp'] as const;
+export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
 
@@ -55,4 +60,10 @@ export const DOCS_SECTIONS: DocsSection[] = [
     match: (_path, operation) => operation.tags?.includes('templates') ?? false,
     example: { path: '/api/template/generate', outputFile: 'template.png' },
   },
+  // Async renders: the guide (signature checks in JavaScript and Python), then the status, image and deliveries calls.
+  { id: 'webhooks', label: 'Webhooks', match: (_path, operation) => operation.tags?.includes('renders') ?? false, guide: 'webhooks' },
+  { id: 'sdk', label: 'SDK', match: () => false, guide: 'sdk' },
+  { id: 'cli', label: 'CLI', match: () => false, guide: 'cli' },
+  // The guide, then the streamable HTTP endpoint's own reference.
+  { id: 'mcp', label: 'MCP', match: (_path, operation) => operation.tags?.includes('mcp') ?? false, guide: 'mcp' },
 ];

@@ -1,6 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Download } from 'lucide-react';
+import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RequestSnippets } from '../../components/request-snippets.tsx';
 import openapi from '../../generated/openapi.json';
@@ -9,8 +10,9 @@ import chartCodeCollection from '../../generated/render-api-chart-code.postman_c
 import htmlSvgCollection from '../../generated/render-api-html-svg.postman_collection.json?url';
 import { useSession } from '../../lib/session/session.context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { DocsGuide } from './docs-guide.tsx';
 import { DOCS_SECTIONS, type DocsSection } from './docs-sections.ts';
-import { exampleOf, type OpenApiDocument, operationsFor } from './openapi-fields.ts';
+import { examplesOf, type OpenApiDocument, operationsFor } from './openapi-fields.ts';
 import { OperationDoc } from './operation-doc.tsx';
 
 const doc = openapi as unknown as OpenApiDocument;
@@ -47,12 +49,35 @@ function PostmanDownloads() {
   );
 }
 
+/** The section's file name, with the extension of the format the example asks for (a PDF example writes .pdf). */
+function outputFileFor(file: string | undefined, body: Record<string, unknown> | undefined): string | undefined {
+  const format = body?.format;
+  if (!file || typeof format !== 'string' || format === 'png') return file;
+  return file.replace(/\.[a-z]+$/, `.${format === 'jpeg' ? 'jpg' : format}`);
+}
+
 function SectionContent({ section }: { section: DocsSection }) {
   const { t } = useTranslation('docs');
   const session = useSession();
   const operations = operationsFor(doc, section.match);
   const apiKey = session.status === 'signedIn' && session.user.apiKey ? session.user.apiKey : 'YOUR_API_KEY';
-  const exampleBody = section.example ? exampleOf(doc, 'post', section.example.path) : undefined;
+  const examples = section.example ? examplesOf(doc, 'post', section.example.path) : [];
+  if (section.guide) {
+    return (
+      <div className="min-w-0">
+        <Suspense fallback={<div className="h-64 max-w-3xl animate-pulse rounded-xl bg-zinc-100" aria-busy="true" />}>
+          <DocsGuide guide={section.guide} apiKey={apiKey === 'YOUR_API_KEY' ? undefined : apiKey} />
+        </Suspense>
+        {operations.length > 0 && (
+          <div className="mt-10 space-y-10 border-t border-zinc-200 pt-8">
+            {operations.map((view) => (
+              <OperationDoc key={`${view.method} ${view.path}`} view={view} doc={doc} />
+            ))}
+          </div>
+        )}
+      </div>
+    );
+  }
   return (
     <div className="grid gap-8 xl:grid-cols-[minmax(0,1fr)_420px]">
       <div className="min-w-0">
@@ -72,18 +97,25 @@ function SectionContent({ section }: { section: DocsSection }) {
         </div>
       </div>
       {section.example && (
-        <aside className="min-w-0 xl:sticky xl:top-20 xl:self-start" aria-label={t('example')}>
-          <h3 className="mb-2 text-sm font-semibold text-zinc-900">{t('example')}</h3>
-          <RequestSnippets
-            request={{
-              baseUrl: typeof window === 'undefined' ? '' : window.location.origin,
-              method: 'POST',
-              path: section.example.path,
-              body: exampleBody,
-              auth: section.id === 'authentication' ? undefined : { kind: 'apiKey', value: apiKey },
-              outputFile: section.example.outputFile,
-            }}
-          />
+        <aside className="min-w-0 space-y-6 xl:sticky xl:top-20 xl:self-start" aria-label={t('example')}>
+          {(examples.length ? examples : [undefined]).map((example) => (
+            <div key={example?.key ?? 'default'}>
+              <h3 className="mb-2 text-sm font-semibold text-zinc-900">
+                {example?.name ? t('exampleNamed', { name: example.name }) : t('example')}
+              </h3>
+              <RequestSnippets
+                title={example?.name ? t('exampleNamed', { name: example.name }) : undefined}
+                request={{
+                  baseUrl: typeof window === 'undefined' ? '' : window.location.origin,
+                  method: 'POST',
+                  path: section.example!.path,
+                  body: example?.body,
+                  auth: section.id === 'authentication' ? undefined : { kind: 'apiKey', value: apiKey },
+                  outputFile: outputFileFor(section.example!.outputFile, example?.body),
+                }}
+              />
+            </div>
+          ))}
         </aside>
       )}
     </div>
@@ -96,6 +128,13 @@ export function DocsPage() {
   const search = useSearch({ strict: false }) as { tab?: string };
   const navigate = useNavigate();
   const current = DOCS_SECTIONS.some((section) => section.id === search.tab) ? (search.tab as string) : 'authentication';
+  const tabList = useRef<HTMLDivElement>(null);
+  // On phones the tabs scroll sideways: keep the current one in view (a link to ?tab=mcp lands on the last).
+  useEffect(() => {
+    const list = tabList.current;
+    const active = list?.querySelector<HTMLElement>(`[data-tab="${current}"]`);
+    if (list && active) list.scrollLeft = active.offsetLeft - list.offsetLeft - 16;
+  }, [current]);
   return (
     <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-semibold tracking-tight text-zinc-900">{t('title')}</h1>
@@ -107,11 +146,12 @@ export function DocsPage() {
         className="mt-8 grid gap-8 lg:grid-cols-[200px_minmax(0,1fr)]"
       >
         <div className="min-w-0 space-y-6">
-          <Tabs.List aria-label={t('sectionsLabel')} className="flex gap-1 overflow-x-auto lg:flex-col">
+          <Tabs.List ref={tabList} aria-label={t('sectionsLabel')} className="flex gap-1 overflow-x-auto lg:flex-col">
             {DOCS_SECTIONS.map((section) => (
               <Tabs.Trigger
                 key={section.id}
                 value={section.id}
+                data-tab={section.id}
                 className="whitespace-nowrap rounded-md px-3 py-2 text-left text-sm font-medium text-zinc-700 hover:bg-zinc-100 data-[state=active]:bg-accent-50 data-[state=active]:text-accent-800"
               >
                 {section.label}

@@ -12,7 +12,9 @@ export interface Operation {
   description?: string;
   tags?: string[];
   security?: Array<Record<string, unknown>>;
-  requestBody?: { content?: Record<string, { schema?: JsonSchema; example?: unknown }> };
+  requestBody?: {
+    content?: Record<string, { schema?: JsonSchema; example?: unknown; examples?: Record<string, { summary?: string; value?: unknown }> }>;
+  };
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: JsonSchema; description?: string }>;
   responses?: Record<string, { description?: string }>;
 }
@@ -135,6 +137,31 @@ export const acceptsApiKey = (operation: Operation) => (operation.security ?? []
 export const needsBearer = (operation: Operation) =>
   (operation.security ?? []).length > 0 && (operation.security ?? []).every((requirement) => 'bearerAuth' in requirement);
 
-/** The example body the document carries for an operation (the gateway's example calls). */
-export const exampleOf = (doc: OpenApiDocument, method: string, path: string) =>
-  doc.paths[path]?.[method]?.requestBody?.content?.['application/json']?.example as Record<string, unknown> | undefined;
+export interface NamedExample {
+  /** `default` for an operation's main example, else the further example's key (`pdf`). */
+  key: string;
+  /** What a further example shows ("PDF"); absent for the main one. */
+  name?: string;
+  body: Record<string, unknown>;
+}
+
+/**
+ * The example bodies the document carries for an operation (the gateway's example calls): its one
+ * `example`, or its named `examples`, main one first.
+ */
+export function examplesOf(doc: OpenApiDocument, method: string, path: string): NamedExample[] {
+  const content = doc.paths[path]?.[method]?.requestBody?.content?.['application/json'];
+  if (!content) return [];
+  if (content.example !== undefined) return [{ key: 'default', body: content.example as Record<string, unknown> }];
+  return Object.entries(content.examples ?? {})
+    .filter(([, example]) => example.value !== undefined)
+    .map(([key, example]) => ({
+      key,
+      ...(key === 'default' ? {} : { name: example.summary ?? key }),
+      body: example.value as Record<string, unknown>,
+    }))
+    .sort((a, b) => Number(b.key === 'default') - Number(a.key === 'default'));
+}
+
+/** The main example body of an operation. */
+export const exampleOf = (doc: OpenApiDocument, method: string, path: string) => examplesOf(doc, method, path)[0]?.body;

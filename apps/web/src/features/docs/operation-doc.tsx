@@ -13,6 +13,7 @@ export function OperationDoc({ view, doc }: { view: OperationView; doc: OpenApiD
   const { t } = useTranslation('docs');
   const { operation } = view;
   const rows = fieldRows(jsonBodySchema(operation), doc, (key, values) => t(key, values ?? {}));
+  const caption = t('table.caption', { path: view.path });
   const access = needsBearer(operation) ? t('access.bearer') : acceptsApiKey(operation) ? t('access.apiKey') : t('access.none');
   return (
     <article className="scroll-mt-20" id={`${view.method}-${view.path}`.replace(/[^\w-]+/g, '-')}>
@@ -25,41 +26,44 @@ export function OperationDoc({ view, doc }: { view: OperationView; doc: OpenApiD
       {operation.summary && <p className="mt-2 text-sm text-zinc-700">{operation.summary}</p>}
       <p className="mt-1 text-xs text-zinc-600">{access}</p>
       {rows.length > 0 && (
-        <div className="mt-4 overflow-x-auto rounded-lg border border-zinc-200">
-          <table className="w-full min-w-[560px] text-left text-sm">
-            <caption className="sr-only">{t('table.caption', { path: view.path })}</caption>
-            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  {t('table.field')}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {t('table.type')}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {t('table.default')}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {t('table.bounds')}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-200">
-              {rows.map((row) => (
-                <tr key={row.name} className="align-top">
-                  <td className="px-3 py-2">
-                    <code className="font-mono text-xs text-zinc-900">{row.name}</code>
-                    {row.required && <span className="ml-1.5 text-xs font-medium text-red-700">{t('table.required')}</span>}
-                    {row.description && <p className="mt-1 text-xs text-zinc-600">{row.description}</p>}
-                  </td>
-                  <td className="px-3 py-2 font-mono text-xs text-zinc-700">{row.type}</td>
-                  <td className="px-3 py-2 font-mono text-xs text-zinc-700">{row.defaultValue ?? '—'}</td>
-                  <td className="px-3 py-2 text-xs text-zinc-700">{row.bounds ?? '—'}</td>
+        <>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a phone scrolls sideways, keyboards must reach it (axe) */}
+          <section className="mt-4 overflow-x-auto rounded-lg border border-zinc-200" tabIndex={0} aria-label={caption}>
+            <table className="w-full min-w-[560px] text-left text-sm">
+              <caption className="sr-only">{caption}</caption>
+              <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600">
+                <tr>
+                  <th scope="col" className="px-3 py-2">
+                    {t('table.field')}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t('table.type')}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t('table.default')}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t('table.bounds')}
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody className="divide-y divide-zinc-200">
+                {rows.map((row) => (
+                  <tr key={row.name} className="align-top">
+                    <td className="px-3 py-2">
+                      <code className="font-mono text-xs text-zinc-900">{row.name}</code>
+                      {row.required && <span className="ml-1.5 text-xs font-medium text-red-700">{t('table.required')}</span>}
+                      {row.description && <p className="mt-1 text-xs text-zinc-600">{row.description}</p>}
+                    </td>
+                    <td className="px-3 py-2 font-mono text-xs text-zinc-700">{row.type}</td>
+                    <td className="px-3 py-2 font-mono text-xs text-zinc-700">{row.defaultValue ?? '—'}</td>
+                    <td className="px-3 py-2 text-xs text-zinc-700">{row.bounds ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        </>
       )}
       {operation.responses && (
         <p className="mt-3 text-xs text-zinc-600">

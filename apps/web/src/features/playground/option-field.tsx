@@ -2,7 +2,9 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CodeEditor } from '../../components/ui/code-editor.tsx';
 import { FieldError, inputClass } from '../../components/ui/form-field.tsx';
-import type { FieldDef, Values } from './playground-definitions.ts';
+import { type FieldDef, gradientCss, type Values } from './playground-definitions.ts';
+
+const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 
 interface OptionFieldProps {
   /** The playground, for hints that differ between pages (a code image's height may be auto). */
@@ -45,8 +47,81 @@ export function OptionField({ pageId, field, values, options, error, onChange, o
     );
   }
 
+  if (field.kind === 'presets') {
+    // Native radios: one Tab stop, arrow keys move between swatches, each named for screen readers.
+    const { gradientFrom, gradientTo, gradientAngle } = values;
+    return (
+      <fieldset className="sm:col-span-2">
+        <legend className="mb-1.5 block text-sm font-medium text-zinc-800">{label}</legend>
+        <div className="flex flex-wrap items-center gap-2">
+          {(field.presets ?? []).map((preset) => (
+            <label key={preset.id} className="relative cursor-pointer" title={t(`options.${field.name}.${preset.id}`)}>
+              <input
+                type="radio"
+                name={field.name}
+                value={preset.id}
+                checked={value === preset.id}
+                onChange={() => onChange(field.name, preset.id)}
+                className="peer sr-only"
+              />
+              <span className="sr-only">{t(`options.${field.name}.${preset.id}`)}</span>
+              <span
+                aria-hidden
+                className="block size-9 rounded-lg border border-zinc-300 ring-offset-2 peer-checked:ring-2 peer-checked:ring-accent-600 peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-offset-4 peer-focus-visible:outline-accent-700"
+                style={{ background: preset.background }}
+              />
+            </label>
+          ))}
+          <span
+            aria-hidden
+            data-testid="gradient-preview"
+            className="ml-auto block h-9 w-24 rounded-lg border border-zinc-300"
+            style={{
+              background:
+                typeof gradientFrom === 'string' &&
+                HEX_COLOUR.test(gradientFrom) &&
+                typeof gradientTo === 'string' &&
+                HEX_COLOUR.test(gradientTo)
+                  ? gradientCss(gradientFrom, gradientTo, Number(gradientAngle) || 0)
+                  : undefined,
+            }}
+          />
+        </div>
+        {hint && <p className="mt-1 text-xs text-zinc-600">{hint}</p>}
+      </fieldset>
+    );
+  }
+
   let control: React.ReactNode;
-  if (field.kind === 'code' || field.kind === 'json') {
+  if (field.kind === 'color') {
+    const text = String(value ?? '');
+    control = (
+      <div className="flex gap-2">
+        <input
+          type="color"
+          aria-label={t('pickColour', { field: label })}
+          value={HEX_COLOUR.test(text) ? text.toLowerCase() : '#000000'}
+          onChange={(event) => onChange(field.name, event.target.value)}
+          onBlur={() => onBlur(field.name)}
+          className="h-10 w-12 shrink-0 cursor-pointer rounded-md border border-zinc-300 bg-white p-1"
+        />
+        <input
+          id={id}
+          name={field.name}
+          type="text"
+          spellCheck={false}
+          autoComplete="off"
+          value={text}
+          onChange={(event) => onChange(field.name, event.target.value)}
+          onBlur={() => onBlur(field.name)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={`${inputClass} font-mono`}
+          placeholder={t(`placeholders.${field.name}`, { defaultValue: '' }) || undefined}
+        />
+      </div>
+    );
+  } else if (field.kind === 'code' || field.kind === 'json') {
     control = (
       <>
         <CodeEditor

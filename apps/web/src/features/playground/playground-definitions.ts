@@ -1,20 +1,24 @@
 import {
   ChartConvertBody,
   ChartDefaults,
+  ChartFormats,
   ChartTypesByLibrary,
   CodeConvertBody,
   CodeDefaults,
   CodeLimits,
   CodeWindowStyles,
   HtmlConvertBody,
+  PageOutputFormats,
   PdfDefaults,
   PdfPageSizeNames,
+  RasterFormats,
   RenderDefaults,
   ScreenshotConvertBody,
   ScreenshotDevices,
   ScreenshotLanguages,
   ScreenshotWaitUntil,
   SvgConvertBody,
+  SvgOutputFormats,
 } from '@render/contracts';
 import type { TSchema } from '@sinclair/typebox';
 import type { EditorLanguage } from '../../components/ui/code-editor.tsx';
@@ -22,8 +26,10 @@ import { CHART_SAMPLES, CODE_SAMPLE, HTML_SAMPLE, SVG_SAMPLE } from './playgroun
 
 /** A form value: text inputs, numbers and JSON hold strings; checkboxes hold booleans. */
 export type Values = Record<string, string | boolean>;
-export type FieldKind = 'code' | 'json' | 'number' | 'select' | 'checkbox' | 'text' | 'colors';
-export type FieldGroup = 'content' | 'size' | 'advanced';
+/** `color`: one #rrggbb colour (a picker beside its text); `presets`: a choice of swatches that sets other fields. */
+export type FieldKind = 'code' | 'json' | 'number' | 'select' | 'checkbox' | 'text' | 'colors' | 'color' | 'presets';
+/** `frame`: what surrounds a code window (bar, background, shadow). */
+export type FieldGroup = 'content' | 'size' | 'frame' | 'advanced';
 
 export interface FieldDef {
   /** The API field name (also the control's `name`). */
@@ -38,6 +44,8 @@ export interface FieldDef {
   max?: number;
   step?: number;
   visible?: (values: Values) => boolean;
+  /** For `presets`: each swatch's id and CSS background. */
+  presets?: ReadonlyArray<{ id: string; background: string }>;
 }
 
 export type PlaygroundId = 'html' | 'svg' | 'chart' | 'chartjs' | 'd3' | 'highcharts' | 'code' | 'screenshot';
@@ -58,8 +66,8 @@ export interface PlaygroundDefinition {
   onChange?: (name: string, values: Values) => Values;
   /** Reshapes the flat form body into the API's (nested options), before the contract checks it. */
   toBody?: (body: Record<string, unknown>) => Record<string, unknown>;
-  /** The form field that shows a body field's problem, where their names differ. */
-  problemFields?: Record<string, string>;
+  /** The form field that shows a body field's problem, where their names differ (or, by the message, which of several does). */
+  problemFields?: Record<string, string | ((problem: string) => string)>;
 }
 
 const oneOf = (values: readonly string[]) => () => values;
@@ -76,6 +84,8 @@ const output = (name: 'output' | 'outputType'): FieldDef => ({
 /** `cache`: seconds an identical request is answered from the cache at no charge (empty: not cached). */
 const cache: FieldDef = { name: 'cache', kind: 'number', group: 'advanced', min: 0, max: 86_400, step: 1 };
 const format = (formats: readonly string[]): FieldDef => ({ name: 'format', kind: 'select', group: 'size', options: oneOf(formats) });
+/** `optimize`: lossless PNG optimisation, offered only while the format is png (other formats ignore it). */
+const optimize: FieldDef = { name: 'optimize', kind: 'checkbox', group: 'advanced', visible: (values) => values.format === 'png' };
 
 /** The PDF page options (HTML and screenshot), shown when the format is pdf; `margin` is one length for all four sides. */
 const isPdf = (values: Values) => values.format === 'pdf';
@@ -104,11 +114,12 @@ const html: PlaygroundDefinition = {
   failureMessage: 'Failed to generate image',
   fields: [
     { name: 'html', kind: 'code', group: 'content', editorLanguage: 'html' },
-    format(['png', 'jpeg', 'webp', 'pdf']),
+    format(PageOutputFormats),
     ...pdfFields,
     size('width'),
     size('height'),
     quality,
+    optimize,
     scale,
     output('output'),
     cache,
@@ -120,6 +131,7 @@ const html: PlaygroundDefinition = {
     width: String(RenderDefaults.width),
     height: String(RenderDefaults.height),
     quality: String(RenderDefaults.quality),
+    optimize: false,
     scale: String(RenderDefaults.scale),
     output: 'binary',
     cache: '',
@@ -134,10 +146,11 @@ const svg: PlaygroundDefinition = {
   failureMessage: 'Failed to generate image',
   fields: [
     { name: 'svg', kind: 'code', group: 'content', editorLanguage: 'xml' },
-    format(['png', 'jpeg', 'webp', 'svg']),
+    format(SvgOutputFormats),
     size('width'),
     size('height'),
     quality,
+    optimize,
     { name: 'transparent', kind: 'checkbox', group: 'advanced' },
     output('output'),
     cache,
@@ -148,6 +161,7 @@ const svg: PlaygroundDefinition = {
     width: String(RenderDefaults.width),
     height: String(RenderDefaults.height),
     quality: String(RenderDefaults.quality),
+    optimize: false,
     transparent: false,
     output: 'binary',
     cache: '',
@@ -156,9 +170,9 @@ const svg: PlaygroundDefinition = {
 
 type Library = 'chartjs' | 'd3' | 'highcharts';
 const CHART_FORMATS: Record<Library, readonly string[]> = {
-  chartjs: ['png', 'jpeg'],
-  d3: ['png', 'jpeg', 'svg'],
-  highcharts: ['png', 'jpeg', 'svg', 'pdf'],
+  chartjs: RasterFormats,
+  d3: [...RasterFormats, 'svg'],
+  highcharts: ChartFormats,
 };
 const libraryOf = (values: Values): Library => (values.library === 'd3' || values.library === 'highcharts' ? values.library : 'chartjs');
 
@@ -182,6 +196,7 @@ function chartFields(withLibrary: boolean): FieldDef[] {
     size('width'),
     size('height'),
     quality,
+    optimize,
     {
       name: 'theme',
       kind: 'select',
@@ -212,6 +227,7 @@ function chartDefaults(library: Library, height: number): Values {
     width: String(ChartDefaults.width),
     height: String(height),
     quality: String(ChartDefaults.quality),
+    optimize: false,
     theme: 'light',
     colors: '',
     backgroundColor: '',
@@ -248,17 +264,85 @@ const chart: PlaygroundDefinition = {
       : values,
 };
 
+/** Gradients the code page offers in one click (ray.so-like); each sets the from, to and angle fields. */
+export const GRADIENT_PRESETS = [
+  { id: 'indigo', from: '#4f46e5', to: '#db2777', angle: 135 },
+  { id: 'ocean', from: '#0ea5e9', to: '#1e3a8a', angle: 135 },
+  { id: 'sunset', from: '#f59e0b', to: '#e11d48', angle: 135 },
+  { id: 'mint', from: '#34d399', to: '#0f766e', angle: 160 },
+  { id: 'candy', from: '#f472b6', to: '#8b5cf6', angle: 90 },
+  { id: 'night', from: '#334155', to: '#020617', angle: 180 },
+] as const;
+
+/** The CSS a gradient is drawn with, as the API's `background.gradient` draws it (CSS linear-gradient angles). */
+export const gradientCss = (from: string, to: string, angle: number | string) => `linear-gradient(${angle}deg, ${from}, ${to})`;
+
+/** The preset whose colours and angle the fields hold, or '' when they were set by hand. */
+export function matchingPreset(values: Values): string {
+  const preset = GRADIENT_PRESETS.find(
+    (p) =>
+      p.from === String(values.gradientFrom ?? '').toLowerCase() &&
+      p.to === String(values.gradientTo ?? '').toLowerCase() &&
+      String(p.angle) === String(values.gradientAngle ?? '').trim(),
+  );
+  return preset?.id ?? '';
+}
+
+/**
+ * The API's `background` for the frame fields: `{ color }` or `{ gradient: { from, to, angle } }`, nothing
+ * for `none` (a transparent surround). A colour left empty is sent as '' so the contract names it.
+ */
+export function frameBackgroundValue(fields: {
+  backgroundKind?: unknown;
+  frameBackground?: unknown;
+  gradientFrom?: unknown;
+  gradientTo?: unknown;
+  gradientAngle?: unknown;
+}): Record<string, unknown> | undefined {
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  if (fields.backgroundKind === 'color') return { color: text(fields.frameBackground) };
+  if (fields.backgroundKind !== 'gradient') return undefined;
+  const gradient: Record<string, unknown> = { from: text(fields.gradientFrom), to: text(fields.gradientTo) };
+  // Left empty, the API's default angle (135) applies.
+  if (fields.gradientAngle !== undefined && fields.gradientAngle !== '') gradient.angle = fields.gradientAngle;
+  return { gradient };
+}
+
+/** Which frame control shows a `background` problem: the contract's message names the nested field. */
+const backgroundProblemField = (problem: string) =>
+  problem.startsWith('background.gradient.from')
+    ? 'gradientFrom'
+    : problem.startsWith('background.gradient.to')
+      ? 'gradientTo'
+      : problem.startsWith('background.gradient.angle')
+        ? 'gradientAngle'
+        : problem.startsWith('background.color')
+          ? 'frameBackground'
+          : 'backgroundKind';
+
 /**
  * The code page's frame controls are flat form fields; the API nests them: `window: { style, title }`,
- * `background: { color }`, and `highlightLines` as a list ("3, 5-7" → [3, "5-7"]).
+ * `background: { color }` or `{ gradient }`, and `highlightLines` as a list ("3, 5-7" → [3, "5-7"]).
  */
 export function codeFrameBody(body: Record<string, unknown>): Record<string, unknown> {
-  const { windowStyle, windowTitle, frameBackground, highlightLines, ...rest } = body;
+  const {
+    windowStyle,
+    windowTitle,
+    backgroundKind,
+    frameBackground,
+    gradientPreset: _preset,
+    gradientFrom,
+    gradientTo,
+    gradientAngle,
+    highlightLines,
+    ...rest
+  } = body;
   const out: Record<string, unknown> = { ...rest };
   if (typeof windowStyle === 'string' && windowStyle !== 'none') {
     out.window = { style: windowStyle, ...(typeof windowTitle === 'string' && windowTitle ? { title: windowTitle } : {}) };
   }
-  if (typeof frameBackground === 'string' && frameBackground) out.background = { color: frameBackground };
+  const background = frameBackgroundValue({ backgroundKind, frameBackground, gradientFrom, gradientTo, gradientAngle });
+  if (background) out.background = background;
   if (typeof highlightLines === 'string' && highlightLines) {
     out.highlightLines = highlightLines
       .split(',')
@@ -268,6 +352,8 @@ export function codeFrameBody(body: Record<string, unknown>): Record<string, unk
   }
   return out;
 }
+
+const isGradient = (values: Values) => values.backgroundKind === 'gradient';
 
 const code: PlaygroundDefinition = {
   id: 'code',
@@ -279,27 +365,49 @@ const code: PlaygroundDefinition = {
     { name: 'code', kind: 'code', group: 'content', editorLanguage: 'javascript' },
     { name: 'language', kind: 'select', group: 'content' },
     { name: 'theme', kind: 'select', group: 'content' },
-    format(['png', 'jpeg', 'webp']),
+    format(RasterFormats),
+    optimize,
     size('width'),
     { name: 'height', kind: 'text', group: 'size' },
     quality,
+    { name: 'windowStyle', kind: 'select', group: 'frame', options: oneOf(CodeWindowStyles), translateOptions: true },
+    { name: 'windowTitle', kind: 'text', group: 'frame', visible: (values) => values.windowStyle !== 'none' },
+    { name: 'backgroundKind', kind: 'select', group: 'frame', options: oneOf(['none', 'color', 'gradient']), translateOptions: true },
+    { name: 'frameBackground', kind: 'color', group: 'frame', visible: (values) => values.backgroundKind === 'color' },
+    {
+      name: 'gradientPreset',
+      kind: 'presets',
+      group: 'frame',
+      presets: GRADIENT_PRESETS.map((p) => ({ id: p.id, background: gradientCss(p.from, p.to, p.angle) })),
+      visible: isGradient,
+    },
+    { name: 'gradientFrom', kind: 'color', group: 'frame', visible: isGradient },
+    { name: 'gradientTo', kind: 'color', group: 'frame', visible: isGradient },
+    { name: 'gradientAngle', kind: 'number', group: 'frame', min: 0, max: 360, step: 1, visible: isGradient },
+    { name: 'outerPadding', kind: 'number', group: 'frame', min: 0, max: CodeLimits.maxOuterPadding, step: 1 },
+    { name: 'shadow', kind: 'checkbox', group: 'frame' },
+    { name: 'borderRadius', kind: 'number', group: 'frame', min: 0, max: 100, step: 1 },
     { name: 'fontSize', kind: 'number', group: 'advanced', min: 8, max: 72, step: 1 },
     { name: 'padding', kind: 'number', group: 'advanced', min: 0, max: 200, step: 1 },
-    { name: 'borderRadius', kind: 'number', group: 'advanced', min: 0, max: 100, step: 1 },
     { name: 'showLineNumbers', kind: 'checkbox', group: 'advanced' },
     { name: 'firstLineNumber', kind: 'number', group: 'advanced', min: 1, max: CodeLimits.maxLineNumber, step: 1 },
     { name: 'highlightLines', kind: 'text', group: 'advanced' },
-    { name: 'windowStyle', kind: 'select', group: 'advanced', options: oneOf(CodeWindowStyles), translateOptions: true },
-    { name: 'windowTitle', kind: 'text', group: 'advanced', visible: (values) => values.windowStyle !== 'none' },
-    { name: 'frameBackground', kind: 'text', group: 'advanced' },
-    { name: 'outerPadding', kind: 'number', group: 'advanced', min: 0, max: CodeLimits.maxOuterPadding, step: 1 },
-    { name: 'shadow', kind: 'checkbox', group: 'advanced' },
     scale,
     output('outputType'),
     cache,
   ],
   toBody: codeFrameBody,
-  problemFields: { window: 'windowTitle', background: 'frameBackground' },
+  problemFields: { window: 'windowTitle', background: backgroundProblemField },
+  // A preset fills the gradient fields; editing them by hand leaves the presets unselected.
+  onChange: (name, values) => {
+    if (name === 'gradientPreset') {
+      const preset = GRADIENT_PRESETS.find((p) => p.id === values.gradientPreset);
+      return preset ? { ...values, gradientFrom: preset.from, gradientTo: preset.to, gradientAngle: String(preset.angle) } : values;
+    }
+    if (name === 'gradientFrom' || name === 'gradientTo' || name === 'gradientAngle')
+      return { ...values, gradientPreset: matchingPreset(values) };
+    return values;
+  },
   // Spec §9: the page starts on vs2015 (the API's own default theme is monokai).
   defaults: {
     code: CODE_SAMPLE,
@@ -309,6 +417,7 @@ const code: PlaygroundDefinition = {
     width: String(CodeDefaults.width),
     height: 'auto',
     quality: String(CodeDefaults.quality),
+    optimize: false,
     fontSize: String(CodeDefaults.fontSize),
     padding: String(CodeDefaults.padding),
     borderRadius: String(CodeDefaults.borderRadius),
@@ -317,7 +426,12 @@ const code: PlaygroundDefinition = {
     highlightLines: '',
     windowStyle: 'none',
     windowTitle: '',
-    frameBackground: '',
+    backgroundKind: 'none',
+    frameBackground: '#1e293b',
+    gradientPreset: GRADIENT_PRESETS[0].id,
+    gradientFrom: GRADIENT_PRESETS[0].from,
+    gradientTo: GRADIENT_PRESETS[0].to,
+    gradientAngle: String(GRADIENT_PRESETS[0].angle),
     outerPadding: '',
     shadow: false,
     scale: '1',
@@ -336,15 +450,18 @@ const screenshot: PlaygroundDefinition = {
     { name: 'url', kind: 'text', group: 'content' },
     { name: 'deviceType', kind: 'select', group: 'content', options: oneOf(['desktop', 'mobile', 'tablet']), translateOptions: true },
     { name: 'fullPage', kind: 'checkbox', group: 'content', visible: isImage },
-    format(['png', 'jpeg', 'webp', 'pdf']),
+    format(PageOutputFormats),
     ...pdfFields,
     size('width'),
     size('height'),
     { ...quality },
+    optimize,
     { name: 'language', kind: 'select', group: 'advanced', options: oneOf(ScreenshotLanguages) },
     { name: 'delay', kind: 'number', group: 'advanced', min: 0, max: 10000, step: 100 },
     { name: 'selector', kind: 'text', group: 'advanced', visible: isImage },
     { name: 'waitForSelector', kind: 'text', group: 'advanced' },
+    // Off: a selector that matches nothing is a SELECTOR_NOT_FOUND warning instead of a 422.
+    { name: 'errorOnSelectorNotFound', kind: 'checkbox', group: 'advanced' },
     { name: 'hideCookieBanners', kind: 'checkbox', group: 'advanced' },
     { name: 'hideScrollbars', kind: 'checkbox', group: 'advanced' },
     { name: 'darkMode', kind: 'checkbox', group: 'advanced' },
@@ -372,10 +489,12 @@ const screenshot: PlaygroundDefinition = {
     width: String(ScreenshotDevices.desktop.width),
     height: String(ScreenshotDevices.desktop.height),
     quality: '80',
+    optimize: false,
     language: 'en-US',
     delay: '0',
     selector: '',
     waitForSelector: '',
+    errorOnSelectorNotFound: true,
     hideCookieBanners: true,
     hideScrollbars: true,
     darkMode: false,

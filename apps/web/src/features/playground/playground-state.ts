@@ -65,7 +65,8 @@ export function buildRequest(definition: PlaygroundDefinition, values: Values): 
   }
   if (definition.toBody) body = definition.toBody(body);
   for (const [field, problem] of Object.entries(checkFields(definition.schema as never, body))) {
-    problems[definition.problemFields?.[field] ?? field] ??= problem;
+    const shownBy = definition.problemFields?.[field];
+    problems[typeof shownBy === 'function' ? shownBy(problem) : (shownBy ?? field)] ??= problem;
   }
   return { body, problems };
 }

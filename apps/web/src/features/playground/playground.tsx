@@ -1,3 +1,4 @@
+import { fileExtension } from '@render/contracts';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Play } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -17,7 +18,7 @@ import { buildRequest, decodeValues, encodeValues, minimalBody, type Problems } 
 import { ResultPanel } from './result-panel.tsx';
 import { useCodeCatalog } from './use-code-catalog.ts';
 
-const GROUPS: FieldGroup[] = ['content', 'size', 'advanced'];
+const GROUPS: FieldGroup[] = ['content', 'size', 'frame', 'advanced'];
 
 /** Values ↔ `?o=` so a link reproduces the render (debounced: editors change on every key). */
 function useShareableValues(definition: PlaygroundDefinition) {
@@ -188,7 +189,7 @@ export function Playground({ definition }: { definition: PlaygroundDefinition })
                 path: definition.endpoint,
                 body: snippetBody,
                 auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
-                outputFile: body[definition.outputField] === 'json' ? undefined : `image.${outputFormat === 'jpeg' ? 'jpg' : outputFormat}`,
+                outputFile: body[definition.outputField] === 'json' ? undefined : `image.${fileExtension(outputFormat)}`,
               }}
             />
           </div>

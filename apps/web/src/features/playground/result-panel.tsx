@@ -1,12 +1,11 @@
-import { Download, ExternalLink, FileText, ImageIcon } from 'lucide-react';
+import { fileExtension, type RenderWarning } from '@render/contracts';
+import { AlertTriangle, Download, ExternalLink, FileText, ImageIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { formatBytes, type RenderedImage } from '../../lib/render-api.ts';
-
-const extension = (format: string) => (format === 'jpeg' ? 'jpg' : format);
 
 /**
  * A blob: URL of a PDF result, for opening it in the browser's own viewer in a new tab (a data: URL cannot
@@ -84,11 +83,12 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
           </div>
         )}
       </div>
+      {image && image.warnings.length > 0 && <WarningList warnings={image.warnings} />}
       {image && (
         <div className="sticky bottom-0 flex flex-wrap gap-2 border-t border-zinc-200 bg-white px-4 py-3">
           <a
             href={image.dataUrl}
-            download={`${fileBase}.${extension(image.format)}`}
+            download={`${fileBase}.${fileExtension(image.format)}`}
             className={buttonClass('secondary', 'px-3 py-1.5')}
             data-testid="download-link"
           >
@@ -101,5 +101,29 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
         </div>
       )}
     </section>
+  );
+}
+
+/** What went wrong in a render that still made the image (the API's `warnings`), in the order the worker saw it. */
+function WarningList({ warnings }: { warnings: RenderWarning[] }) {
+  const { t } = useTranslation('playground');
+  return (
+    <div className="border-t border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="result-warnings">
+      <h3 className="flex items-center gap-2 font-semibold">
+        <AlertTriangle className="size-4" aria-hidden />
+        {t('result.warnings', { count: warnings.length })}
+      </h3>
+      <ul className="mt-2 space-y-1">
+        {warnings.map((warning, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the list is replaced whole with each result.
+          <li key={index} className="break-words">
+            <span className="mr-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium">
+              {t(`result.warningCodes.${warning.code}`, { defaultValue: warning.code })}
+            </span>
+            {warning.message}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { checkFields, TemplateDefaults, TemplateGenerateBody } from '@render/contracts';
+import { checkFields, fileExtension, LossyFormats, SvgOutputFormats, TemplateDefaults, TemplateGenerateBody } from '@render/contracts';
 import { Link, Navigate, useParams, useSearch } from '@tanstack/react-router';
 import { Globe, KeyRound, Link2, Lock, Pencil, Play } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -20,14 +20,16 @@ import { TemplateListPage } from './template-list.page.tsx';
 import { isHttpUrl, isNumeric } from './template-rules.ts';
 import { TemplateLoader } from './template-ui.tsx';
 
-const FORMATS = ['png', 'jpeg', 'webp', 'svg'] as const;
+const FORMATS = SvgOutputFormats;
 type Format = (typeof FORMATS)[number];
-const usesQuality = (format: Format) => format === 'jpeg' || format === 'webp';
+const usesQuality = (format: Format) => LossyFormats.includes(format);
 
 export interface GenerateValues {
   variables: Record<string, string>;
   format: Format;
   quality: string;
+  /** Lossless PNG optimisation (PNG only; the signed URL does not take it). */
+  optimize?: boolean;
 }
 
 /** The problems of the form, worded as the spec and the contracts do. */
@@ -61,6 +63,7 @@ export function generateBody(template: TemplateView, values: GenerateValues) {
     ...(Object.keys(variables).length > 0 ? { variables } : {}),
     format: values.format,
     ...(usesQuality(values.format) ? { quality: Number(values.quality) } : {}),
+    ...(values.format === 'png' && values.optimize ? { optimize: true } : {}),
   };
 }
 
@@ -96,6 +99,7 @@ function GenerateForm({ template }: { template: TemplateView }) {
     variables: Object.fromEntries(template.variables.map((v) => [v.name, v.defaultValue])),
     format: TemplateDefaults.format,
     quality: String(TemplateDefaults.quality),
+    optimize: false,
   }));
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [showAll, setShowAll] = useState(false);
@@ -262,6 +266,18 @@ function GenerateForm({ template }: { template: TemplateView }) {
                   <FieldError id={`${formId}-quality-error`} message={shown('quality')} />
                 </div>
               )}
+              {values.format === 'png' && (
+                <label className="flex items-center gap-2 self-end pb-2 text-sm font-medium text-zinc-800">
+                  <input
+                    type="checkbox"
+                    name="optimize"
+                    checked={values.optimize === true}
+                    onChange={(event) => setValues((v) => ({ ...v, optimize: event.target.checked }))}
+                    className="size-4 rounded border-zinc-300"
+                  />
+                  {t('generate.optimize')}
+                </label>
+              )}
             </div>
           </fieldset>
           <div className="flex justify-end">
@@ -284,7 +300,7 @@ function GenerateForm({ template }: { template: TemplateView }) {
                 path: '/api/template/generate',
                 body,
                 auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
-                outputFile: `image.${values.format === 'jpeg' ? 'jpg' : values.format}`,
+                outputFile: `image.${fileExtension(values.format)}`,
               }}
             />
           </div>

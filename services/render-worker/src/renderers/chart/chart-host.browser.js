@@ -50,6 +50,10 @@
     return `rgba(${r}, ${g}, ${b}, ${alpha})`;
   };
 
+  /** What the page exports itself (the worker asks for PNG when Chromium cannot encode the format, e.g. AVIF). */
+  const isRaster = (format) => format === 'png' || format === 'jpeg' || format === 'webp';
+  const mimeOf = (format) => (format === 'jpeg' ? 'image/jpeg' : format === 'webp' ? 'image/webp' : 'image/png');
+
   // ---------------------------------------------------------------- Chart.js
 
   const ARC_TYPES = new Set(['pie', 'doughnut', 'polarArea']);
@@ -155,10 +159,10 @@
     // which must first get the canvas through the compositor. Chart.js sizes the backing store by the
     // device pixel ratio, i.e. the requested scale.
     const exportable =
-      !config.responsiveWidth && (config.format === 'png' || (config.format === 'jpeg' && config.background !== 'transparent'));
+      !config.responsiveWidth &&
+      (config.format === 'png' || config.format === 'webp' || (config.format === 'jpeg' && config.background !== 'transparent'));
     if (!exportable) return {};
-    const mime = config.format === 'jpeg' ? 'image/jpeg' : 'image/png';
-    return { image: canvas.toDataURL(mime, config.quality / 100), imageWidth: canvas.width, imageHeight: canvas.height };
+    return { image: canvas.toDataURL(mimeOf(config.format), config.quality / 100), imageWidth: canvas.width, imageHeight: canvas.height };
   };
 
   // ---------------------------------------------------------------- Highcharts
@@ -227,8 +231,7 @@
   };
 
   const encoded = (canvas, config) => {
-    const mime = config.format === 'jpeg' ? 'image/jpeg' : 'image/png';
-    return { image: canvas.toDataURL(mime, config.quality / 100), imageWidth: canvas.width, imageHeight: canvas.height };
+    return { image: canvas.toDataURL(mimeOf(config.format), config.quality / 100), imageWidth: canvas.width, imageHeight: canvas.height };
   };
 
   /**
@@ -562,7 +565,7 @@
       const css = styledModeCss(config);
       return { svg: css ? markup.replace(/^<svg[^>]*>/, (open) => open + css) : markup };
     }
-    const raster = !config.responsiveWidth && (config.format === 'png' || config.format === 'jpeg');
+    const raster = !config.responsiveWidth && isRaster(config.format);
     // HTML labels would sit beside the SVG (the sanitiser turns useHTML off, but to be sure), and an SVG
     // image loads no <image> or foreign content: such charts are captured from the page.
     const selfContained = current.container.childElementCount === 1 && !svg.querySelector('image, foreignObject');
@@ -717,7 +720,7 @@
     if (config.format === 'svg') return { svg: new XMLSerializer().serializeToString(svg.node()) };
     // PNG/JPEG painted from the laid-out SVG when the painter can; otherwise (and for a responsive width)
     // the page is captured.
-    const raster = (config.format === 'png' || config.format === 'jpeg') && !config.responsiveWidth;
+    const raster = isRaster(config.format) && !config.responsiveWidth;
     return (raster && painted(svg.node(), config)) || {};
   };
 

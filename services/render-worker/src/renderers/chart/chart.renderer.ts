@@ -1,6 +1,7 @@
 import { type ChartRenderPayload, MimeTypes } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
+import { finishRendered, planEncoding } from '../image-encoder.ts';
 import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer } from '../renderer.ts';
@@ -23,17 +24,19 @@ const destroyInPage = (page: Page, slot: PageSlot) => evaluateInPage<void>(page,
  * Highcharts); PDF prints the page, which holds only the vector chart, at exactly the chart's size.
  */
 export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) => {
+  const { format, width, height } = payload;
+  const plan = format === 'svg' || format === 'pdf' ? undefined : planEncoding(format, payload);
+  const raster = plan !== undefined;
   let config: PageChartConfig;
   try {
-    config = buildPageConfig(payload);
+    // The page exports (or is captured in) what Chromium encodes: AVIF is drawn as PNG and encoded here.
+    config = buildPageConfig(plan ? { ...payload, format: plan.capture } : payload);
   } catch (err) {
     if (err instanceof ChartConfigError) throw new RenderError(err.message, false);
     throw err;
   }
-  const { format, width, height } = payload;
-  const raster = format === 'png' || format === 'jpeg';
 
-  return (await ctx.pool('chart')).run(({ page, slot }) =>
+  const image = await (await ctx.pool('chart')).run(({ page, slot }) =>
     withDeadline(slot, ctx.timeoutMs, async (): Promise<RenderedImage> => {
       await applyPageSettings(page, slot, { scriptEnabled: true, width, height, scale: raster ? payload.scale : 1 });
       // applyPageSettings taints any scripted page, but here only our own host script runs, on JSON data:
@@ -48,24 +51,24 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
           if (!result.svg) throw new RenderError('Failed to generate image: the chart produced no SVG', false);
           return { bytes: Buffer.from(result.svg, 'utf8'), format, mimeType: MimeTypes.svg, width, height };
         }
-        if (result.image) {
-          // The page exported the finished image (see chart-host.browser.js); no screenshot needed.
-          const bytes = dataUrlBytes(result.image);
-          return { bytes, format, mimeType: MimeTypes[format], width: result.imageWidth ?? width, height: result.imageHeight ?? height };
-        }
-        if (format === 'pdf') {
+        if (!plan) {
           const pdf = await page.pdf({ width: `${width}px`, height: `${height}px`, printBackground: true, pageRanges: '1', timeout: 0 });
           return { bytes: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), format, mimeType: MimeTypes.pdf, width, height };
         }
+        if (result.image) {
+          // The page exported the image (see chart-host.browser.js); no screenshot needed.
+          const bytes = dataUrlBytes(result.image);
+          return { bytes, format, mimeType: plan.mimeType, width: result.imageWidth ?? width, height: result.imageHeight ?? height };
+        }
         const bytes = await screenshot(page, {
-          type: format,
-          quality: format === 'jpeg' ? payload.quality : undefined,
-          omitBackground: format === 'png' && !isOpaque(config.background),
+          type: plan.capture,
+          quality: plan.captureQuality,
+          omitBackground: plan.capture !== 'jpeg' && !isOpaque(config.background),
         });
         return {
           bytes,
           format,
-          mimeType: MimeTypes[format],
+          mimeType: plan.mimeType,
           width: Math.round(width * payload.scale),
           height: Math.round(height * payload.scale),
         };
@@ -76,4 +79,5 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
       }
     }),
   );
+  return finishRendered(image, plan);
 };

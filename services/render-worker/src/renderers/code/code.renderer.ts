@@ -10,6 +10,7 @@ import {
 } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
+import { type CaptureFormat, finishRendered, planEncoding } from '../image-encoder.ts';
 import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer, RendererContext } from '../renderer.ts';
@@ -35,6 +36,9 @@ const HIGHLIGHT_SHARE = 0.25;
 
 type PageResult = { image: RenderedImage } | { problem: string };
 
+/** A code job as the page draws it: in a format Chromium encodes. */
+type CapturedCode = CodeRenderPayload & { format: CaptureFormat };
+
 /** How a code job is drawn: see `renderCode`. */
 export type CodeRoute = 'canvas' | 'dom';
 
@@ -56,8 +60,11 @@ export const isFramed = (p: CodeRenderPayload) =>
   Boolean(p.window || p.background || p.outerPadding || p.shadow || p.highlightLines || p.firstLineNumber);
 
 /** `renderCode` on a given route (the tests hold the two routes to the same pixels). */
-export async function renderCodeVia(route: CodeRoute, payload: CodeRenderPayload, ctx: RendererContext): Promise<RenderedImage> {
+export async function renderCodeVia(route: CodeRoute, requested: CodeRenderPayload, ctx: RendererContext): Promise<RenderedImage> {
   const started = Date.now();
+  const plan = planEncoding(requested.format, requested);
+  // The page draws what Chromium encodes (AVIF: a PNG, encoded here after the page is back in the pool).
+  const payload: CapturedCode = { ...requested, format: plan.capture };
   const { width, fontSize, padding, showLineNumbers, scale } = payload;
   if (route === 'dom' && isFramed(payload)) throw new RenderError('Framed code is drawn by the canvas route only', false);
   const { bar, outer } = codeFrame(payload);
@@ -86,10 +93,10 @@ export async function renderCodeVia(route: CodeRoute, payload: CodeRenderPayload
     }),
   );
   if ('problem' in result) throw new RenderError(result.problem, false);
-  return result.image;
+  return finishRendered(result.image, plan);
 }
 
-const imageOf = (bytes: Buffer, payload: CodeRenderPayload, height: number, width = payload.width): RenderedImage => ({
+const imageOf = (bytes: Buffer, payload: CapturedCode, height: number, width = payload.width): RenderedImage => ({
   bytes,
   format: payload.format,
   mimeType: MimeTypes[payload.format],
@@ -106,7 +113,7 @@ async function renderInDom(
   page: Page,
   slot: PageSlot,
   highlighted: HighlightedCode,
-  payload: CodeRenderPayload,
+  payload: CapturedCode,
   estimate: number,
 ): Promise<PageResult> {
   const { width, scale, format } = payload;

@@ -1,44 +1,49 @@
 import type { CDPSession } from 'puppeteer-core';
-import blocklist from './blocklist.json' with { type: 'json' };
+import { type BlockCategory, type HostRule, matchingRule, type TrackerFilters, trackerFilters } from './tracker-filters.ts';
 
-export type BlockCategory = 'ads' | 'trackers';
-
-/** The shipped host lists (see blocklist.json for their source and date). */
-export const BlockedHosts: Record<BlockCategory, readonly string[]> = { ads: blocklist.ads, trackers: blocklist.trackers };
-
-/** The listed domain `host` is or is under, if any (a listed domain blocks its subdomains too). */
-export function blockedBy(host: string, domains: readonly string[]): string | undefined {
-  const name = host.toLowerCase().replace(/\.$/, '');
-  return domains.find((domain) => name === domain || name.endsWith(`.${domain}`));
-}
+export type { BlockCategory };
 
 /**
- * Whether a request to `url` is refused for the chosen categories. The page's own host is never refused,
- * so a capture of a listed site still loads its document.
+ * The rule that refuses a request to `url` for the chosen categories, if any (see tracker-filters.ts for
+ * the lists). The page's own host is never refused, so a capture of a listed site still loads its document.
  */
-export function isBlockedRequest(url: string, categories: readonly BlockCategory[], pageHost: string): boolean {
-  let host: string;
+export function blockingRule(
+  url: string,
+  categories: readonly BlockCategory[],
+  pageHost: string,
+  type?: string,
+  filters: TrackerFilters = trackerFilters,
+): HostRule | undefined {
+  let parsed: URL;
   try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:' && parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:')
-      return false;
-    host = parsed.hostname;
+    parsed = new URL(url);
   } catch {
-    return false;
+    return undefined;
   }
-  if (host.toLowerCase() === pageHost.toLowerCase()) return false;
-  return categories.some((category) => blockedBy(host, BlockedHosts[category]) !== undefined);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:' && parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') {
+    return undefined;
+  }
+  const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
+  const page = pageHost.toLowerCase().replace(/\.$/, '');
+  if (host === page || !categories.length) return undefined;
+  const rest = `${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname}${parsed.search}`;
+  return matchingRule(filters, { host, rest, ...(type ? { type } : {}), pageHost: page }, categories);
+}
+
+export function isBlockedRequest(url: string, categories: readonly BlockCategory[], pageHost: string, type?: string): boolean {
+  return blockingRule(url, categories, pageHost, type) !== undefined;
 }
 
 interface RequestPaused {
   requestId: string;
   request: { url: string };
+  resourceType?: string;
 }
 
 /**
- * Fails the page's requests to listed hosts with net::ERR_BLOCKED_BY_CLIENT before they leave the browser.
- * Only requests whose URL mentions a listed domain are paused (DevTools Fetch patterns); the exact host
- * decision is `isBlockedRequest`.
+ * Fails the page's requests matched by the lists with net::ERR_BLOCKED_BY_CLIENT before they leave the
+ * browser. Every request is paused (DevTools Fetch; thousands of host patterns would cost Chromium more
+ * than one Map walk per request here) and answered at once by `blockingRule`.
  */
 export class RequestBlocker {
   blocked = 0;
@@ -52,8 +57,7 @@ export class RequestBlocker {
   static async install(session: CDPSession, categories: readonly BlockCategory[], pageUrl: string): Promise<RequestBlocker> {
     const blocker = new RequestBlocker(session, categories, new URL(pageUrl).hostname);
     session.on('Fetch.requestPaused', blocker.onPaused);
-    const domains = categories.flatMap((category) => BlockedHosts[category]);
-    await session.send('Fetch.enable', { patterns: domains.map((domain) => ({ urlPattern: `*://*${domain}*` })) });
+    await session.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
     return blocker;
   }
 
@@ -62,7 +66,7 @@ export class RequestBlocker {
   }
 
   private readonly onPaused = (event: RequestPaused) => {
-    const block = isBlockedRequest(event.request.url, this.categories, this.pageHost);
+    const block = isBlockedRequest(event.request.url, this.categories, this.pageHost, event.resourceType);
     if (block) this.blocked++;
     const answer = block
       ? this.session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' })

@@ -1,13 +1,17 @@
 import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
 import type { BoundingBox, CDPSession, Dialog, Page } from 'puppeteer-core';
 import { TimeoutError } from 'puppeteer-core';
+import { pageEvaluator, RenderDiagnostics, withDiagnostics } from '../diagnostics.ts';
+import { finishRendered, type ImageEncoding, planEncoding } from '../image-encoder.ts';
 import { screenshot, withDeadline } from '../page-ops.ts';
 import { printPdf } from '../pdf-print.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer } from '../renderer.ts';
 import { CONSENT_MAX_WAIT_MS, ConsentBlocker } from './consent-blocker.ts';
 import { acceptLanguage, type DeviceSettings, desktopUserAgent, deviceSettings } from './device-profiles.ts';
+import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture } from './full-page-capture.ts';
 import { imageSize } from './image-size.ts';
+import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
 import { failure, MainDocument } from './page-navigation.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
 
@@ -23,8 +27,11 @@ const MIN_STEP_MS = 500;
 export const renderScreenshot: Renderer<ScreenshotRenderPayload> = async (payload, ctx) => {
   const { timeoutMs } = ctx;
   try {
+    const plan = payload.format === 'pdf' ? undefined : planEncoding(payload.format, payload);
     const pool = await ctx.pool('screenshot');
-    return await pool.run(({ page, slot }) => withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs)));
+    const limits = ctx.fullPage ?? DefaultFullPageLimits;
+    const image = await pool.run(({ page, slot }) => withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits)));
+    return await finishRendered(image, plan);
   } catch (err) {
     throw asScreenshotError(err);
   }
@@ -38,7 +45,13 @@ function asScreenshotError(err: unknown): RenderError {
   return failure(cause.charAt(0).toLowerCase() + cause.slice(1), err.retryable);
 }
 
-async function capture(page: Page, p: ScreenshotRenderPayload, timeoutMs: number): Promise<RenderedImage> {
+async function capture(
+  page: Page,
+  p: ScreenshotRenderPayload,
+  timeoutMs: number,
+  plan: ImageEncoding | undefined,
+  limits: FullPageLimits,
+): Promise<RenderedImage> {
   const reserve = Math.min(CAPTURE_RESERVE_MAX_MS, Math.floor(timeoutMs / 4));
   const deadline = Date.now() + timeoutMs - reserve;
   /** Time page work may take before the capture must start. */
@@ -53,6 +66,8 @@ async function capture(page: Page, p: ScreenshotRenderPayload, timeoutMs: number
   // A crashed tab is caught by withDeadline (shared by every renderer) and reported as a screenshot failure.
   let consent: ConsentBlocker | undefined;
   let blocker: RequestBlocker | undefined;
+  const diagnostics = new RenderDiagnostics();
+  const optional = p.errorOnSelectorNotFound === false;
   const steps = async () => {
     await emulate(page, session, p, device);
     if (p.hideCookieBanners) consent = await ConsentBlocker.install(session);
@@ -60,16 +75,18 @@ async function capture(page: Page, p: ScreenshotRenderPayload, timeoutMs: number
     if (categories.length) blocker = await RequestBlocker.install(session, categories, p.url);
     await requestOptions(page, p);
     await document.load(p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil);
-    if (p.waitForSelector) await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()));
+    if (p.waitForSelector)
+      await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()), optional ? diagnostics : undefined);
     if (p.css) await injectCss(page, p.css);
     if (p.js) await runJs(session, p.js, Math.max(MIN_STEP_MS, left()));
     await Promise.all([sleep(Math.min(p.delay, left())), consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left()))]);
     // A page script may have sent the top frame somewhere else in the meantime.
     await document.assertAllowed();
-    return p.format === 'pdf' ? printPage(page, p) : shoot(page, session, p, device);
+    return plan ? shoot(page, session, await withoutMissingSelector(page, p, diagnostics), device, plan, limits) : printPage(page, p);
   };
   try {
-    return await steps();
+    // Console, failed sub-resources, fonts and glyphs of the page as captured (see diagnostics.ts).
+    return await withDiagnostics(page, pageEvaluator(page), steps, diagnostics);
   } finally {
     consent?.dispose();
     blocker?.dispose();
@@ -132,12 +149,14 @@ async function runJs(session: CDPSession, js: string, timeoutMs: number): Promis
   }
 }
 
-async function waitForSelector(page: Page, selector: string, timeoutMs: number): Promise<void> {
+async function waitForSelector(page: Page, selector: string, timeoutMs: number, optional?: RenderDiagnostics): Promise<void> {
   try {
     await page.waitForSelector(selector, { timeout: timeoutMs });
   } catch (err) {
     if (err instanceof TimeoutError) {
-      throw failure(`no element matching selector ${JSON.stringify(selector)} appeared within ${Math.round(timeoutMs / 100) / 10} s`);
+      const waited = `${Math.round(timeoutMs / 100) / 10} s`;
+      if (optional) return selectorNotFound(optional, 'waitForSelector', selector, `nothing appeared within ${waited}; captured as it was`);
+      throw failure(`no element matching selector ${JSON.stringify(selector)} appeared within ${waited}`);
     }
     throw selectorError(err, selector);
   }
@@ -158,35 +177,50 @@ async function printPage(page: Page, p: ScreenshotRenderPayload): Promise<Render
   return { bytes: pdf.bytes, format: 'pdf', mimeType: MimeTypes.pdf, width: pdf.width, height: pdf.height };
 }
 
-async function shoot(page: Page, session: CDPSession, p: ScreenshotRenderPayload, device: DeviceSettings): Promise<RenderedImage> {
-  if (p.format === 'pdf') throw failure('a PDF is printed, not captured');
+/** The capture in the format Chromium encodes (see `planEncoding`); `finishRendered` makes the one asked for. */
+async function shoot(
+  page: Page,
+  session: CDPSession,
+  p: ScreenshotRenderPayload,
+  device: DeviceSettings,
+  plan: ImageEncoding,
+  limits: FullPageLimits,
+): Promise<RenderedImage> {
   const { width: viewportWidth, height: viewportHeight, deviceScaleFactor: scale } = device.viewport;
   let clip: BoundingBox | undefined;
+  let cut: Pick<RenderedImage, 'warnings'> = {};
   if (p.selector) {
     clip = await elementClip(page, session, p.selector, scale);
   } else if (p.clip) {
     clip = await pageClip(session, p.clip, viewportWidth, viewportHeight);
   } else if (p.fullPage) {
-    const { cssContentSize } = await session.send('Page.getLayoutMetrics');
-    const contentHeight = Math.ceil(cssContentSize.height);
-    clip = {
-      x: 0,
-      y: 0,
-      width: viewportWidth,
-      height: Math.min(Math.max(viewportHeight, contentHeight), maxCaptureHeight(viewportWidth, scale)),
-    };
+    const full = await fullPageCapture(page, session, {
+      viewport: { width: viewportWidth, height: viewportHeight, scale },
+      format: plan.format,
+      capture: plan.capture,
+      quality: plan.captureQuality,
+      transparent: p.transparent,
+      limits,
+    });
+    const warnings = full.warning ? { warnings: [full.warning] } : {};
+    if (full.image) {
+      const { bytes, width, height } = full.image;
+      return { bytes, format: plan.format, mimeType: plan.mimeType, width, height, ...warnings };
+    }
+    clip = full.clip;
+    cut = warnings;
   }
   const bytes = await screenshot(page, {
-    type: p.format,
-    quality: p.format === 'png' ? undefined : p.quality,
-    omitBackground: p.transparent && p.format !== 'jpeg',
+    type: plan.capture,
+    quality: plan.captureQuality,
+    omitBackground: p.transparent && plan.capture !== 'jpeg',
     ...(clip ? { clip, captureBeyondViewport: true } : {}),
   });
   const size = imageSize(bytes) ?? {
     width: Math.round((clip?.width ?? viewportWidth) * scale),
     height: Math.round((clip?.height ?? viewportHeight) * scale),
   };
-  return { bytes, format: p.format, mimeType: MimeTypes[p.format], ...size };
+  return { bytes, format: plan.format, mimeType: plan.mimeType, ...size, ...cut };
 }
 
 /** The requested rectangle cut to the page (its scrollable size, at least the viewport). */

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { DocsPage } from '../src/features/docs/docs.page.tsx';
+import { ORIGIN_PLACEHOLDER, prepareGuideHtml } from '../src/features/docs/docs-guide.tsx';
+import { DOCS_GUIDES, DOCS_SECTIONS } from '../src/features/docs/docs-sections.ts';
+import { examplesOf, type OpenApiDocument } from '../src/features/docs/openapi-fields.ts';
+import openapi from '../src/generated/openapi.json';
+import { parseFrontMatter } from '../vite/front-matter.ts';
+import { renderPage } from './helpers/render-page.tsx';
+
+const doc = openapi as unknown as OpenApiDocument;
+const guide = (language: string, slug: string) =>
+  parseFrontMatter(readFileSync(join(import.meta.dirname, '..', 'content', 'docs', language, `${slug}.md`), 'utf8'));
+const codeBlocks = (body: string) => [...body.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2]! }));
+
+describe('the SDK, CLI and MCP guides', () => {
+  it('each has a tab, and is written in English and French with the same code samples', () => {
+    expect(DOCS_SECTIONS.filter((s) => s.guide).map((s) => s.guide)).toEqual([...DOCS_GUIDES]);
+    for (const slug of DOCS_GUIDES) {
+      const en = guide('en', slug);
+      const fr = guide('fr', slug);
+      expect(en.meta.title, slug).toBeTruthy();
+      expect(fr.meta.title, slug).toBeTruthy();
+      expect(fr.meta.title, slug).not.toBe(en.meta.title);
+      // Same structure: as many sections and code blocks, in the same languages.
+      expect(fr.body.match(/^## /gm)?.length, slug).toBe(en.body.match(/^## /gm)?.length);
+      expect(
+        codeBlocks(fr.body).map((b) => b.lang),
+        slug,
+      ).toEqual(codeBlocks(en.body).map((b) => b.lang));
+    }
+  });
+
+  it('show the SDK methods, CLI commands and MCP tools as they are named', () => {
+    const sdk = guide('en', 'sdk').body;
+    for (const method of ['html', 'svg', 'chart', 'code', 'screenshot']) expect(sdk).toContain(`render.${method}(`);
+    expect(sdk).toContain("render.template('YOUR_TEMPLATE_ID', { variables:");
+    expect(sdk).toMatch(/new RenderClient\(\{ apiKey: process\.env\.RENDER_API_KEY, baseUrl: '__ORIGIN__' \}\)/);
+    expect(sdk).toContain('RenderApiError');
+    const cli = guide('en', 'cli').body;
+    for (const command of [
+      'render html',
+      'render svg',
+      'render chart',
+      'render code',
+      'render screenshot',
+      'render template',
+      'render batch',
+    ])
+      expect(cli).toContain(command);
+    // The batch lines are JSON, each with a kind, a body and an output file.
+    const jsonl = codeBlocks(cli)
+      .find((b) => b.code.includes('"kind"'))!
+      .code.trim()
+      .split('\n');
+    for (const line of jsonl) expect(Object.keys(JSON.parse(line))).toEqual(['kind', 'body', 'out']);
+    const mcp = guide('en', 'mcp').body;
+    for (const tool of [
+      'render_html',
+      'render_svg',
+      'render_chart',
+      'render_code',
+      'render_screenshot',
+      'list_templates',
+      'generate_template_image',
+    ])
+      expect(mcp).toContain(`\`${tool}\``);
+    // Both client configurations are valid JSON.
+    for (const block of codeBlocks(mcp).filter((b) => b.lang === 'json')) {
+      expect(JSON.parse(block.code.replaceAll(ORIGIN_PLACEHOLDER, 'https://x.test')).mcpServers.render).toBeTruthy();
+    }
+  });
+
+  it('put this site’s origin and the reader’s key in place, and a copy button on each code block', () => {
+    const html = '<p>YOUR_API_KEY</p><pre class="shiki"><code>__ORIGIN__/api/mcp YOUR_API_KEY</code></pre>';
+    const signedOut = prepareGuideHtml(html, { origin: 'https://render.test', copyLabel: 'Copy' });
+    expect(signedOut).toContain('https://render.test/api/mcp YOUR_API_KEY');
+    expect(signedOut.match(/data-copy-code/g)).toHaveLength(1);
+    const signedIn = prepareGuideHtml(html, { origin: 'https://render.test', apiKey: 'rk_<b>', copyLabel: 'Copier' });
+    expect(signedIn).toContain('rk_&lt;b&gt;');
+    expect(signedIn).not.toContain('YOUR_API_KEY');
+    expect(signedIn).toMatch(
+      /<div class="[^"]*"><div class="[^"]*"><button type="button" data-copy-code[^>]*>Copier<\/button><\/div><pre class="shiki">.*<\/pre><\/div>/,
+    );
+  });
+
+  it('on the docs page: the MCP tab shows the guide with this origin, and its copy buttons copy the code', async () => {
+    const user = userEvent.setup();
+    // After setup: user-event puts its own clipboard stub on navigator.
+    const writeText = vi.fn(async (_text: string) => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderPage(DocsPage, { path: '/docs', url: '/docs?tab=mcp' });
+    const article = await screen.findByTestId('guide-mcp', {}, { timeout: 10_000 });
+    expect(screen.getByRole('heading', { level: 2, name: 'MCP server' })).toBeInTheDocument();
+    expect(article.textContent).toContain(`${window.location.origin}/api/mcp`);
+    expect(article.textContent).not.toContain(ORIGIN_PLACEHOLDER);
+    const buttons = screen.getAllByRole('button', { name: 'Copy' });
+    expect(buttons.length).toBeGreaterThanOrEqual(3);
+    await user.click(buttons.at(-1)!);
+    await waitFor(() => expect(writeText).toHaveBeenCalled());
+    expect(writeText.mock.calls[0]).toEqual([expect.stringContaining(`curl -X POST '${window.location.origin}/api/mcp'`)]);
+  });
+});
+
+describe('further examples of an operation (the PDF calls)', () => {
+  it('are read from the document, main one first, and shown in the tab with their name', async () => {
+    const html = examplesOf(doc, 'post', '/api/html-to-img/convert');
+    expect(html.map((e) => e.name)).toEqual([undefined, 'PDF']);
+    expect(html[1]!.body).toMatchObject({ format: 'pdf', pageSize: 'A4' });
+    expect(examplesOf(doc, 'post', '/api/svg-to-img/convert')).toHaveLength(1);
+    renderPage(DocsPage, { path: '/docs', url: '/docs?tab=html' });
+    expect(await screen.findByRole('heading', { level: 3, name: 'Example: PDF' })).toBeInTheDocument();
+    const snippets = screen.getAllByTestId('snippet-curl');
+    expect(snippets).toHaveLength(2);
+    expect(snippets[1]!.textContent).toContain('"format":"pdf"');
+    expect(snippets[1]!.textContent).toContain('-o hello.pdf');
+  });
+});

@@ -1,0 +1,52 @@
+import { type WebhookDelivery, WebhookLimits, WebhookPayload } from '@render/contracts';
+import { type Static, Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { JobsOptions } from 'bullmq';
+
+/**
+ * A webhook delivery, defined once for both sides: the gateway enqueues it when an async render ends, a
+ * render worker (which owns the egress policy) POSTs it. The job carries the account, not the secret: the
+ * worker fetches the then-current secret from the account service and signs on every attempt, so a
+ * rotation takes effect for retries too and no secret sits in Redis.
+ */
+export const WebhookJobData = Type.Object({
+  userId: Type.String({ minLength: 1, maxLength: 100 }),
+  url: Type.String({ minLength: 1, maxLength: WebhookLimits.maxUrlLength }),
+  payload: WebhookPayload,
+});
+export type WebhookJobData = Static<typeof WebhookJobData>;
+
+const compiled = TypeCompiler.Compile(WebhookJobData);
+
+export const webhookJob = {
+  queueName: 'webhook',
+  isValid: (data: unknown): data is WebhookJobData => compiled.Check(data),
+  describeInvalid: (data: unknown): string => {
+    const first = compiled.Errors(data).First();
+    return first ? `${first.path || '(root)'}: ${first.message}` : 'invalid webhook job';
+  },
+} as const;
+
+/** How long one delivery attempt may take (connect, send, the answer's head) before it counts as failed. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * Retries with exponential backoff: with the default 45 s base and 12 attempts the last comes ≈ 25.6 h after
+ * the first (45 s × (2¹¹ − 1)), i.e. about a day. A refused address is not retried (UnrecoverableError).
+ */
+export const webhookJobOptions = (baseDelayMs: number, attempts: number): JobsOptions => ({
+  attempts,
+  backoff: { type: 'exponential', delay: baseDelayMs },
+  removeOnComplete: true,
+  removeOnFail: { age: 24 * 3600, count: 1_000 },
+});
+
+/**
+ * Each attempt goes to a capped list per account (`deliveriesKey`), newest first, read by the gateway's
+ * `GET /api/webhooks/deliveries`. Redis rather than Postgres: gateway and worker share it already, an attempt
+ * is an operational record (bounded in number and age, like the renders it reports on, which live in Redis
+ * too), and the worker needs no database or extra service call per attempt.
+ */
+export const deliveriesKey = (prefix: string, userId: string) => `${prefix}:webhook-deliveries:${userId}`;
+export const DELIVERIES_TTL_SECONDS = 7 * 24 * 3600;
+export type WebhookDeliveryRecord = Static<typeof WebhookDelivery>;

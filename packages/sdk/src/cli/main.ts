@@ -1,0 +1,353 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RenderClient } from '../client.ts';
+import type { ImageWithMeta } from '../types.ts';
+import { errorOf, isDirectory, progressBar, renderKind, runBatch, type TaskResult, tasksFromFolder, tasksFromJsonl } from './batch.ts';
+import { loadSettings } from './config.ts';
+import { chartBody, defaultOutputName, extensionOf, guessLanguage, parseSets, parseVars, type RenderKind, UsageError } from './inputs.ts';
+
+export const VERSION = '0.1.0';
+
+const HELP = `render: the render API from the command line
+
+Usage:
+  render html <file.html|-> [-o out.png] [--width 800 --height 600 --format png|jpeg|webp|pdf --quality 80 --scale 1]
+  render svg <file.svg|-> [-o out.png] [--width --height --format png|jpeg|webp|svg --transparent]
+  render chart <config.json> [-o chart.png] [--library chartjs|d3|highcharts --type bar --format png|jpeg|svg|pdf]
+  render code <file> [-o code.png] [--language ts --theme github-dark --format png|jpeg|webp]
+  render screenshot <url> [-o shot.png] [--full-page --device desktop|mobile|tablet --format png|jpeg|webp|pdf --delay ms]
+  render template <id> [-o card.png] [--var title=Hello --var n=2 --format png|jpeg|webp|svg]
+  render batch <folder|tasks.jsonl> -o <outdir> [--concurrency 4]
+  render usage                  credits used and left
+  render mcp                    the MCP server over stdio (for Claude Desktop, IDEs…)
+
+Options:
+  -o, --out <path>      output file ("-" for stdout), or the folder for batch
+  --set field=value     any other body field; JSON values are sent as JSON (--set fullPage=true --set 'window={"style":"mac"}')
+  --json                machine-readable results on stdout
+  --api-key <key>       else RENDER_API_KEY, else apiKey in ~/.config/render/config.json
+  --base-url <url>      else RENDER_API_URL, else baseUrl in the config file, else http://localhost:3000
+  --timeout <ms>        per attempt (default 60000); --retries <n> on 429/503 (default 2, batch 6)
+  -h, --help, -v, --version
+
+JSON-lines batch: one task per line, { "kind": "html", "body": { "html": "<h1>Hi</h1>" }, "out": "hi.png" }
+(kind: html, svg, chart, code, screenshot, template; a template's body carries templateId).
+A folder batch renders *.html, *.svg, *.json (charts) and source files (code) by extension.
+Exit codes: 0 all rendered, 1 a render or API call failed, 2 a mistake in the command line.
+`;
+
+const OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  json: { type: 'boolean' },
+  'api-key': { type: 'string' },
+  'base-url': { type: 'string' },
+  timeout: { type: 'string' },
+  retries: { type: 'string' },
+  width: { type: 'string' },
+  height: { type: 'string' },
+  format: { type: 'string' },
+  quality: { type: 'string' },
+  scale: { type: 'string' },
+  transparent: { type: 'boolean' },
+  library: { type: 'string' },
+  type: { type: 'string' },
+  language: { type: 'string' },
+  theme: { type: 'string' },
+  'full-page': { type: 'boolean' },
+  device: { type: 'string' },
+  delay: { type: 'string' },
+  var: { type: 'string', multiple: true },
+  set: { type: 'string', multiple: true },
+  concurrency: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+type Values = ReturnType<typeof parse>['values'];
+const parse = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+
+function number(values: Values, name: 'width' | 'height' | 'quality' | 'scale' | 'delay' | 'timeout' | 'retries' | 'concurrency') {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || raw.trim() === '') throw new UsageError(`--${name} must be a number (got "${raw}")`);
+  return value;
+}
+
+/** Body fields every render command shares, from the flags; the API checks their bounds and says what is wrong. */
+function commonFields(values: Values): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const name of ['width', 'height', 'quality', 'scale'] as const) {
+    const value = number(values, name);
+    if (value !== undefined) fields[name] = value;
+  }
+  if (values.format) fields.format = values.format;
+  return fields;
+}
+
+async function readInput(path: string): Promise<string> {
+  if (path === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `Cannot read ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
+  }
+}
+
+/** The body of a single-render command, and the output name it would take without `-o`. */
+async function singleTask(kind: RenderKind, target: string, values: Values): Promise<{ body: Record<string, unknown>; name: string }> {
+  const fields = { ...commonFields(values), ...parseSets(values.set) };
+  const format = String(fields.format ?? 'png');
+  switch (kind) {
+    case 'html':
+      return { body: { html: await readInput(target), ...fields }, name: defaultOutputName(target === '-' ? 'page' : target, format) };
+    case 'svg':
+      return {
+        body: { svg: await readInput(target), ...(values.transparent ? { transparent: true } : {}), ...fields },
+        name: defaultOutputName(target === '-' ? 'image' : target, format),
+      };
+    case 'chart': {
+      let config: unknown;
+      const text = await readInput(target);
+      try {
+        config = JSON.parse(text);
+      } catch (err) {
+        throw new UsageError(`${target} is not valid JSON: ${(err as Error).message}`);
+      }
+      return {
+        body: { ...chartBody(config, values.library, values.type), ...fields },
+        name: defaultOutputName(target === '-' ? 'chart' : target, format),
+      };
+    }
+    case 'code': {
+      const language = values.language ?? (target === '-' ? undefined : guessLanguage(target));
+      return {
+        body: {
+          code: await readInput(target),
+          ...(language ? { language } : {}),
+          ...(values.theme ? { theme: values.theme } : {}),
+          ...fields,
+        },
+        name: defaultOutputName(target === '-' ? 'code' : target, format),
+      };
+    }
+    case 'screenshot': {
+      const delay = number(values, 'delay');
+      const host = (() => {
+        try {
+          return new URL(target).hostname || 'screenshot';
+        } catch {
+          return 'screenshot';
+        }
+      })();
+      return {
+        body: {
+          url: target,
+          ...(values['full-page'] ? { fullPage: true } : {}),
+          ...(values.device ? { deviceType: values.device } : {}),
+          ...(delay === undefined ? {} : { delay }),
+          ...fields,
+        },
+        name: `${host}.${extensionOf(format)}`,
+      };
+    }
+    case 'template': {
+      const variables = parseVars(values.var);
+      return {
+        body: { templateId: target, ...(Object.keys(variables).length ? { variables } : {}), ...fields },
+        name: `${target}.${extensionOf(format)}`,
+      };
+    }
+  }
+}
+
+const describe = (meta: ImageWithMeta['meta']) =>
+  `${meta.width}×${meta.height} ${meta.format}, ${formatBytes(meta.size)}${meta.renderTimeMs === undefined ? '' : `, rendered in ${meta.renderTimeMs} ms`}${meta.cache === 'HIT' ? ' (cache hit, no credit)' : ''}`;
+
+const formatBytes = (size: number) =>
+  size < 1024 ? `${size} B` : size < 1024 * 1024 ? `${(size / 1024).toFixed(1)} KB` : `${(size / 1024 / 1024).toFixed(2)} MB`;
+
+interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WriteStream;
+}
+
+function printError(io: Io, json: boolean, err: unknown) {
+  const error = errorOf(err);
+  if (json) io.stdout.write(`${JSON.stringify({ ok: false, error })}\n`);
+  const where = error.status
+    ? ` (${error.code}, HTTP ${error.status})`
+    : error.code === 'TIMEOUT' || error.code === 'NETWORK_ERROR'
+      ? ` (${error.code})`
+      : '';
+  io.stderr.write(`render: ${error.message}${where}\n`);
+}
+
+/** Runs the CLI; resolves to the exit code (the bin sets it). */
+export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  let values: Values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parse(argv));
+  } catch (err) {
+    io.stderr.write(`render: ${(err as Error).message}\nRun "render --help" for the commands.\n`);
+    return 2;
+  }
+  const json = Boolean(values.json);
+  const [command, target, ...extra] = positionals;
+  if (values.version) {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (values.help || !command) {
+    (command || values.help ? io.stdout : io.stderr).write(HELP);
+    return values.help ? 0 : 2;
+  }
+
+  try {
+    if (extra.length) throw new UsageError(`Unexpected argument "${extra[0]}"`);
+    const settings = await loadSettings({ apiKey: values['api-key'], baseUrl: values['base-url'] });
+    const timeoutMs = number(values, 'timeout');
+    const retries = number(values, 'retries');
+
+    if (command === 'mcp') {
+      if (!settings.apiKey) throw new UsageError(`render mcp needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
+      const { runStdioMcpServer } = await import('../mcp/stdio.ts');
+      await runStdioMcpServer({
+        apiKey: settings.apiKey,
+        baseUrl: settings.baseUrl,
+        version: VERSION,
+        ...(timeoutMs ? { timeoutMs } : {}),
+      });
+      // Serves until the client closes stdin.
+      await new Promise<void>((done) => process.stdin.once('close', done));
+      return 0;
+    }
+
+    const client = new RenderClient({
+      baseUrl: settings.baseUrl,
+      ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      // A batch wider than the plan's renders in flight meets 429s by design: give it more patience.
+      ...(retries === undefined ? (command === 'batch' ? { retries: 6 } : {}) : { retries }),
+    });
+
+    if (command === 'usage') {
+      if (!settings.apiKey) throw new UsageError(`render usage needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
+      const usage = await client.usage();
+      if (json) io.stdout.write(`${JSON.stringify({ ok: true, usage })}\n`);
+      else
+        io.stdout.write(
+          `${usage.plan} plan: ${usage.used} used${usage.limit === null ? ' (no limit)' : ` of ${usage.limit}, ${usage.remaining} left`} in the last ${usage.window.days} days\n`,
+        );
+      return 0;
+    }
+
+    if (command === 'batch') return await batch(client, target, values, io, Boolean(settings.apiKey));
+
+    const kinds: RenderKind[] = ['html', 'svg', 'chart', 'code', 'screenshot', 'template'];
+    if (!kinds.includes(command as RenderKind)) throw new UsageError(`Unknown command "${command}". Run "render --help" for the commands.`);
+    const kind = command as RenderKind;
+    if (!target)
+      throw new UsageError(
+        `render ${kind} needs ${kind === 'screenshot' ? 'a URL' : kind === 'template' ? 'a template id' : 'a file ("-" for stdin)'}`,
+      );
+    if (kind === 'template' && !settings.apiKey) {
+      throw new UsageError(`Rendering a template needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
+    }
+    const { body, name } = await singleTask(kind, target, values);
+    const { image, meta } = await renderKind(client, kind, body);
+    const out = values.out ?? name;
+    if (out === '-') {
+      if (io.stdout.isTTY) throw new UsageError('Refusing to write image bytes to a terminal: give -o <file> or pipe the output');
+      io.stdout.write(image);
+      io.stderr.write(`render: ${describe(meta)}\n`);
+      return 0;
+    }
+    const file = resolve(out);
+    await writeFile(file, image);
+    if (json) io.stdout.write(`${JSON.stringify({ ok: true, file, ...meta })}\n`);
+    else io.stdout.write(`${out}: ${describe(meta)}\n`);
+    return 0;
+  } catch (err) {
+    printError(io, json, err);
+    if (err instanceof UsageError) return 2;
+    return 1;
+  }
+}
+
+async function batch(client: RenderClient, target: string | undefined, values: Values, io: Io, signedIn: boolean): Promise<number> {
+  if (!target) throw new UsageError('render batch needs a folder or a .jsonl file');
+  if (!values.out) throw new UsageError('render batch needs -o <outdir>');
+  const concurrency = number(values, 'concurrency') ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    throw new UsageError('--concurrency must be a whole number from 1 to 64');
+
+  let tasks: Awaited<ReturnType<typeof tasksFromJsonl>>['tasks'];
+  let results: TaskResult[] = [];
+  let skipped: string[] = [];
+  if (await isDirectory(target)) {
+    const fields = { ...commonFields(values), ...parseSets(values.set) };
+    delete fields.format;
+    if (values.theme) fields.theme = values.theme;
+    ({ tasks, skipped } = await tasksFromFolder(target, {
+      fields,
+      ...(values.format ? { format: values.format } : {}),
+      ...(values.library ? { library: values.library } : {}),
+    }));
+  } else {
+    let invalid: TaskResult[];
+    try {
+      ({ tasks, invalid } = await tasksFromJsonl(target));
+    } catch (err) {
+      throw new UsageError(`Cannot read ${target}: ${(err as Error).message}`);
+    }
+    results = invalid;
+  }
+  if (tasks.length === 0 && results.length === 0) throw new UsageError(`Nothing to render in ${target}`);
+
+  const bar = progressBar(tasks.length + results.length, io.stderr);
+  const invalidCount = results.length;
+  bar.update(0, invalidCount);
+  const rendered = await runBatch(client, tasks, {
+    outDir: values.out,
+    concurrency,
+    onProgress: (done, failed) => bar.update(done, failed + invalidCount),
+  });
+  bar.end();
+  results = [...rendered, ...results];
+
+  const done = results.filter((r) => r.ok).length;
+  const failed = results.length - done;
+  const cacheHits = results.filter((r) => r.ok && r.cache === 'HIT').length;
+  // Each delivered image costs one credit unless it came from the cache; anonymous renders cost none.
+  const credits = signedIn ? done - cacheHits : 0;
+  let remaining: number | null | undefined;
+  if (signedIn)
+    remaining = await client.usage().then(
+      (usage) => usage.remaining,
+      () => undefined,
+    );
+  const summary = { total: results.length, done, failed, credits, cacheHits, ...(remaining === undefined ? {} : { remaining }), skipped };
+
+  if (values.json) io.stdout.write(`${JSON.stringify({ ok: failed === 0, summary, results })}\n`);
+  else {
+    for (const r of results) {
+      if (!r.ok)
+        io.stderr.write(`✗ ${r.source}: ${r.error?.message}${r.error?.status ? ` (${r.error.code}, HTTP ${r.error.status})` : ''}\n`);
+    }
+    const left = remaining === undefined ? '' : remaining === null ? ', no credit limit' : `, ${remaining} left`;
+    io.stdout.write(
+      `done ${done}, failed ${failed}, credits used ${credits}${cacheHits ? ` (${cacheHits} cache hits free)` : ''}${left}` +
+        `${skipped.length ? `; skipped ${skipped.length} file(s) of no known kind` : ''}\n`,
+    );
+  }
+  return failed === 0 ? 0 : 1;
+}

@@ -1,0 +1,25 @@
+// @render/sdk: the render API from TypeScript and JavaScript (README.md). fetch and Web Crypto only, so this
+// entry runs in Node 20+, Deno, Bun and browsers; the `render` CLI (src/cli) is the only part using node:.
+export { RenderClient, type RenderClientOptions } from './client.ts';
+export { parseRetryAfter, RenderApiError } from './errors.ts';
+export { type SignedTemplateUrlInput, type SignTemplateUrlInput, signTemplateUrl, templateImageSigningString } from './signed-url.ts';
+export type { FetchLike } from './transport.ts';
+export type {
+  CallOptions,
+  ChartRenderOptions,
+  CodeRenderOptions,
+  HtmlRenderOptions,
+  ImageMeta,
+  ImageWithMeta,
+  paths,
+  ScreenshotRenderOptions,
+  SvgRenderOptions,
+  TemplateRenderOptions,
+} from './types.ts';
+export {
+  parseSignatureHeader,
+  signWebhookPayload,
+  type VerifyWebhookInput,
+  verifyWebhookSignature,
+  WEBHOOK_SIGNATURE_HEADER,
+} from './webhook.ts';

@@ -1,0 +1,46 @@
+// Request and answer types of the hand-written layer, taken from the types generated from the gateway's
+// OpenAPI document (`pnpm run generate`), so they follow the contracts without a copy.
+import type { paths } from './generated/openapi.ts';
+
+type JsonBodyOf<P extends keyof paths> = paths[P] extends { post: { requestBody: { content: { 'application/json': infer B } } } }
+  ? B
+  : never;
+
+/**
+ * What the image methods send: the route's body without the answer's encoding (`output`/`outputType`, set by
+ * the method) and `webhook` (asynchronous renders answer 202, not an image: use `client.api` for those).
+ */
+type RenderBody<P extends keyof paths> = Omit<JsonBodyOf<P>, 'output' | 'outputType' | 'webhook'>;
+
+export type HtmlRenderOptions = RenderBody<'/api/html-to-img/convert'>;
+export type SvgRenderOptions = RenderBody<'/api/svg-to-img/convert'>;
+export type ChartRenderOptions = RenderBody<'/api/chart-to-img/convert'>;
+export type CodeRenderOptions = RenderBody<'/api/code-to-img/convert'>;
+export type ScreenshotRenderOptions = RenderBody<'/api/screenshot/convert'>;
+export type TemplateRenderOptions = Omit<RenderBody<'/api/template/generate'>, 'templateId'>;
+
+type JsonImageAnswer = paths['/api/html-to-img/convert']['post']['responses'][200]['content']['application/json'];
+
+/** What a `…WithMeta` call returns besides the bytes: the JSON answer's fields and the timing headers. */
+export type ImageMeta = Omit<JsonImageAnswer['data'], 'image'> & {
+  /** Milliseconds the worker spent rendering (`X-Render-Time`; 0 for a cached image). */
+  renderTimeMs?: number;
+  /** Milliseconds the job waited in the queue (`X-Queue-Time`). */
+  queueTimeMs?: number;
+  /** With `cache` in the body: HIT when served from the cache (no credit charged), MISS when rendered. */
+  cache?: 'HIT' | 'MISS';
+};
+
+export interface ImageWithMeta {
+  image: Uint8Array;
+  meta: ImageMeta;
+}
+
+/** Per-call settings, over the client's own. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  retries?: number;
+}
+
+export type { paths };

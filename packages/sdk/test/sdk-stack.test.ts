@@ -1,0 +1,386 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The web app's signed-URL builder: what the SDK makes must be what the dashboard makes, and served.
+import { buildSignedImageUrl } from '../../../apps/web/src/features/templates/signed-url.ts';
+// The real account service (own throwaway database, real SMTP), templates service, render worker (real
+// Chromium, Redis) and gateway, on real sockets, as the gateway's own tests start them.
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../../services/auth/test/helpers/stack.ts';
+import { decodePng, near, PNG_SIGNATURE } from '../../../services/gateway/test/helpers/images.ts';
+import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from '../../../services/gateway/test/helpers/stack.ts';
+import { RenderApiError, RenderClient, verifyWebhookSignature } from '../src/index.ts';
+
+const BIN = resolve(import.meta.dirname, '../bin/render.mjs');
+
+// startFullStack's parts, started here so the worker also gets the account service (webhook secrets).
+let stack: { auth: Stack; gateway: TestGateway; close(): Promise<void> };
+let site: Server;
+let siteOrigin: string;
+let hooks: Server;
+let hooksOrigin: string;
+const received: Array<{ signature: string; body: string }> = [];
+let user: Awaited<ReturnType<typeof verifiedUser>>;
+let render: RenderClient;
+let work: string;
+let templateId: string;
+
+// A template whose left half takes its colour from a text variable written into <style>.
+const CARD_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100">
+  <style data-variable="theme">.bg{fill:#00ff00}</style>
+  <rect class="bg" width="100" height="100"/>
+  <text x="110" y="50" font-size="12" data-variable="title">Hello</text>
+</svg>`;
+
+beforeAll(async () => {
+  site = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<body style="margin:0;background:#0000ff">site</body>'),
+  );
+  await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
+  const port = (site.address() as AddressInfo).port;
+  siteOrigin = `http://127.0.0.1:${port}`;
+  // A webhook receiver, allow-listed for the worker like the page above.
+  hooks = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ signature: String(req.headers['x-render-signature'] ?? ''), body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((done) => hooks.listen(0, '127.0.0.1', done));
+  const hooksPort = (hooks.address() as AddressInfo).port;
+  hooksOrigin = `http://127.0.0.1:${hooksPort}`;
+
+  const prefix = uniquePrefix('sdk');
+  const auth = await startStack();
+  const templates = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
+  const worker = await startWorker({
+    QUEUE_PREFIX: prefix,
+    AUTH_SERVICE_URL: auth.url,
+    INTERNAL_TOKEN,
+    RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${port},127.0.0.1:${hooksPort}`,
+  });
+  const gateway = await startGateway({
+    QUEUE_PREFIX: prefix,
+    AUTH_SERVICE_URL: auth.url,
+    TEMPLATES_SERVICE_URL: templates.url,
+    INTERNAL_TOKEN,
+  });
+  stack = {
+    auth,
+    gateway,
+    async close() {
+      await gateway.close();
+      await worker.close();
+      await templates.close();
+      await auth.close();
+    },
+  };
+  user = await verifiedUser(stack.auth, { name: 'Sdk User' });
+  render = new RenderClient({ baseUrl: stack.gateway.url, apiKey: user.apiKey });
+  work = await mkdtemp(join(tmpdir(), 'render-sdk-'));
+  // Through the generated, typed client: every public route is reachable with the API key.
+  const { data, error } = await render.api.POST('/api/template', {
+    body: {
+      name: 'SDK card',
+      width: 200,
+      height: 100,
+      svg: CARD_SVG,
+      variables: [
+        { name: 'theme', type: 'text', defaultValue: '.bg{fill:#00ff00}' },
+        { name: 'title', type: 'text', defaultValue: 'Hello' },
+      ],
+    },
+  });
+  if (!data) throw new Error(`template not created: ${JSON.stringify(error)}`);
+  templateId = data.data.id;
+});
+
+afterAll(async () => {
+  await stack?.close();
+  await new Promise<void>((done) => (site ? site.close(() => done()) : done()));
+  await new Promise<void>((done) => (hooks ? hooks.close(() => done()) : done()));
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+const png = (bytes: Uint8Array) => {
+  const buffer = Buffer.from(bytes);
+  expect(buffer.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+  return decodePng(buffer);
+};
+
+describe('render methods against the real stack', () => {
+  it('html → PNG of the asked size and content', async () => {
+    const image = png(await render.html({ html: '<body style="margin:0;background:#ff0000"></body>', width: 320, height: 200 }));
+    expect([image.width, image.height]).toEqual([320, 200]);
+    expect(near(image.pixel(160, 100), [255, 0, 0, 255])).toBe(true);
+  });
+
+  it('htmlWithMeta decodes the JSON answer: bytes, width, height, size, format and timings', async () => {
+    const { image, meta } = await render.htmlWithMeta({ html: '<p>meta</p>', width: 300, height: 150, format: 'png' });
+    expect(png(image).width).toBe(300);
+    expect(meta).toMatchObject({ format: 'png', mimeType: 'image/png', width: 300, height: 150, size: image.length });
+    expect(meta.renderTimeMs).toBeGreaterThanOrEqual(0);
+    expect(meta.queueTimeMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('svg → PNG, and → a resized SVG document', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#00ff00"/></svg>';
+    const image = png(await render.svg({ svg, width: 120, height: 80 }));
+    expect([image.width, image.height]).toEqual([120, 80]);
+    expect(near(image.pixel(60, 40), [0, 255, 0, 255])).toBe(true);
+    const text = new TextDecoder().decode(await render.svg({ svg, width: 120, height: 80, format: 'svg' }));
+    expect(text).toMatch(/^<svg[^>]*width="120"/);
+  });
+
+  it('chart → PNG', async () => {
+    const { image, meta } = await render.chartWithMeta({
+      library: 'chartjs',
+      chartType: 'bar',
+      chartData: { labels: ['a', 'b'], datasets: [{ label: 'n', data: [1, 2], backgroundColor: '#ff0000' }] },
+      width: 400,
+      height: 300,
+    });
+    expect([png(image).width, png(image).height, meta.format]).toEqual([400, 300, 'png']);
+  });
+
+  it('code → PNG sized to the code', async () => {
+    const { image, meta } = await render.codeWithMeta({
+      code: 'const x: number = 1;\nconsole.log(x);',
+      language: 'ts',
+      theme: 'github-dark',
+      width: 500,
+    });
+    expect(png(image).width).toBe(500);
+    expect(meta.height).toBeGreaterThan(20);
+  });
+
+  it('screenshot of a local page (allow-listed for the test) → PNG', async () => {
+    const image = png(await render.screenshot({ url: `${siteOrigin}/`, width: 400, height: 300 }));
+    expect([image.width, image.height]).toEqual([400, 300]);
+    expect(near(image.pixel(200, 150), [0, 0, 255, 255])).toBe(true);
+  });
+
+  it('template → PNG with the variables applied, billed to the key’s account', async () => {
+    const before = (await render.usage()).used;
+    const image = png(await render.template(templateId, { variables: { theme: '.bg{fill:#ff0000}' }, format: 'png' }));
+    expect([image.width, image.height]).toEqual([200, 100]);
+    expect(near(image.pixel(50, 50), [255, 0, 0, 255])).toBe(true);
+    expect((await render.usage()).used).toBe(before + 1);
+  });
+});
+
+describe('errors', () => {
+  it('a 400 is a RenderApiError with the server’s code and message', async () => {
+    const error = await render.html({ html: '<p>x</p>', width: 10 }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(RenderApiError);
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect((error as Error).message).toMatch(/width/);
+  });
+
+  it('a wrong API key is a 401 UNAUTHORIZED', async () => {
+    const error = await new RenderClient({ baseUrl: stack.gateway.url, apiKey: 'rk_wrong' })
+      .html({ html: 'x' })
+      .catch((err: unknown) => err);
+    expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED', message: 'Invalid API key' });
+  });
+
+  it('an unknown template is a 404', async () => {
+    const error = await render.template('00000000-0000-4000-8000-000000000000').catch((err: unknown) => err);
+    expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});
+
+describe('signed template URLs', () => {
+  it('are the web app’s URLs, and the gateway serves them without credentials', async () => {
+    const variables = { theme: '.bg{fill:#0000ff}', title: `sdk ${Date.now()}` };
+    const url = await render.signedTemplateUrl({ templateId, variables, format: 'png' });
+    expect(url).toBe(await buildSignedImageUrl({ origin: stack.gateway.url, templateId, apiKey: user.apiKey, variables, format: 'png' }));
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    const image = png(new Uint8Array(await res.arrayBuffer()));
+    expect(near(image.pixel(50, 50), [0, 0, 255, 255])).toBe(true);
+    // Signed with another key, the same URL is refused.
+    const forged = await new RenderClient({ baseUrl: stack.gateway.url, apiKey: 'rk_not_the_owner' }).signedTemplateUrl({
+      templateId,
+      variables,
+      format: 'png',
+    });
+    expect((await fetch(forged)).status).toBe(403);
+  });
+});
+
+describe('webhooks', () => {
+  it('a real delivery verifies with verifyWebhookSignature, and a tampered one does not', async () => {
+    // The asynchronous call and the secret through the typed client: routes the hand layer does not wrap.
+    const secret = (await render.api.GET('/api/auth/webhook-secret')).data?.secret;
+    expect(secret).toMatch(/^whsec_/);
+    const { response } = await render.api.POST('/api/html-to-img/convert', {
+      body: { html: '<p>hook</p>', width: 100, height: 60, webhook: `${hooksOrigin}/hook` },
+    });
+    expect(response.status).toBe(202);
+    const until = Date.now() + 30_000;
+    while (received.length === 0 && Date.now() < until) await new Promise((done) => setTimeout(done, 100));
+    const delivery = received[0];
+    if (!delivery) throw new Error('no webhook delivery within 30 s');
+    expect(JSON.parse(delivery.body)).toMatchObject({ status: 'done', format: 'png' });
+    expect(await verifyWebhookSignature({ payload: delivery.body, header: delivery.signature, secret: secret! })).toBe(true);
+    expect(
+      await verifyWebhookSignature({ payload: delivery.body.replace('"done"', '"failed"'), header: delivery.signature, secret: secret! }),
+    ).toBe(false);
+    expect(await verifyWebhookSignature({ payload: delivery.body, header: delivery.signature, secret: `${secret}x` })).toBe(false);
+    // Replayed ten minutes later, the same delivery is refused.
+    const later = Math.floor(Date.now() / 1000) + 600;
+    expect(await verifyWebhookSignature({ payload: delivery.body, header: delivery.signature, secret: secret!, now: later })).toBe(false);
+  });
+});
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The `render` binary as a user runs it, in its own process, with only the environment given. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      {
+        cwd: work,
+        env: { PATH: process.env.PATH ?? '', HOME: work, RENDER_API_URL: stack.gateway.url, RENDER_API_KEY: user.apiKey, ...env },
+        timeout: 120_000,
+      },
+      (error, stdout, stderr) => done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('the render CLI', () => {
+  it('render html writes the image and prints JSON', async () => {
+    await writeFile(join(work, 'page.html'), '<body style="margin:0;background:#ff0000"></body>');
+    const run = await cli(['html', 'page.html', '-o', 'out.png', '--width', '240', '--height', '120', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ ok: true, file: join(work, 'out.png'), format: 'png', width: 240, height: 120 });
+    const image = png(await readFile(join(work, 'out.png')));
+    expect([image.width, image.height]).toEqual([240, 120]);
+  });
+
+  it('render template with --var', async () => {
+    const run = await cli(['template', templateId, '--var', 'theme=.bg{fill:#ff0000}', '--var', 'title=Hello', '-o', 'card.png', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, width: 200, height: 100 });
+    expect(near(png(await readFile(join(work, 'card.png'))).pixel(50, 50), [255, 0, 0, 255])).toBe(true);
+  });
+
+  it('render batch over a JSON-lines file: files written, failures reported, a summary, exit code 1', async () => {
+    const lines = [
+      { kind: 'html', body: { html: '<p>one</p>', width: 200, height: 100 }, out: 'one.png' },
+      {
+        kind: 'svg',
+        body: { svg: '<svg xmlns="http://www.w3.org/2000/svg" width="5" height="5"/>', width: 60, height: 60 },
+        out: 'two.png',
+      },
+      { kind: 'template', body: { templateId, variables: { title: 'batch' } }, out: 'three.png' },
+      { kind: 'html', body: { html: '<p>bad</p>', width: 5 }, out: 'bad.png' },
+      { kind: 'html', body: { html: 'x' }, out: '../escape.png' },
+    ];
+    await writeFile(join(work, 'tasks.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\nnot json\n`);
+    const run = await cli(['batch', 'tasks.jsonl', '-o', 'outdir', '--json', '--concurrency', '2']);
+    expect(run.code).toBe(1);
+    const { summary, results } = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ total: 6, done: 3, failed: 3, credits: 3 });
+    expect(typeof summary.remaining).toBe('number');
+    expect(results.filter((r: { ok: boolean }) => r.ok).map((r: { file: string }) => r.file)).toEqual(
+      ['one.png', 'two.png', 'three.png'].map((name) => join(work, 'outdir', name)),
+    );
+    const bad = results.find((r: { source: string }) => r.source === 'tasks.jsonl:4');
+    expect(bad).toMatchObject({ ok: false, error: { status: 400, code: 'VALIDATION_ERROR' } });
+    expect(results.find((r: { source: string }) => r.source === 'tasks.jsonl:5').error.message).toMatch(/inside the output folder/);
+    expect(results.find((r: { source: string }) => r.source === 'tasks.jsonl:6').error.message).toMatch(/not valid JSON/);
+    expect(png(await readFile(join(work, 'outdir', 'two.png'))).width).toBe(60);
+    await expect(readFile(join(work, 'escape.png'))).rejects.toThrow();
+  });
+
+  it('render batch over a folder renders each file by its extension', async () => {
+    const folder = join(work, 'inputs');
+    await rm(folder, { recursive: true, force: true });
+    await import('node:fs/promises').then((fs) => fs.mkdir(folder));
+    await writeFile(join(folder, 'a.html'), '<p>a</p>');
+    await writeFile(join(folder, 'b.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="5" height="5"/>');
+    await writeFile(join(folder, 'c.py'), 'print("hi")\n');
+    await writeFile(join(folder, 'notes.png'), 'not rendered');
+    const run = await cli(['batch', folder, '-o', 'folder-out', '--width', '300', '--height', '200']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/done 3, failed 0, credits used 3/);
+    expect(png(await readFile(join(work, 'folder-out', 'a.png'))).width).toBe(300);
+    expect(png(await readFile(join(work, 'folder-out', 'c.png'))).width).toBe(300);
+  });
+
+  it('reads the API key and base URL from the config file', async () => {
+    const config = join(work, 'config.json');
+    await writeFile(config, JSON.stringify({ apiKey: user.apiKey, baseUrl: stack.gateway.url }));
+    const run = await cli(['usage', '--json'], { RENDER_API_KEY: '', RENDER_API_URL: '', RENDER_CONFIG: config });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).usage).toMatchObject({ plan: 'free' });
+  });
+
+  it('says the server’s message and exits non-zero on an API error', async () => {
+    const run = await cli(['html', 'page.html', '--width', '5']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^render: .*width.*\(VALIDATION_ERROR, HTTP 400\)/);
+    const unauthorized = await cli(['html', 'page.html', '--json'], { RENDER_API_KEY: 'rk_wrong' });
+    expect(unauthorized.code).toBe(1);
+    expect(JSON.parse(unauthorized.stdout)).toEqual({
+      ok: false,
+      error: { status: 401, code: 'UNAUTHORIZED', message: 'Invalid API key' },
+    });
+  });
+
+  it('refuses command-line mistakes with exit code 2', async () => {
+    expect((await cli(['html'])).code).toBe(2);
+    expect((await cli(['frobnicate', 'x'])).code).toBe(2);
+    expect((await cli(['template', 'x'], { RENDER_API_KEY: '' })).stderr).toMatch(/needs an API key/);
+  });
+});
+
+describe('render mcp', () => {
+  it('starts the stdio MCP server, which the official client lists and calls', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      env: { PATH: process.env.PATH ?? '', HOME: work, RENDER_API_URL: stack.gateway.url, RENDER_API_KEY: user.apiKey },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['render_html', 'generate_template_image']));
+      const result = await client.callTool({
+        name: 'render_html',
+        arguments: { html: '<body style="margin:0;background:#ff0000"></body>', width: 100, height: 80 },
+      });
+      const image = (result.content as Array<{ type: string; data?: string; mimeType?: string }>).find((part) => part.type === 'image');
+      expect(image?.mimeType).toBe('image/png');
+      const decoded = png(Buffer.from(image!.data!, 'base64'));
+      expect([decoded.width, decoded.height]).toEqual([100, 80]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('needs an API key', async () => {
+    const run = await cli(['mcp'], { RENDER_API_KEY: '' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/render mcp needs an API key/);
+  });
+});

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  type AsyncRenderAccepted,
+  type AsyncRenderStatus,
+  type AsyncRenderView,
+  parseWebhookUrl,
+  WebhookDelivery,
+  WebhookMessages,
+  type WebhookPayload,
+} from '@render/contracts';
+import { deliveriesKey, type RenderKind, type RenderPayload, type WebhookJobData, webhookJob, webhookJobOptions } from '@render/queue';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Queue } from 'bullmq';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { literalWebhookRefusal } from '../lib/webhook-target.ts';
+import type { RenderOutcome } from './render-queue.plugin.ts';
+
+/** A finished async render's image as kept for `GET /api/renders/{id}/image`. */
+export interface KeptImage {
+  bytes: Buffer;
+  mimeType: string;
+  format: string;
+}
+
+export interface AsyncRenderJob<K extends RenderKind> {
+  kind: K;
+  /** What the render is in the status (`template` for a template's SVG job). */
+  label: string;
+  payload: RenderPayload<K>;
+  /** The webhook, already parsed (an absolute http(s) URL). */
+  webhook: URL;
+}
+
+export interface AsyncRenders {
+  /** The webhook URL of a body, parsed; a 400 when it is not an absolute http(s) URL or is a literal non-public address. */
+  webhookTarget(raw: string): URL;
+  /**
+   * Records the render as queued and starts the same billed pipeline as a synchronous call in the
+   * background; resolves with the 202 answer's data once the status can be read.
+   */
+  submit<K extends RenderKind>(request: FastifyRequest, job: AsyncRenderJob<K>): Promise<AsyncRenderAccepted['data']>;
+  /** The render's status for its owner; null for an unknown, expired or someone else's render. */
+  status(id: string, userId: string): Promise<AsyncRenderView | null>;
+  image(id: string, userId: string): Promise<{ view: AsyncRenderView; image: KeptImage | null } | null>;
+  /** The account's latest webhook delivery attempts, newest first. */
+  deliveries(userId: string): Promise<WebhookDelivery[]>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    asyncRenders: AsyncRenders;
+  }
+}
+
+export interface AsyncRendersOptions {
+  prefix: string;
+  ttlSeconds: number;
+  webhookRetryBaseMs: number;
+  webhookAttempts: number;
+  /** host:port pairs a webhook may target although not public (the workers' RENDER_EGRESS_ALLOWLIST). */
+  webhookAllowlist: Set<string>;
+}
+
+const CLOSE_TIMEOUT_MS = 2_000;
+const checkDelivery = TypeCompiler.Compile(WebhookDelivery);
+
+/** Redis errors are an outage of this feature, not of the request: a 503 the caller may retry. */
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError('SERVICE_UNAVAILABLE', 'Async renders are unavailable right now; please retry shortly');
+  }
+}
+
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+
+/**
+ * Async renders (`webhook` in a convert body). State lives in Redis under the gateway's prefix, so any
+ * replica answers the status: a hash per render (`<prefix>:async-render:<id>`) and the image bytes next to
+ * it (`…:image`), both expiring `ttlSeconds` after submission. When the render ends, a webhook job goes to
+ * the `webhook` queue, which the render workers deliver (they own the egress policy).
+ */
+async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOptions) {
+  const { redis, credits } = app;
+  const statusKey = (id: string) => `${opts.prefix}:async-render:${id}`;
+  const imageKey = (id: string) => `${statusKey(id)}:image`;
+  const webhooks = new Queue<WebhookJobData>(webhookJob.queueName, {
+    connection: redis,
+    prefix: opts.prefix,
+    defaultJobOptions: webhookJobOptions(opts.webhookRetryBaseMs, opts.webhookAttempts),
+  });
+  webhooks.on('error', (err) => app.log.debug({ err: err.message }, 'webhook queue error'));
+  // Renders still running in the background; a closing gateway lets them end (bounded by the render deadline).
+  const running = new Set<Promise<void>>();
+
+  const viewOf = (id: string, fields: Record<string, string>): AsyncRenderView => ({
+    id,
+    kind: fields.kind ?? 'unknown',
+    format: fields.format ?? 'unknown',
+    status: (fields.status ?? 'queued') as AsyncRenderStatus,
+    ...(fields.errorCode ? { error: { code: fields.errorCode, message: fields.errorMessage ?? '' } } : {}),
+    ...(fields.size ? { size: Number(fields.size) } : {}),
+    ...(fields.width ? { width: Number(fields.width) } : {}),
+    ...(fields.height ? { height: Number(fields.height) } : {}),
+    createdAt: fields.createdAt ?? new Date(0).toISOString(),
+    ...(fields.finishedAt ? { finishedAt: fields.finishedAt } : {}),
+    ...(fields.expiresAt ? { expiresAt: fields.expiresAt } : {}),
+    ...(fields.status === 'done' ? { imageUrl: `/api/renders/${id}/image` } : {}),
+  });
+
+  /** The render's fields when `userId` owns it. Another account's render reads as missing: its ids are not confirmed. */
+  async function owned(id: string, userId: string): Promise<Record<string, string> | null> {
+    if (!isUuid(id)) return null;
+    const fields = await redis.hgetall(statusKey(id));
+    return fields.owner === userId ? fields : null;
+  }
+
+  async function finish(id: string, job: WebhookJobData, fields: Record<string, string>, expiresAtSeconds: number) {
+    await redis.multi().hset(statusKey(id), fields).expireat(statusKey(id), expiresAtSeconds).exec();
+    // The job id is the render id: a gateway retrying this (it does not) could not deliver twice.
+    await webhooks.add('deliver', job, { jobId: id });
+  }
+
+  async function runInBackground<K extends RenderKind>(
+    id: string,
+    userId: string,
+    rendering: Promise<RenderOutcome>,
+    job: AsyncRenderJob<K>,
+    expiresAtSeconds: number,
+  ): Promise<void> {
+    const format = String((job.payload as { format?: unknown }).format ?? 'unknown');
+    await redis.hset(statusKey(id), { status: 'rendering' }).catch(() => undefined);
+    let payload: WebhookPayload;
+    let fields: Record<string, string>;
+    try {
+      const { image, meta } = await rendering;
+      // The image first, then the status that points at it: a status read as done always finds its image.
+      await redis.set(imageKey(id), image, 'EXAT', expiresAtSeconds);
+      fields = {
+        status: 'done',
+        format: meta.format,
+        mimeType: meta.mimeType,
+        size: String(image.length),
+        width: String(meta.width),
+        height: String(meta.height),
+        finishedAt: new Date().toISOString(),
+      };
+      payload = { id, status: 'done', format: meta.format, size: image.length };
+    } catch (err) {
+      // What a synchronous call would have answered (a 422, a 402 with no credits left…); never charged.
+      const error =
+        err instanceof AppError ? { code: err.code, message: err.message } : { code: 'RENDER_FAILED', message: 'Failed to generate image' };
+      fields = { status: 'failed', errorCode: error.code, errorMessage: error.message, finishedAt: new Date().toISOString() };
+      payload = { id, status: 'failed', format, size: 0, error };
+    }
+    await finish(id, { userId, url: job.webhook.href, payload }, fields, expiresAtSeconds);
+  }
+
+  async function submit<K extends RenderKind>(request: FastifyRequest, job: AsyncRenderJob<K>) {
+    const caller = request.caller;
+    // The webhook is signed with the account's secret, and the status is the owner's only: no anonymous ones.
+    if (caller?.kind !== 'account') throw new AppError('UNAUTHORIZED', WebhookMessages.signedIn);
+    // A key's credit was reserved in onRequest: a refusal (no credits left, a regenerated key) is this call's
+    // 402/401 now rather than a failed render later. (A session's credit is reserved by the render itself.)
+    const prepared = request.reservation;
+    if (prepared && !prepared.claimed) {
+      const outcome = await prepared.outcome;
+      if (!outcome.reserved) throw outcome.error;
+    }
+    const id = randomUUID();
+    const createdAt = new Date();
+    const expiresAtSeconds = Math.floor(createdAt.getTime() / 1000) + opts.ttlSeconds;
+    const format = String((job.payload as { format?: unknown }).format ?? 'unknown');
+    try {
+      await redis
+        .multi()
+        .hset(statusKey(id), {
+          owner: caller.userId,
+          kind: job.label,
+          format,
+          status: 'queued',
+          createdAt: createdAt.toISOString(),
+          expiresAt: new Date(expiresAtSeconds * 1000).toISOString(),
+        })
+        .expireat(statusKey(id), expiresAtSeconds)
+        .exec();
+    } catch {
+      throw new AppError('QUEUE_UNAVAILABLE', 'The render queue is unavailable right now; please retry shortly');
+    }
+    // Started before the 202 goes out, so the credit reserved in onRequest is claimed by this render (not given
+    // back by the answer), and not tied to this connection: the caller hanging up must not end or release it.
+    const rendering = credits.renderBilled(request, job.kind, job.payload, { endsWithClient: false });
+    rendering.catch(() => undefined);
+    const background = runInBackground(id, caller.userId, rendering, job, expiresAtSeconds).catch((err: Error) =>
+      app.log.error({ renderId: id, err: err.message }, 'async render could not record its outcome or queue its webhook'),
+    );
+    running.add(background);
+    background.finally(() => running.delete(background));
+    return { id, status: 'queued' as const, statusUrl: `/api/renders/${id}` };
+  }
+
+  const status = (id: string, userId: string) =>
+    guarded(async () => {
+      const fields = await owned(id, userId);
+      return fields ? viewOf(id, fields) : null;
+    });
+
+  const image = (id: string, userId: string) => guarded(() => imageOf(id, userId));
+  async function imageOf(id: string, userId: string) {
+    const fields = await owned(id, userId);
+    if (!fields) return null;
+    const view = viewOf(id, fields);
+    if (view.status !== 'done') return { view, image: null };
+    const bytes = await redis.getBuffer(imageKey(id));
+    return { view, image: bytes ? { bytes, mimeType: fields.mimeType ?? 'application/octet-stream', format: view.format } : null };
+  }
+
+  async function deliveries(userId: string) {
+    const raw = await guarded(() => redis.lrange(deliveriesKey(opts.prefix, userId), 0, -1));
+    return raw.flatMap((line) => {
+      try {
+        const parsed: unknown = JSON.parse(line);
+        return checkDelivery.Check(parsed) ? [parsed] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  function webhookTarget(raw: string): URL {
+    const url = parseWebhookUrl(raw);
+    if (!url) throw new AppError('VALIDATION_ERROR', WebhookMessages.invalid);
+    const refusal = literalWebhookRefusal(url, opts.webhookAllowlist);
+    if (refusal) throw new AppError('VALIDATION_ERROR', refusal);
+    return url;
+  }
+
+  app.decorate('asyncRenders', { webhookTarget, submit, status, image, deliveries } satisfies AsyncRenders);
+  app.addHook('onClose', async () => {
+    await Promise.allSettled(running);
+    await Promise.race([webhooks.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);
+  });
+}
+
+export default fp(asyncRendersPlugin, { name: 'async-renders', dependencies: ['redis', 'credits'], fastify: '5.x' });
