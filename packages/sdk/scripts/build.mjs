@@ -3,15 +3,33 @@
 // runtime (platform "neutral": a `node:` import anywhere in its graph fails the build), and dist/cli.js, the
 // CLI for Node, which bin/render.mjs loads when the TypeScript sources are not there (a published package).
 // Only the package's own dependencies stay external; workspace code the CLI reaches (@render/contracts, via
-// the MCP tools) is compiled in. Declarations are not emitted yet (README "Development").
-import { readFileSync, rmSync } from 'node:fs';
+// the MCP tools) is compiled in. Declarations go to dist/types (tsconfig.build.json), with relative
+// specifiers ending in .js, so a consumer's TypeScript resolves them in any module mode.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(DIR, 'package.json'), 'utf8'));
-const external = Object.keys(pkg.dependencies ?? {});
+// Workspace packages (private, never published) are compiled in; npm dependencies stay external.
+const external = Object.entries(pkg.dependencies ?? {})
+  .filter(([, range]) => !String(range).startsWith('workspace:'))
+  .map(([name]) => name);
+
+/** tsc's declarations for the library entry, their `./x.ts` specifiers rewritten to `./x.js`. */
+function emitDeclarations() {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', path.join(DIR, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const typesDir = path.join(DIR, 'dist/types');
+  for (const entry of readdirSync(typesDir, { recursive: true, encoding: 'utf8' })) {
+    if (!entry.endsWith('.d.ts')) continue;
+    const file = path.join(typesDir, entry);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/(from\s+'\.{1,2}\/[^']+)\.ts'/g, "$1.js'"));
+  }
+}
 
 /** The library bundle's options: also used by the test that holds the entry to fetch and Web Crypto only. */
 export const libraryOptions = {
@@ -37,5 +55,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     outfile: path.join(DIR, 'dist/cli.js'),
     logLevel: 'warning',
   });
-  console.log('@render/sdk: dist/index.js, dist/cli.js');
+  emitDeclarations();
+  console.log('@render/sdk: dist/index.js, dist/types/index.d.ts, dist/cli.js');
 }

@@ -7,22 +7,31 @@ type JsonBodyOf<P extends keyof paths> = paths[P] extends { post: { requestBody:
   : never;
 
 /**
+ * `T`'s declared fields without `D`. Not `Omit`: the bodies accept unknown fields, so their generated types
+ * carry an index signature, and `Omit` over one keeps only the signature (every field typed `unknown`, any
+ * value accepted). Mapping over `keyof T` with `as` keeps the declared keys, their optionality, and unions.
+ */
+type Declared<T, D extends PropertyKey> = {
+  [K in keyof T as string extends K ? never : number extends K ? never : K extends D ? never : K]: T[K];
+};
+
+/**
  * What the image methods send: the route's body without the answer's encoding (`output`/`outputType`, set by
  * the method) and `webhook` (asynchronous renders answer 202, not an image: use `client.api` for those).
  */
-type RenderBody<P extends keyof paths> = Omit<JsonBodyOf<P>, 'output' | 'outputType' | 'webhook'>;
+type RenderBody<P extends keyof paths> = Declared<JsonBodyOf<P>, 'output' | 'outputType' | 'webhook'>;
 
 export type HtmlRenderOptions = RenderBody<'/api/html-to-img/convert'>;
 export type SvgRenderOptions = RenderBody<'/api/svg-to-img/convert'>;
 export type ChartRenderOptions = RenderBody<'/api/chart-to-img/convert'>;
 export type CodeRenderOptions = RenderBody<'/api/code-to-img/convert'>;
 export type ScreenshotRenderOptions = RenderBody<'/api/screenshot/convert'>;
-export type TemplateRenderOptions = Omit<RenderBody<'/api/template/generate'>, 'templateId'>;
+export type TemplateRenderOptions = Declared<JsonBodyOf<'/api/template/generate'>, 'output' | 'outputType' | 'webhook' | 'templateId'>;
 
 type JsonImageAnswer = paths['/api/html-to-img/convert']['post']['responses'][200]['content']['application/json'];
 
 /** What a `…WithMeta` call returns besides the bytes: the JSON answer's fields and the timing headers. */
-export type ImageMeta = Omit<JsonImageAnswer['data'], 'image'> & {
+export type ImageMeta = Declared<JsonImageAnswer['data'], 'image'> & {
   /** Milliseconds the worker spent rendering (`X-Render-Time`; 0 for a cached image). */
   renderTimeMs?: number;
   /** Milliseconds the job waited in the queue (`X-Queue-Time`). */

@@ -71,6 +71,8 @@ beforeAll(async () => {
     AUTH_SERVICE_URL: auth.url,
     TEMPLATES_SERVICE_URL: templates.url,
     INTERNAL_TOKEN,
+    // The gateway refuses a webhook on a loopback address at submit time unless it is allow-listed too.
+    RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${hooksPort}`,
   });
   stack = {
     auth,

@@ -85,6 +85,27 @@ describe('credits leased ahead for a busy API key', () => {
     }
   });
 
+  it('leases for a key calling one at a time in a loop too: fewer reservation calls than renders, each charged once', async () => {
+    const proxy = await recordingProxy(auth.url);
+    const gateway = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: proxy.url, INTERNAL_TOKEN, KEY_LEASE_TTL_MS: '1000' });
+    try {
+      const user = await verifiedUser(auth);
+      await auth.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
+      // One at a time, back to back (a script's loop): past 10 renders a second the key leases ahead.
+      const answered = await waves(gateway, user.apiKey, 40, 1);
+      expect(answered.filter((status) => status !== 200)).toEqual([]);
+      const reserves = proxy.calls.filter((call) => call.path === '/internal/credits/reserve');
+      expect(reserves.some((call) => Array.isArray(call.body.spares))).toBe(true);
+      expect(reserves.length).toBeLessThan(answered.length * 0.75);
+      expect(await usedThrough(gateway, user.token)).toBe(answered.length);
+      await until(async () => !(await statuses(user.userId)).leased, 5_000);
+      expect((await statuses(user.userId)).charged).toBe(answered.length);
+    } finally {
+      await gateway.close();
+      await proxy.close();
+    }
+  });
+
   it('never leases past a Free account’s limit: exactly the credits left are delivered, the rest get 402', async () => {
     const gateway = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN, KEY_LEASE_TTL_MS: '1000' });
     try {

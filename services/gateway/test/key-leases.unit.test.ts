@@ -11,6 +11,43 @@ function setup(maxSpares = 32) {
 }
 
 describe('KeyLeases', () => {
+  it('leases for a key calling one at a time but steadily: a quarter of a second of its renders', () => {
+    const givenBack: string[] = [];
+    const leases = new KeyLeases<Caller>({ ttlMs: 1_000, maxSpares: 32, steadyPerSecond: 10, giveBack: (ids) => givenBack.push(...ids) });
+    // Nine renders in a second, one at a time: not steady enough, no spares.
+    for (let i = 0; i < 9; i++) {
+      leases.begin('slow', i * 100);
+      if (i < 8) leases.end('slow');
+    }
+    expect(leases.ask('slow', owner(null), 850)).toBeUndefined();
+    // Forty a second (every 25 ms), one at a time: ten spares, and none for a limited account beyond half its credits.
+    for (let i = 0; i < 40; i++) {
+      leases.begin('loop', i * 25);
+      if (i < 39) leases.end('loop');
+    }
+    expect(leases.ask('loop', owner(null), 975)?.spares).toHaveLength(10);
+    leases.begin('free', 0);
+    for (let i = 1; i < 40; i++) {
+      leases.end('free');
+      leases.begin('free', i * 25);
+    }
+    expect(leases.ask('free', owner(6), 975)?.spares).toHaveLength(3);
+    // Gone quiet for two seconds, the key is one-at-a-time again.
+    leases.end('loop');
+    leases.begin('loop', 3_000);
+    leases.settle('loop', { spares: [], generation: 0 }, null);
+    expect(leases.ask('loop', owner(null), 3_000)).toBeUndefined();
+  });
+
+  it('without steadyPerSecond, a key calling one at a time never leases', () => {
+    const { leases } = setup();
+    for (let i = 0; i < 100; i++) {
+      leases.begin('k', i * 5);
+      if (i < 99) leases.end('k');
+    }
+    expect(leases.ask('k', owner(null), 500)).toBeUndefined();
+  });
+
   it('asks for no spares while a key has one render in flight, or its account is not known yet', () => {
     const { leases } = setup();
     leases.begin('k');

@@ -1,7 +1,7 @@
 import { RenderWarningLimits, RenderWarnings } from '@render/contracts';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
-import { cut, displayUrl, RenderDiagnostics, withWarnings } from '../src/renderers/diagnostics.ts';
+import { cut, displayUrl, mayNeedFontCheck, RenderDiagnostics, withWarnings } from '../src/renderers/diagnostics.ts';
 import { parseCharsets } from '../src/renderers/font-coverage.ts';
 import { svgExternalRefs, svgText } from '../src/renderers/payload-diagnostics.ts';
 
@@ -69,6 +69,35 @@ describe('render diagnostics caps', () => {
     expect(merged).toHaveLength(RenderWarningLimits.maxWarnings);
     expect(merged[0]?.message).toBe('own');
     expect(withWarnings(image, new RenderDiagnostics())).toBe(image);
+  });
+});
+
+describe('which HTML renders need the page check', () => {
+  it('skips ASCII text whose font lists all start with a generic family', () => {
+    expect(mayNeedFontCheck('<style>body{font-family:sans-serif;font-size:40px}h1{font-family: monospace, Menlo}</style><h1>Hi</h1>')).toBe(
+      false,
+    );
+    expect(mayNeedFontCheck('<p style="font-family: system-ui; font-size: 12px">plain</p>')).toBe(false);
+    expect(mayNeedFontCheck('<p>no font rule at all</p>')).toBe(false);
+  });
+
+  it('leaves to the page whatever could warn: a named family, the shorthand, other text, fonts or scripts', () => {
+    for (const markup of [
+      '<style>h1{font-family:"Brand Sans",sans-serif}</style><h1>x</h1>',
+      '<p style="font-family: Inter">x</p>',
+      // Quoted, "serif" names a family, not the generic one.
+      '<style>h1{font-family: "serif", x}</style><h1>x</h1>',
+      '<style>p{font: 12px Arial}</style><p>x</p>',
+      '<p>caf\u00e9</p>',
+      '<p>&eacute;</p>',
+      '<link rel="stylesheet" href="https://example.com/a.css"><p>x</p>',
+      '<style>@font-face{font-family:X;src:url(x.woff2)}</style>',
+      '<script>document.body.textContent = "\\u4e2d"</script>',
+      '<svg><text>x</text></svg>',
+      '<font face="Comic">x</font>',
+    ]) {
+      expect(mayNeedFontCheck(markup), markup).toBe(true);
+    }
   });
 });
 

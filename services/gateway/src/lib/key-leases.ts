@@ -14,6 +14,18 @@ export interface KeyLeasesOptions {
   maxSpares: number;
   /** Gives back spares nobody took (released: they cost nothing). */
   giveBack(requestIds: string[]): void;
+  /**
+   * Renders a key must have begun here within the last second to lease one at a time (a script calling in a
+   * loop); 0 turns that off. Such a key asks for a quarter of a second's renders.
+   */
+  steadyPerSecond?: number;
+}
+
+/** Renders a key began in the current one-second window, and in the window before it. */
+interface Pace {
+  windowStart: number;
+  count: number;
+  previous: number;
 }
 
 interface Lease<Caller> extends LeaseOwner<Caller> {
@@ -27,13 +39,17 @@ export interface LeaseRequest {
   generation: number;
 }
 
+const PACE_WINDOW_MS = 1_000;
+
 /**
  * Credits an API key's account had reserved ahead ("spares", recorded 'leased' in the ledger by the account
  * service), so that when one key sends many renders at once most of them need no call of their own: one
  * reservation call asks for the current render's credit plus a few spares, and the next renders take them.
  *
- * Only a key with several renders in flight on this gateway asks for spares (one at a time needs none), and
- * an account with a limit only for half of what it has left. While a lease is being asked for, the key's
+ * A key with several renders in flight on this gateway asks for spares, and so does one calling one at a
+ * time but steadily (`steadyPerSecond`: a script rendering in a loop, whose every call would otherwise wait
+ * on a reservation while its render competes with that call for the CPU); an account with a limit only for
+ * half of what it has left. While a lease is being asked for, the key's
  * other renders wait for it (`arriving`) instead of each making a call. Spares are kept by key hash for `ttlMs`,
  * then given back; `invalidate` (an account changed somewhere: a key regenerated, a plan changed) gives them
  * all back at once, and a lease asked for before it is refused when it arrives (`generation`).
@@ -41,6 +57,7 @@ export interface LeaseRequest {
 export class KeyLeases<Caller> {
   private readonly leases = new Map<string, Lease<Caller>>();
   private readonly inFlight = new Map<string, number>();
+  private readonly pace = new Map<string, Pace>();
 
   /** Keys whose lease is being asked for, with what resolves when its answer is in (see `arriving`). */
   private readonly asking = new Map<string, () => void>();
@@ -50,8 +67,22 @@ export class KeyLeases<Caller> {
   constructor(private readonly opts: KeyLeasesOptions) {}
 
   /** A render for `keyHash` starts; `end` must follow once it is answered. */
-  begin(keyHash: string): void {
+  begin(keyHash: string, now = Date.now()): void {
     this.inFlight.set(keyHash, (this.inFlight.get(keyHash) ?? 0) + 1);
+    if (!this.opts.steadyPerSecond) return;
+    const pace = this.pace.get(keyHash);
+    if (!pace || now - pace.windowStart >= 2 * PACE_WINDOW_MS) this.pace.set(keyHash, { windowStart: now, count: 1, previous: 0 });
+    else if (now - pace.windowStart >= PACE_WINDOW_MS) this.pace.set(keyHash, { windowStart: now, count: 1, previous: pace.count });
+    else pace.count += 1;
+  }
+
+  /** About how many renders the key began in the last second (the previous window weighted by its overlap). */
+  private recentBegins(keyHash: string, now: number): number {
+    const pace = this.pace.get(keyHash);
+    if (!pace || now - pace.windowStart >= 2 * PACE_WINDOW_MS) return 0;
+    const elapsed = now - pace.windowStart;
+    if (elapsed >= PACE_WINDOW_MS) return pace.count * (1 - (elapsed - PACE_WINDOW_MS) / PACE_WINDOW_MS);
+    return pace.count + pace.previous * (1 - elapsed / PACE_WINDOW_MS);
   }
 
   end(keyHash: string): void {
@@ -75,14 +106,20 @@ export class KeyLeases<Caller> {
 
   /**
    * The spares a reservation for `keyHash` should ask for now, if any: when other renders of the key are in
-   * flight here, none is being asked for already, and the account (by `known`, its last answer) can spare
+   * flight here (twice their number) or the key calls one at a time but steadily (a quarter of a second's
+   * renders), none is being asked for already, and the account (by `known`, its last answer) can spare
    * them. `settle` must follow with the answer (or nothing).
    */
-  ask(keyHash: string, known: LeaseOwner<Caller> | undefined): LeaseRequest | undefined {
+  ask(keyHash: string, known: LeaseOwner<Caller> | undefined, now = Date.now()): LeaseRequest | undefined {
+    if (!known || this.asking.has(keyHash)) return undefined;
     const others = (this.inFlight.get(keyHash) ?? 1) - 1;
-    if (others < 1 || !known || this.asking.has(keyHash)) return undefined;
+    const steady = this.opts.steadyPerSecond ? this.recentBegins(keyHash, now) : 0;
+    let wanted = 0;
+    if (others >= 1) wanted = 2 * (others + 1);
+    else if (this.opts.steadyPerSecond && steady >= this.opts.steadyPerSecond) wanted = Math.ceil(steady / 4);
+    if (wanted < 1) return undefined;
     const affordable = known.remaining === null ? this.opts.maxSpares : Math.floor(known.remaining / 2);
-    const count = Math.min(this.opts.maxSpares, 2 * (others + 1), affordable);
+    const count = Math.min(this.opts.maxSpares, wanted, affordable);
     if (count < 1) return undefined;
     this.arrivals.set(
       keyHash,
@@ -132,9 +169,10 @@ export class KeyLeases<Caller> {
     });
   }
 
-  /** Gives back the spares of leases past their time. */
+  /** Gives back the spares of leases past their time, and forgets the pace of keys gone quiet. */
   sweep(now = Date.now()): void {
     for (const [keyHash, lease] of this.leases) if (lease.expiresAt <= now) this.drop(keyHash);
+    for (const [keyHash, pace] of this.pace) if (now - pace.windowStart >= 2 * PACE_WINDOW_MS) this.pace.delete(keyHash);
   }
 
   /** An account changed somewhere: every spare goes back, and leases asked for before now are refused. */

@@ -226,14 +226,30 @@ const familyAvailability = new Map<string, boolean>();
 const MAX_KNOWN_FAMILIES = 1_000;
 
 /**
- * Markup whose fonts and glyphs cannot be in question: ASCII text in the default fonts, set by nothing
- * else (no entity, font rule, stylesheet, script or SVG). Such a render skips the page check (~1 ms).
+ * What only the page can answer: text beyond ASCII (or entities that may make some), fonts or styles from
+ * elsewhere, content a script, SVG or frame makes, and the `font` shorthand (its family list is not parsed
+ * here).
  */
-const MAY_NEED_FONT_CHECK = /[^\t\n\r -~]|&|font|<link|@import|<script|<svg|<iframe|<object|<embed/i;
+const PAGE_DECIDES = /[^\t\n\r -~]|&|<link|@import|@font-face|<script|<svg|<iframe|<object|<embed|<font\b|font-family=|\bfont\s*:/i;
+const FONT_FAMILY = /font-family\s*:\s*([^;}<>]*)/gi;
+/** A family list the page check skips: it starts with a generic family (the page's GENERIC set, unquoted). */
+const GENERIC_HEAD =
+  /^\s*(?:serif|sans-serif|monospace|cursive|fantasy|system-ui|ui-serif|ui-sans-serif|ui-monospace|ui-rounded|math|emoji|fangsong|inherit|initial|unset|revert|revert-layer)\s*(?:[,;!"']|$)/i;
+
+/**
+ * Whether an HTML render needs the page check (~1–2 ms: a DevTools round trip and a walk of the text): not
+ * for ASCII text whose every font-family list starts with a generic family, where no glyph can be missing
+ * and no font can fall back. Errs towards checking: anything it cannot read leaves the answer to the page.
+ */
+export function mayNeedFontCheck(markup: string): boolean {
+  if (PAGE_DECIDES.test(markup)) return true;
+  for (const [, families] of markup.matchAll(FONT_FAMILY)) if (!GENERIC_HEAD.test(families ?? '')) return true;
+  return false;
+}
 
 /** The page check for an HTML render, or none when the markup cannot need it. */
 export const fontCheckFor = (markup: string, page: Page, slot: PageSlot): Evaluate | undefined =>
-  MAY_NEED_FONT_CHECK.test(markup) ? pageEvaluator(page, slot) : undefined;
+  mayNeedFontCheck(markup) ? pageEvaluator(page, slot) : undefined;
 
 /** The image with the warnings (no field when there are none). */
 export const withWarnings = (image: RenderedImage, diagnostics: RenderDiagnostics): RenderedImage => {
