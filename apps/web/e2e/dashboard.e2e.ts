@@ -319,3 +319,37 @@ describe('dashboard', () => {
     }
   });
 });
+
+for (const language of ['en', 'fr'] as const) {
+  for (const [device, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    it(`renders in the background from a playground with a webhook, then shows the image (${language}, ${device})`, async () => {
+      const account = await verifiedAccount('Webhook Playground');
+      const { page, context, errors } = await openSignedIn(account, { language, viewport });
+      await page.goto(`${baseUrl()}/html-to-image`);
+      await page.getByTestId('generate-button').waitFor();
+      const webhook = page.locator('[name="webhook"]');
+      // Without the visitor's credentials on the request there is no account to sign deliveries for.
+      expect(await webhook.isDisabled()).toBe(true);
+      await page.locator('[name="useApiKey"]').check();
+      await webhook.fill('https://hooks.example.com/render-done');
+      await page.getByTestId('generate-button').click();
+      await page.getByTestId('async-result').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('async-id').textContent()).toMatch(/\S{8,}/);
+      // Polled until done, then the kept image is fetched with the same credentials.
+      await page.getByTestId('result-image').waitFor({ timeout: 45_000 });
+      expect(await page.getByTestId('result-image').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      expect(await page.getByTestId('snippet-curl').textContent()).toContain('"webhook":"https://hooks.example.com/render-done"');
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await expectAxeClean(page, `playground webhook ${language} ${device}`);
+      await screenshot(page, `${language}-${device}-playground-webhook`);
+      // Charged once, like any render.
+      const usage = (await (await api('/api/auth/usage', { token: account.token })).json()) as { data: { used: number } };
+      expect(usage.data.used).toBe(1);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+}

@@ -97,6 +97,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     anonRateLimitPerMinute: config.ANON_RATE_LIMIT_PER_MINUTE,
     keyPrefix: config.QUEUE_PREFIX,
     leaseTtlMs: config.KEY_LEASE_TTL_MS,
+    leaseSteadyPerSecond: config.KEY_LEASE_STEADY_PER_SECOND,
   });
   await fastify.register(credits);
   await fastify.register(templatesClient, {

@@ -70,6 +70,7 @@ export const GatewayConfigSchema = Type.Object({
   CREDIT_SETTLE_BATCH_MS: Type.Integer({ minimum: 1, default: 50 }),
   /** How long credits leased ahead for a busy API key are kept unused before they are given back. */
   KEY_LEASE_TTL_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5_000 }),
+  KEY_LEASE_STEADY_PER_SECOND: Type.Integer({ minimum: 0, maximum: 10_000, default: 10 }),
   /** Convert calls per minute per client IP without credentials (the demo pages). */
   ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
   /**

@@ -1,4 +1,4 @@
-import type { ImageJsonResponse, RenderWarning } from '@render/contracts';
+import type { AsyncRenderAccepted, AsyncRenderResponse, AsyncRenderView, ImageJsonResponse, RenderWarning } from '@render/contracts';
 import { ApiError, apiFetch } from './api-client.ts';
 
 /** A rendered image as the site shows it: the bytes as base64 and a data URL, with its size and timing. */
@@ -39,6 +39,46 @@ export async function renderImage(call: RenderCall): Promise<RenderedImage> {
     signal: call.signal,
   });
   return renderedImage(response, started);
+}
+
+/** What a render call answered: the image, or (a call with `webhook`) 202 with the render's id. */
+export type RenderOutcome = { kind: 'image'; image: RenderedImage } | { kind: 'accepted'; render: AsyncRenderAccepted['data'] };
+
+/** `renderImage`, except that a call with `webhook` answers 202 (the render runs in the background) instead of an image. */
+export async function startRender(call: RenderCall): Promise<RenderOutcome> {
+  const started = performance.now();
+  const response = await apiFetch(call.path, {
+    body: { ...call.body, [call.outputField]: 'json' },
+    headers: call.apiKey ? { 'x-api-key': call.apiKey } : undefined,
+    anonymous: true,
+    signal: call.signal,
+  });
+  if (response.status !== 202) return { kind: 'image', image: await renderedImage(response, started) };
+  const answer = (await response.json().catch(() => null)) as AsyncRenderAccepted | null;
+  if (!answer?.data || typeof answer.data.id !== 'string') throw new ApiError('Invalid response structure', response.status);
+  return { kind: 'accepted', render: answer.data };
+}
+
+/** An async render's status (`GET /api/renders/{id}`), asked with the credentials the render was made with. */
+export async function renderStatus(id: string, apiKey: string | undefined, signal?: AbortSignal): Promise<AsyncRenderView> {
+  const response = await apiFetch(`/api/renders/${encodeURIComponent(id)}`, {
+    headers: apiKey ? { 'x-api-key': apiKey } : undefined,
+    anonymous: Boolean(apiKey),
+    signal,
+  });
+  const answer = (await response.json().catch(() => null)) as AsyncRenderResponse | null;
+  if (!answer?.data || typeof answer.data.status !== 'string') throw new ApiError('Invalid response structure', response.status);
+  return answer.data;
+}
+
+/** A finished async render's image bytes (`GET /api/renders/{id}/image`). */
+export async function renderImageBlob(id: string, apiKey: string | undefined, signal?: AbortSignal): Promise<Blob> {
+  const response = await apiFetch(`/api/renders/${encodeURIComponent(id)}/image`, {
+    headers: { accept: '*/*', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+    anonymous: Boolean(apiKey),
+    signal,
+  });
+  return response.blob();
 }
 
 /** A JSON image answer (`output`/`outputType: "json"`) as the page shows it, timed from `started`. */

@@ -122,7 +122,8 @@ const extension = (format: unknown) => (format === 'jpeg' ? 'jpg' : typeof forma
 /**
  * The `@render/sdk` call: a `RenderClient` with the key from RENDER_API_KEY, the method for the call
  * (`template(id, …)` for a template), and the bytes it returns written to a file. The SDK always returns
- * the image, so the API's output/outputType choice is left out.
+ * the image, so the API's output/outputType choice is left out. A call with `webhook` answers 202 and no
+ * image: it goes through `render.api.POST` with the body as written.
  */
 function sdk(request: SnippetRequest): string {
   const { output: _output, outputType: _outputType, ...body } = request.body ?? {};
@@ -136,8 +137,21 @@ function sdk(request: SnippetRequest): string {
   } else {
     call = `render.${SDK_METHODS[request.path] ?? 'html'}(${jsValue(body, '')})`;
   }
-  const file = request.outputFile ?? `image.${extension(body.format)}`;
   const key = request.auth?.kind === 'apiKey' ? request.auth.value : 'YOUR_API_KEY';
+  if (typeof body.webhook === 'string') {
+    // The image methods drop `webhook` (a webhook call answers 202, not an image): the typed client sends it as is.
+    return [
+      `// npm install @render/sdk, then run with RENDER_API_KEY=${key}`,
+      "import { RenderClient } from '@render/sdk';",
+      '',
+      `const render = new RenderClient(${options});`,
+      `const { data, error } = await render.api.POST(${JSON.stringify(request.path)}, { body: ${jsValue(request.body ?? {}, '')} });`,
+      'if (error) throw new Error(error.message);',
+      '// 202: the render runs in the background; its outcome is POSTed to your webhook.',
+      'console.log(data);',
+    ].join('\n');
+  }
+  const file = request.outputFile ?? `image.${extension(body.format)}`;
   return [
     `// npm install @render/sdk, then run with RENDER_API_KEY=${key}`,
     "import { writeFile } from 'node:fs/promises';",

@@ -71,6 +71,8 @@ export interface IdentityPluginOptions {
   cacheTtlMs?: number;
   /** How long credits leased ahead for an API key are kept unused before they are given back. */
   leaseTtlMs?: number;
+  /** Renders a second from which a key calling one at a time leases ahead (0: never). */
+  leaseSteadyPerSecond?: number;
 }
 
 const API_KEY_PREFIX = 'rk_';
@@ -84,7 +86,7 @@ const DEFAULT_LEASE_TTL_MS = 5_000;
 /** Most credits one reservation leases ahead for a key (twice its renders in flight, at most this). */
 const MAX_SPARES = 32;
 /** A key calling one at a time leases ahead from this many renders a second (a loop, not a person clicking). */
-const STEADY_PER_SECOND = 0;
+const DEFAULT_STEADY_PER_SECOND = 10;
 const RESERVED: ReservationOutcome = { reserved: true };
 const invalidKey = () => new AppError('UNAUTHORIZED', 'Invalid API key');
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -120,7 +122,7 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
   const leases = new KeyLeases<AccountCaller>({
     ttlMs: opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
     maxSpares: MAX_SPARES,
-    steadyPerSecond: STEADY_PER_SECOND,
+    steadyPerSecond: opts.leaseSteadyPerSecond ?? DEFAULT_STEADY_PER_SECOND,
     giveBack: (requestIds) => authClient.releaseLater(requestIds),
   });
   // A changed account anywhere (a regenerated key, a new plan) ends every lease here at once; so does a

@@ -68,6 +68,13 @@ export interface PlaygroundDefinition {
   toBody?: (body: Record<string, unknown>) => Record<string, unknown>;
   /** The form field that shows a body field's problem, where their names differ (or, by the message, which of several does). */
   problemFields?: Record<string, string | ((problem: string) => string)>;
+  /** Rewrites the values of a shared link (`?o=`) made before a field changed into today's fields. */
+  migrateShared?: (shared: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Fields a shared link writes together: when the key differs from its default, the listed fields are
+   * written too, even at their defaults, so that `migrateShared` can tell today's links from older ones.
+   */
+  sharedTogether?: Record<string, readonly string[]>;
 }
 
 const oneOf = (values: readonly string[]) => () => values;
@@ -355,6 +362,17 @@ export function codeFrameBody(body: Record<string, unknown>): Record<string, unk
 
 const isGradient = (values: Values) => values.backgroundKind === 'gradient';
 
+/**
+ * Links shared before the background became a choice (none / colour / gradient) hold only `frameBackground`
+ * (empty by default, so present only when a colour was drawn): they open on "colour" with that colour.
+ * Today's links write `backgroundKind` beside `frameBackground` (`sharedTogether`), so they are left alone.
+ */
+export function migrateCodeBackground(shared: Record<string, unknown>): Record<string, unknown> {
+  const colour = shared.frameBackground;
+  if (shared.backgroundKind !== undefined || typeof colour !== 'string' || !colour.trim()) return shared;
+  return { ...shared, backgroundKind: 'color' };
+}
+
 const code: PlaygroundDefinition = {
   id: 'code',
   endpoint: '/api/code-to-img/convert',
@@ -398,6 +416,8 @@ const code: PlaygroundDefinition = {
   ],
   toBody: codeFrameBody,
   problemFields: { window: 'windowTitle', background: backgroundProblemField },
+  migrateShared: migrateCodeBackground,
+  sharedTogether: { frameBackground: ['backgroundKind'] },
   // A preset fills the gradient fields; editing them by hand leaves the presets unselected.
   onChange: (name, values) => {
     if (name === 'gradientPreset') {

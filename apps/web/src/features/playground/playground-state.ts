@@ -1,4 +1,4 @@
-import { checkFields, parseScreenshotUrl } from '@render/contracts';
+import { checkFields, parseScreenshotUrl, parseWebhookUrl, WebhookMessages } from '@render/contracts';
 import type { FieldDef, PlaygroundDefinition, Values } from './playground-definitions.ts';
 
 export type Problems = Record<string, string>;
@@ -30,7 +30,12 @@ function numberValue(text: string): number | string {
  * The request body for the current values (what the render call sends and the snippets show), and the
  * problems a user must fix first: JSON that does not parse, then the contract's own checks.
  */
-export function buildRequest(definition: PlaygroundDefinition, values: Values): { body: Record<string, unknown>; problems: Problems } {
+export function buildRequest(
+  definition: PlaygroundDefinition,
+  values: Values,
+  /** `webhook`: render in the background (signed-in callers only); kept out of `values` so shared links never carry it. */
+  extra: { webhook?: string } = {},
+): { body: Record<string, unknown>; problems: Problems } {
   let body: Record<string, unknown> = { ...(definition.fixed ?? {}) };
   const problems: Problems = {};
   const library = definition.fixed?.library ?? values.library;
@@ -64,6 +69,12 @@ export function buildRequest(definition: PlaygroundDefinition, values: Values): 
     if ('problem' in parsed) problems.url = parsed.problem;
   }
   if (definition.toBody) body = definition.toBody(body);
+  const webhook = extra.webhook?.trim();
+  if (webhook) {
+    body.webhook = webhook;
+    // The gateway parses the URL beyond the contract's pattern (no credentials in it, a host): say so here too.
+    if (!parseWebhookUrl(webhook)) problems.webhook = WebhookMessages.invalid;
+  }
   for (const [field, problem] of Object.entries(checkFields(definition.schema as never, body))) {
     const shownBy = definition.problemFields?.[field];
     problems[typeof shownBy === 'function' ? shownBy(problem) : (shownBy ?? field)] ??= problem;
@@ -95,7 +106,13 @@ const fromBase64Url = (text: string) =>
   new TextDecoder().decode(Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)));
 
 export function encodeValues(definition: PlaygroundDefinition, values: Values): string | undefined {
-  const changed = Object.fromEntries(Object.entries(values).filter(([name, value]) => definition.defaults[name] !== value));
+  const changed: Record<string, unknown> = Object.fromEntries(
+    Object.entries(values).filter(([name, value]) => definition.defaults[name] !== value),
+  );
+  for (const [name, together] of Object.entries(definition.sharedTogether ?? {})) {
+    if (!(name in changed)) continue;
+    for (const other of together) if (values[other] !== undefined) changed[other] = values[other];
+  }
   return Object.keys(changed).length ? toBase64Url(JSON.stringify(changed)) : undefined;
 }
 
@@ -109,9 +126,12 @@ export function decodeValues(definition: PlaygroundDefinition, encoded: unknown)
   } catch {
     return values;
   }
-  if (!parsed || typeof parsed !== 'object') return values;
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return values;
+  const shared = definition.migrateShared
+    ? definition.migrateShared(parsed as Record<string, unknown>)
+    : (parsed as Record<string, unknown>);
   for (const field of definition.fields) {
-    const value = (parsed as Record<string, unknown>)[field.name];
+    const value = shared[field.name];
     if (field.kind === 'checkbox' ? typeof value === 'boolean' : typeof value === 'string') values[field.name] = value as string | boolean;
   }
   return values;

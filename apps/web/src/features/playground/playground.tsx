@@ -9,14 +9,16 @@ import { SignInRequiredDialog } from '../../components/sign-in-required-dialog.t
 import { Button } from '../../components/ui/button.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { ApiError, ErrorTexts } from '../../lib/api-client.ts';
-import { type RenderedImage, renderImage } from '../../lib/render-api.ts';
+import { type RenderedImage, startRender } from '../../lib/render-api.ts';
 import { useSession } from '../../lib/session/session.context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { type AcceptedRender, AsyncResultPanel } from './async-result.tsx';
 import { OptionField } from './option-field.tsx';
 import type { FieldGroup, PlaygroundDefinition, Values } from './playground-definitions.ts';
 import { buildRequest, decodeValues, encodeValues, minimalBody, type Problems } from './playground-state.ts';
 import { ResultPanel } from './result-panel.tsx';
 import { useCodeCatalog } from './use-code-catalog.ts';
+import { WebhookField } from './webhook-field.tsx';
 
 const GROUPS: FieldGroup[] = ['content', 'size', 'frame', 'advanced'];
 
@@ -50,13 +52,20 @@ export function Playground({ definition }: { definition: PlaygroundDefinition })
   const [useApiKey, setUseApiKey] = useState(false);
   const [signInOpen, setSignInOpen] = useState(false);
   const [image, setImage] = useState<RenderedImage | null>(null);
+  // Not among the shareable values: a webhook belongs to the signed-in account, not to a link.
+  const [webhook, setWebhook] = useState('');
+  const [accepted, setAccepted] = useState<AcceptedRender | null>(null);
   const [busy, setBusy] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const catalog = useCodeCatalog(definition.id === 'code');
 
-  const { body, problems } = useMemo(() => buildRequest(definition, values), [definition, values]);
+  const signedIn = session.status === 'signedIn';
+  const apiKey = signedIn ? session.user.apiKey : null;
+  // A webhook render needs the account's credentials: the field works only while the request carries the key.
+  const webhookEnabled = signedIn && useApiKey && Boolean(apiKey);
+  const sentWebhook = webhookEnabled ? webhook : undefined;
+  const { body, problems } = useMemo(() => buildRequest(definition, values, { webhook: sentWebhook }), [definition, values, sentWebhook]);
   const visibleProblems: Problems = Object.fromEntries(Object.entries(problems).filter(([name]) => showAll || touched.has(name)));
-  const apiKey = session.status === 'signedIn' ? session.user.apiKey : null;
 
   const change = (name: string, value: string | boolean) => {
     setValues((current) => {
@@ -82,15 +91,21 @@ export function Playground({ definition }: { definition: PlaygroundDefinition })
     controller.current = current;
     setBusy(true);
     try {
-      setImage(
-        await renderImage({
-          path: definition.endpoint,
-          body,
-          outputField: definition.outputField,
-          apiKey: useApiKey && apiKey ? apiKey : undefined,
-          signal: current.signal,
-        }),
-      );
+      const key = useApiKey && apiKey ? apiKey : undefined;
+      const outcome = await startRender({
+        path: definition.endpoint,
+        body,
+        outputField: definition.outputField,
+        apiKey: key,
+        signal: current.signal,
+      });
+      if (outcome.kind === 'accepted') {
+        setImage(null);
+        setAccepted({ render: outcome.render, apiKey: key });
+      } else {
+        setAccepted(null);
+        setImage(outcome.image);
+      }
     } catch (error) {
       if ((error as Error)?.name === 'AbortError') return;
       // Spec §8: the server's message, the connection message when nothing answered, else this page's failure text.
@@ -157,6 +172,15 @@ export function Playground({ definition }: { definition: PlaygroundDefinition })
                       onBlur={blur}
                     />
                   ))}
+                  {group === 'advanced' && signedIn && (
+                    <WebhookField
+                      value={webhook}
+                      enabled={webhookEnabled}
+                      error={visibleProblems.webhook}
+                      onChange={setWebhook}
+                      onBlur={() => blur('webhook')}
+                    />
+                  )}
                 </div>
               </fieldset>
             );
@@ -179,7 +203,11 @@ export function Playground({ definition }: { definition: PlaygroundDefinition })
           </div>
         </form>
         <div className="min-w-0 space-y-6 lg:sticky lg:top-20 lg:self-start">
-          <ResultPanel image={image} busy={busy} fileBase={`render-${definition.id}`} />
+          {accepted ? (
+            <AsyncResultPanel key={accepted.render.id} accepted={accepted} fileBase={`render-${definition.id}`} />
+          ) : (
+            <ResultPanel image={image} busy={busy} fileBase={`render-${definition.id}`} />
+          )}
           <div>
             <h2 className="mb-2 text-sm font-semibold text-zinc-900">{t('requestTitle')}</h2>
             <RequestSnippets
@@ -189,7 +217,11 @@ export function Playground({ definition }: { definition: PlaygroundDefinition })
                 path: definition.endpoint,
                 body: snippetBody,
                 auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
-                outputFile: body[definition.outputField] === 'json' ? undefined : `image.${fileExtension(outputFormat)}`,
+                // A webhook call answers JSON (202 with the render id), as a JSON output does.
+                outputFile:
+                  body.webhook !== undefined || body[definition.outputField] === 'json'
+                    ? undefined
+                    : `image.${fileExtension(outputFormat)}`,
               }}
             />
           </div>
