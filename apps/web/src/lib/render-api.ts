@@ -29,16 +29,19 @@ export interface RenderCall {
   signal?: AbortSignal;
 }
 
-/** Renders through the real API, always asking for JSON so the page gets base64 and metadata in one answer. */
-export async function renderImage(call: RenderCall): Promise<RenderedImage> {
-  const started = performance.now();
-  const response = await apiFetch(call.path, {
+/** The render call itself, always asking for JSON so the page gets base64 and metadata in one answer. */
+const postRender = (call: RenderCall) =>
+  apiFetch(call.path, {
     body: { ...call.body, [call.outputField]: 'json' },
     headers: call.apiKey ? { 'x-api-key': call.apiKey } : undefined,
     anonymous: true,
     signal: call.signal,
   });
-  return renderedImage(response, started);
+
+/** Renders through the real API: the image with its metadata. */
+export async function renderImage(call: RenderCall): Promise<RenderedImage> {
+  const started = performance.now();
+  return renderedImage(await postRender(call), started);
 }
 
 /** What a render call answered: the image, or (a call with `webhook`) 202 with the render's id. */
@@ -47,12 +50,7 @@ export type RenderOutcome = { kind: 'image'; image: RenderedImage } | { kind: 'a
 /** `renderImage`, except that a call with `webhook` answers 202 (the render runs in the background) instead of an image. */
 export async function startRender(call: RenderCall): Promise<RenderOutcome> {
   const started = performance.now();
-  const response = await apiFetch(call.path, {
-    body: { ...call.body, [call.outputField]: 'json' },
-    headers: call.apiKey ? { 'x-api-key': call.apiKey } : undefined,
-    anonymous: true,
-    signal: call.signal,
-  });
+  const response = await postRender(call);
   if (response.status !== 202) return { kind: 'image', image: await renderedImage(response, started) };
   const answer = (await response.json().catch(() => null)) as AsyncRenderAccepted | null;
   if (!answer?.data || typeof answer.data.id !== 'string') throw new ApiError('Invalid response structure', response.status);
