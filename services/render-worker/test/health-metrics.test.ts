@@ -52,7 +52,13 @@ describe('render worker health and metrics', () => {
     const live = await fetch(`${base}/health/live`);
     expect(live.status).toBe(200);
     expect(await live.json()).toEqual({ status: 'ok' });
-    const ready = await fetch(`${base}/health/ready`);
+    // Ready once its Redis connections are up and its pages warm: on a busy machine a connection may still be
+    // opening when start returns, so the probe may say 503 for a moment first.
+    let ready = await fetch(`${base}/health/ready`);
+    for (let i = 0; i < 100 && ready.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ready = await fetch(`${base}/health/ready`);
+    }
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ok', checks: { redis: 'ok', chromium: 'ok', pages: 'ok' } });
   });
