@@ -51,6 +51,46 @@ export async function runSequential(op: () => Promise<Sample>, opts: { warmup: n
 }
 
 /**
+ * Two operations one at a time, in alternating batches: `op` and the `baseline` it is judged against see
+ * the same moments of a shared machine, so a ratio of their p50s is not skewed by the machine slowing down
+ * or speeding up between two phases (on a small VM that drift alone moves a ratio by 10–35 %).
+ */
+export async function runPaired(
+  op: () => Promise<Sample>,
+  baseline: () => Promise<Sample>,
+  opts: { warmup: number; count: number; batch: number },
+): Promise<{ result: LoadResult; baseline: LoadResult }> {
+  const sides = [op, baseline].map((run) => ({
+    run,
+    errors: new ErrorTally(),
+    latencies: [] as number[],
+    samples: [] as Sample[],
+    elapsed: 0,
+  }));
+  for (const side of sides) for (let i = 0; i < opts.warmup; i++) await side.run().catch((err) => side.errors.add(err));
+  for (let done = 0; done < opts.count; done += opts.batch) {
+    for (const side of sides) {
+      const started = performance.now();
+      for (let i = done; i < Math.min(opts.count, done + opts.batch); i++) {
+        const t = performance.now();
+        try {
+          side.samples.push(await side.run());
+          side.latencies.push(performance.now() - t);
+        } catch (err) {
+          side.errors.add(err);
+        }
+      }
+      side.elapsed += performance.now() - started;
+    }
+  }
+  const [result, base] = sides.map((s) => collect(s.latencies, s.samples, s.elapsed, s.samples.length, s.errors)) as [
+    LoadResult,
+    LoadResult,
+  ];
+  return { result, baseline: base };
+}
+
+/**
  * `concurrency` closed loops for warm-up + duration; `op` gets its loop's index (e.g. to own one page).
  * Only operations that finish inside the measured window count, so throughput is not inflated by work
  * begun during warm-up nor cut by requests still in flight.

@@ -1,6 +1,6 @@
 import { chromiumLaunchOptions, DEFAULT_FONTCONFIG_FILE } from '@render/render-worker';
 import puppeteer, { type Browser, type LaunchOptions, type Page } from 'puppeteer-core';
-import { type LoadResult, runForDuration, runSequential } from './load.ts';
+import { type LoadResult, runForDuration, runSequential, type Sample } from './load.ts';
 import { onCleanup, runCleanup } from './processes.ts';
 import { assertPng, HEIGHT, HTML, WIDTH } from './workload.ts';
 
@@ -89,6 +89,28 @@ export async function runRaw(
     return { chromiumVersion, sequential, parallel };
   } finally {
     await close();
+  }
+}
+
+/**
+ * One raw warm page kept open beside the stack, so the stack's c=1 runs can alternate with it (`runPaired`);
+ * an idle Chromium costs the stack nothing meanwhile.
+ */
+export async function openRawPage(executablePath: string): Promise<{ render(): Promise<Sample>; close(): Promise<void> }> {
+  const { browser, close } = await launch(executablePath);
+  try {
+    const page = await browser.newPage();
+    await preparePage(page);
+    return {
+      render: async () => {
+        assertPng(await renderOnce(page));
+        return {};
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
   }
 }
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FORMAT_WORKLOADS, type FormatWorkload, startPageServer, type WorkloadContext } from './formats.ts';
-import { type LoadResult, runForDuration, runSequential, type Sample } from './load.ts';
+import { type LoadResult, runForDuration, runPaired, runSequential, type Sample } from './load.ts';
 import { freePort, onCleanup, runCleanup, type Service, type StartMode, startNodeService } from './processes.ts';
 import { deleteKeysWithPrefix } from './redis-cleanup.ts';
 import { startTemplateServices, type TemplateServices } from './template-stack.ts';
@@ -35,12 +35,16 @@ export interface FormatResult {
 export interface KeyedResult {
   name: string;
   sequential: LoadResult;
+  /** The raw page's c=1 run alternated with `sequential` (see `runPaired`), when a raw page was given. */
+  pairedRaw?: LoadResult;
   concurrent: LoadResult;
 }
 
 export interface StackResults {
   queuePrefix: string;
   sequential: LoadResult;
+  /** The raw page's c=1 run alternated with `sequential`, when a raw page was given. */
+  pairedRaw?: LoadResult;
   concurrent: LoadResult;
   keyed: KeyedResult[];
   concurrency: number;
@@ -141,6 +145,9 @@ export async function runStack(
     keys: boolean;
     formats: boolean;
     formatRequests: number;
+    /** A raw warm page's render: the c=1 runs alternate with it in batches of `pairBatch` (`runPaired`). */
+    rawRender?: () => Promise<Sample>;
+    pairBatch?: number;
   },
 ): Promise<StackResults> {
   // Unique per run, so concurrent or crashed earlier runs never share queues with this one.
@@ -206,7 +213,8 @@ export async function runStack(
 
     client = convertClient(port, opts.concurrency);
     const empty: LoadResult = await runSequential(client.convert, { warmup: 0, count: 0 });
-    const sequential = opts.load ? await runSequential(client.convert, { warmup: opts.warmupRequests, count: opts.requests }) : empty;
+    const one = opts.load ? await sequentialRun(client.convert, opts) : { result: empty };
+    const sequential = one.result;
     const concurrent = opts.load
       ? await runForDuration(client.convert, { concurrency: opts.concurrency, warmupMs: opts.warmupMs, durationMs: opts.durationMs })
       : empty;
@@ -236,6 +244,7 @@ export async function runStack(
     return {
       queuePrefix,
       sequential,
+      pairedRaw: one.baseline,
       concurrent,
       keyed,
       concurrency: opts.concurrency,
@@ -253,21 +262,39 @@ export async function runStack(
   }
 }
 
+/** A c=1 run, alternated with the raw page's when there is one. */
+async function sequentialRun(op: () => Promise<Sample>, opts: SequentialOptions): Promise<{ result: LoadResult; baseline?: LoadResult }> {
+  const counts = { warmup: opts.warmupRequests, count: opts.requests };
+  if (!opts.rawRender) return { result: await runSequential(op, counts) };
+  return runPaired(op, opts.rawRender, { ...counts, batch: opts.pairBatch ?? DEFAULT_PAIR_BATCH });
+}
+
+interface SequentialOptions {
+  requests: number;
+  warmupRequests: number;
+  rawRender?: () => Promise<Sample>;
+  pairBatch?: number;
+}
+
+/** Requests per side before the paired runs switch: long enough to stay warm, short against machine drift. */
+export const DEFAULT_PAIR_BATCH = 20;
+
 async function runKeyed(
   port: number,
   name: string,
   apiKey: string,
-  opts: { requests: number; warmupRequests: number; concurrency: number; durationMs: number; warmupMs: number },
+  opts: SequentialOptions & { concurrency: number; durationMs: number; warmupMs: number },
 ): Promise<KeyedResult> {
   const client = convertClient(port, opts.concurrency, { ...htmlRequest, headers: { 'x-api-key': apiKey } });
   try {
-    const sequential = await runSequential(client.convert, { warmup: opts.warmupRequests, count: opts.requests });
+    const one = await sequentialRun(client.convert, opts);
+    const sequential = one.result;
     const concurrent = await runForDuration(client.convert, {
       concurrency: opts.concurrency,
       warmupMs: opts.warmupMs,
       durationMs: opts.durationMs,
     });
-    return { name, sequential, concurrent };
+    return { name, sequential, pairedRaw: one.baseline, concurrent };
   } finally {
     client.close();
   }

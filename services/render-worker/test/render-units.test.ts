@@ -66,6 +66,8 @@ describe('isSelfContained (the fast path needs nothing fetched and nothing run)'
     ['<style>@import "x.css";</style>', false],
     ['<img srcset="a.png 1x">', false],
     ['<meta http-equiv="refresh" content="1">', false],
+    ['<meta http-equiv="Content-Security-Policy" content="img-src *">', false],
+    ['<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head><p>x</p>', true],
     ['<script>1</script>', false],
     ['<div onclick="x()">', false],
   ])('%s → %s', (html, expected) => {

@@ -31,8 +31,10 @@ export async function applyPageSettings(
 /**
  * Self-contained markup: nothing to fetch (no src/href/url()/@import/srcset…) and nothing to run. Such a
  * page is complete as soon as it is parsed, so it can skip load tracking entirely (see `renderStatic`).
+ * `<meta charset>` and named metas (viewport, color-scheme…) fetch nothing, and most real pages carry one;
+ * a meta that acts (`http-equiv`: refresh, CSP, cookies) is already `needsScript`'s.
  */
-const SUBRESOURCE_HINT = /\b(src|href|srcset|poster|data|background|action|formaction)\s*=|url\s*\(|@import|<link\b|<meta\b|<base\b/i;
+const SUBRESOURCE_HINT = /\b(src|href|srcset|poster|data|background|action|formaction)\s*=|url\s*\(|@import|<link\b|<base\b/i;
 
 export const isSelfContained = (markup: string) => !needsScript(markup) && !SUBRESOURCE_HINT.test(markup);
 
