@@ -117,6 +117,9 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     webhookRetryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     webhookAttempts: config.WEBHOOK_ATTEMPTS,
     webhookAllowlist: parseWebhookAllowlist(config.RENDER_EGRESS_ALLOWLIST),
+    // A render's wait is bounded by the deadline; a minute on top covers a template still being filled.
+    orphanAfterMs: config.RENDER_DEADLINE_MS + 60_000,
+    sweepEveryMs: config.ASYNC_RENDER_SWEEP_MS,
   });
   // Before the routes: its hook ties the MCP tools' inner calls to their client's connection.
   await fastify.register(innerCalls);

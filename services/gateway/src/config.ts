@@ -38,6 +38,11 @@ export const GatewayConfigSchema = Type.Object({
   RENDER_CACHE_MAX_ENTRY_BYTES: Type.Integer({ minimum: 1024, default: 2 * 1024 * 1024 }),
   /** Async renders (a convert call with `webhook`): how long the status and the image are kept. */
   ASYNC_RESULT_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 30 * 24 * 3600, default: 24 * 3600 }),
+  /**
+   * How often each gateway looks for async renders whose gateway stopped before they ended (they are marked
+   * failed and their webhook is sent once they are RENDER_DEADLINE_MS + a minute old).
+   */
+  ASYNC_RENDER_SWEEP_MS: Type.Integer({ minimum: 50, default: 30_000 }),
   /** Webhook deliveries: the first retry's delay (each further one doubles it) and the attempts in all. */
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 10, default: 45_000 }),
   WEBHOOK_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 30, default: 12 }),

@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { testRedisUrl } from './helpers/redis.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Async renders: `webhook` on a convert call answers 202, renders in the background (billed once), keeps the
@@ -95,6 +97,10 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
   }
 }
 
+/** The Free plan's in-flight renders per account on this gateway. */
+const FREE_IN_FLIGHT = 3;
+
+const prefix = uniquePrefix('async-renders');
 let auth: Stack;
 let templates: { url: string; close(): Promise<void> };
 let worker: RenderWorkerHandle;
@@ -104,7 +110,6 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let canary: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  const prefix = uniquePrefix('async-renders');
   receiver = await startReceiver();
   canary = await startReceiver();
   auth = await startStack();
@@ -129,6 +134,9 @@ beforeAll(async () => {
     ].join(','),
     WEBHOOK_RETRY_BASE_MS: '200',
     WEBHOOK_ATTEMPTS: '3',
+    // Each test uses its own account; this one limit is reached on purpose by one test.
+    FREE_MAX_IN_FLIGHT: String(FREE_IN_FLIGHT),
+    ASYNC_RENDER_SWEEP_MS: '200',
   });
 }, 120_000);
 
@@ -379,6 +387,82 @@ describe('async renders with webhooks', () => {
     expect(res.status).toBe(402);
     expect(res.body.code).toBe('PAYMENT_REQUIRED');
     expect(await deliveries(user.token)).toEqual([]);
+  });
+
+  it('answers 429 at submission to an account at its in-flight limit, accepting and charging nothing for it', async () => {
+    const user = await verifiedUser(auth);
+    // Renders that take a while (a busy page script), so the first ones are still in flight when the last is sent.
+    const slow = (n: number) => ({
+      html: `<script>const t = Date.now(); while (Date.now() - t < 1500) {}</script><p>slow ${n}</p>`,
+      width: 120,
+      height: 60,
+      webhook: receiver.url(`/hooks/slow-${n}`),
+    });
+    const limit = FREE_IN_FLIGHT;
+    const accepted = [];
+    for (let n = 0; n < limit; n++) accepted.push(await submit(slow(n), { 'x-api-key': user.apiKey }));
+    expect(accepted.map((a) => a.status)).toEqual(Array(limit).fill(202));
+
+    const refused = await submit(slow(limit), { 'x-api-key': user.apiKey });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(refused.body.message).toBe(
+      `Too many renders in flight: the Free plan allows ${limit} at a time per account. Retry when one has finished, or upgrade to Pro for more.`,
+    );
+
+    // The accepted ones finish and are charged; the refused one was never queued, so it costs nothing.
+    for (const { body } of accepted)
+      await waitFor('an accepted render to finish', async () => {
+        const { body: view } = await getJson(body.data.statusUrl, { 'x-api-key': user.apiKey });
+        return view.data.status === 'done' ? true : undefined;
+      });
+    expect(await used(user.token)).toBe(limit);
+    // Its slot is back: the account renders again.
+    const again = await submit(
+      { html: html('again'), width: 120, height: 60, webhook: receiver.url('/hooks/again') },
+      { 'x-api-key': user.apiKey },
+    );
+    expect(again.status).toBe(202);
+  }, 60_000);
+
+  it('fails a render whose gateway stopped before it ended, and still sends its webhook', async () => {
+    // What a gateway killed mid-render leaves in Redis: the status "rendering", and the render still open past
+    // the time any render can take. Another gateway's sweep ends it.
+    const user = await verifiedUser(auth);
+    const redis = new Redis(await testRedisUrl());
+    const id = randomUUID();
+    const createdAt = new Date(Date.now() - 120_000);
+    try {
+      await redis
+        .multi()
+        .hset(`${prefix}:async-render:${id}`, {
+          owner: user.userId,
+          kind: 'html',
+          format: 'png',
+          status: 'rendering',
+          createdAt: createdAt.toISOString(),
+          expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+          webhook: receiver.url('/hooks/orphan'),
+        })
+        .expire(`${prefix}:async-render:${id}`, 3_600)
+        .zadd(`${prefix}:async-renders:open`, Date.now() - 1, id)
+        .exec();
+    } finally {
+      redis.disconnect();
+    }
+    const message =
+      'Failed to generate image: the render was interrupted (the server handling it stopped). No credit was charged; please submit it again.';
+    const failed = await waitFor('the sweep to end the render', async () => {
+      const { body } = await getJson(`/api/renders/${id}`, { 'x-api-key': user.apiKey });
+      return body.data.status === 'failed' ? body.data : undefined;
+    });
+    expect(failed.error).toEqual({ code: 'RENDER_FAILED', message });
+    const delivery = await waitFor('its webhook', () => receiver.received.find((r) => r.path === '/hooks/orphan'));
+    expect(verifies(delivery.signature, delivery.body, await secretOf(user.token))).toBe(true);
+    expect(JSON.parse(delivery.body)).toMatchObject({ id, status: 'failed', error: { code: 'RENDER_FAILED', message } });
+    // Once: the render is no longer open, so no later sweep sends it again.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(receiver.received.filter((r) => r.path === '/hooks/orphan')).toHaveLength(1);
   });
 
   it('refuses bad webhook values and anonymous webhook calls with a clear 4xx', async () => {

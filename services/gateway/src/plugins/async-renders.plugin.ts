@@ -61,6 +61,9 @@ export interface AsyncRendersOptions {
   webhookAttempts: number;
   /** host:port pairs a webhook may target although not public (the workers' RENDER_EGRESS_ALLOWLIST). */
   webhookAllowlist: Set<string>;
+  /** An open render older than this has lost its gateway (see `sweepOrphans`). */
+  orphanAfterMs: number;
+  sweepEveryMs: number;
 }
 
 const CLOSE_TIMEOUT_MS = 2_000;
@@ -76,6 +79,15 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What a render whose gateway stopped before it ended says (status and webhook); its credit is never charged. */
+const INTERRUPTED = {
+  code: 'RENDER_FAILED',
+  message:
+    'Failed to generate image: the render was interrupted (the server handling it stopped). No credit was charged; please submit it again.',
+} as const;
+
+const SWEEP_BATCH = 50;
+
 const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
 
 /**
@@ -88,6 +100,9 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
   const { redis, credits } = app;
   const statusKey = (id: string) => `${opts.prefix}:async-render:${id}`;
   const imageKey = (id: string) => `${statusKey(id)}:image`;
+  // Renders not yet ended, scored by when they count as orphaned: the gateway that ends one removes it, and
+  // whoever removes it first (that gateway or a sweep) is the one that records its end and sends its webhook.
+  const openKey = `${opts.prefix}:async-renders:open`;
   const webhooks = new Queue<WebhookJobData>(webhookJob.queueName, {
     connection: redis,
     prefix: opts.prefix,
@@ -120,6 +135,8 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
   }
 
   async function finish(id: string, job: WebhookJobData, fields: Record<string, string>, expiresAtSeconds: number) {
+    // Claimed first: a render a sweep already ended (it took longer than any render can) is not ended twice.
+    if ((await redis.zrem(openKey, id)) === 0) return;
     await redis.multi().hset(statusKey(id), fields).expireat(statusKey(id), expiresAtSeconds).exec();
     // The job id is the render id: a gateway retrying this (it does not) could not deliver twice.
     await webhooks.add('deliver', job, { jobId: id });
@@ -171,6 +188,9 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
       const outcome = await prepared.outcome;
       if (!outcome.reserved) throw outcome.error;
     }
+    // The account's in-flight slot is taken now, so an account at its limit gets its 429 instead of a 202 for a
+    // render that would fail with it; the background render holds it until it ends.
+    const releaseSlot = app.accountLimits.acquire({ id: caller.userId, plan: caller.plan, role: caller.role });
     const id = randomUUID();
     const createdAt = new Date();
     const expiresAtSeconds = Math.floor(createdAt.getTime() / 1000) + opts.ttlSeconds;
@@ -185,16 +205,20 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
           status: 'queued',
           createdAt: createdAt.toISOString(),
           expiresAt: new Date(expiresAtSeconds * 1000).toISOString(),
+          // Read back only by a sweep, should this gateway stop before the render ends.
+          webhook: job.webhook.href,
         })
         .expireat(statusKey(id), expiresAtSeconds)
+        .zadd(openKey, createdAt.getTime() + opts.orphanAfterMs, id)
         .exec();
     } catch {
+      releaseSlot();
       throw new AppError('QUEUE_UNAVAILABLE', 'The render queue is unavailable right now; please retry shortly');
     }
     // Started before the 202 goes out, so the credit reserved in onRequest is claimed by this render (not given
     // back by the answer), and not tied to this connection: the caller hanging up must not end or release it.
-    const rendering = credits.renderBilled(request, job.kind, job.payload, { endsWithClient: false });
-    rendering.catch(() => undefined);
+    const rendering = credits.renderBilled(request, job.kind, job.payload, { endsWithClient: false, slotHeld: true });
+    rendering.then(releaseSlot, releaseSlot);
     const background = runInBackground(id, caller.userId, rendering, job, expiresAtSeconds).catch((err: Error) =>
       app.log.error({ renderId: id, err: err.message }, 'async render could not record its outcome or queue its webhook'),
     );
@@ -239,11 +263,40 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
     return url;
   }
 
+  /**
+   * Renders whose gateway stopped (crashed, killed) before they ended would stay "queued" or "rendering" until
+   * they expire, and their webhook would never come: any gateway marks them failed and sends it. Their credit
+   * was only reserved, and the account service's sweep gives reservations that were never settled back.
+   */
+  async function sweepOrphans(now = Date.now()): Promise<void> {
+    const ids = await redis.zrangebyscore(openKey, '-inf', now, 'LIMIT', 0, SWEEP_BATCH);
+    for (const id of ids) {
+      if ((await redis.zrem(openKey, id)) === 0) continue; // another gateway took it
+      const fields = await redis.hgetall(statusKey(id));
+      if (!fields.owner || !fields.webhook || fields.status === 'done' || fields.status === 'failed') continue;
+      const finishedAt = new Date().toISOString();
+      await redis.hset(statusKey(id), { status: 'failed', errorCode: INTERRUPTED.code, errorMessage: INTERRUPTED.message, finishedAt });
+      const payload: WebhookPayload = { id, status: 'failed', format: fields.format ?? 'unknown', size: 0, error: { ...INTERRUPTED } };
+      await webhooks.add('deliver', { userId: fields.owner, url: fields.webhook, payload }, { jobId: id });
+      app.log.warn({ renderId: id }, 'async render lost its gateway; marked failed and its webhook queued');
+    }
+  }
+  let sweeping: Promise<void> | undefined;
+  const sweeper = setInterval(() => {
+    sweeping ??= sweepOrphans()
+      .catch((err: Error) => app.log.debug({ err: err.message }, 'async render sweep failed; next time'))
+      .finally(() => {
+        sweeping = undefined;
+      });
+  }, opts.sweepEveryMs).unref();
+
   app.decorate('asyncRenders', { webhookTarget, submit, status, image, deliveries } satisfies AsyncRenders);
   app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await sweeping;
     await Promise.allSettled(running);
     await Promise.race([webhooks.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);
   });
 }
 
-export default fp(asyncRendersPlugin, { name: 'async-renders', dependencies: ['redis', 'credits'], fastify: '5.x' });
+export default fp(asyncRendersPlugin, { name: 'async-renders', dependencies: ['redis', 'credits', 'account-limits'], fastify: '5.x' });

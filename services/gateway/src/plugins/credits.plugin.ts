@@ -29,6 +29,19 @@ export interface BilledRenderOptions {
    * and nothing is charged. False for a render other requests wait on too (the signed image URL's).
    */
   endsWithClient?: boolean;
+  /**
+   * The caller already holds the account's in-flight slot for this render and gives it back itself (an async
+   * render takes it when submitted, so an account at its limit gets its 429 then, not a failed render later).
+   */
+  slotHeld?: boolean;
+}
+
+/** How an account's render is run (see `renderForAccount`). */
+interface AccountRender {
+  signal: AbortSignal | undefined;
+  prepared: PreparedReservation | null;
+  facts: ReserveFacts;
+  slotHeld: boolean;
 }
 
 declare module 'fastify' {
@@ -130,9 +143,7 @@ async function creditsPlugin(app: FastifyInstance) {
     caller: AccountCaller,
     kind: K,
     payload: Payload<K>,
-    signal: AbortSignal | undefined,
-    prepared: PreparedReservation | null,
-    facts: ReserveFacts,
+    { signal, prepared, facts, slotHeld }: AccountRender,
   ): Promise<RenderOutcome> {
     const jobId = prepared?.requestId ?? randomUUID();
     // Reserved (or under way) already when the caller's API key was verified; otherwise (a session, a
@@ -156,7 +167,7 @@ async function creditsPlugin(app: FastifyInstance) {
       return renderQueue.render(kind, built, {
         jobId,
         signal: renderSignal,
-        account: { id: caller.userId, plan: caller.plan, role: caller.role },
+        ...(slotHeld ? {} : { account: { id: caller.userId, plan: caller.plan, role: caller.role } }),
       });
     })();
     const [rendered, reserved] = await Promise.allSettled([rendering, reservation]);
@@ -190,7 +201,12 @@ async function creditsPlugin(app: FastifyInstance) {
     try {
       if (caller.kind === 'anonymous') return await renderQueue.render(kind, await payload, { signal: client?.signal });
       const facts = { kind: ledgerKindOf(request, kind), format: formatOf(payload) };
-      return await renderForAccount(caller, kind, payload, client?.signal, claim(request), facts);
+      return await renderForAccount(caller, kind, payload, {
+        signal: client?.signal,
+        prepared: claim(request),
+        facts,
+        slotHeld: options.slotHeld === true,
+      });
     } finally {
       client?.dispose();
     }
