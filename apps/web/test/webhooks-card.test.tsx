@@ -81,7 +81,11 @@ describe('webhooks card', () => {
             url: 'http://10.0.0.1/x',
             final: true,
             error: 'refused by the egress policy: 10.0.0.1 is in a private, loopback or reserved network',
+            errorCode: 'REFUSED',
           }),
+          delivery({ renderId: 'c1', error: 'connection failed (ECONNREFUSED)', errorCode: 'CONNECTION_FAILED' }),
+          // A record from before error codes: its English detail is all there is.
+          delivery({ renderId: 'd1', error: 'no answer within 10 s' }),
         ],
       },
     });
@@ -94,14 +98,17 @@ describe('webhooks card', () => {
     expect(secret).toHaveTextContent(SECRET);
 
     const items = within(await within(card).findByTestId('webhook-deliveries')).getAllByRole('listitem');
-    expect(items).toHaveLength(3);
+    expect(items).toHaveLength(5);
     expect(items[0]).toHaveTextContent('attempt 2');
     expect(items[0]).toHaveTextContent('answered 200');
     expect(items[0]).toHaveTextContent('Delivered');
     expect(items[1]).toHaveTextContent('answered 500');
     expect(items[1]).toHaveTextContent('Retry follows');
-    expect(items[2]).toHaveTextContent('refused by the egress policy');
+    expect(items[2]).toHaveTextContent('refused: the address is private, loopback, reserved or could not be resolved');
     expect(items[2]).toHaveTextContent('Failed');
+    expect(items[3]).toHaveTextContent('could not connect');
+    expect(items[3]).toHaveTextContent('Retry follows');
+    expect(items[4]).toHaveTextContent('no answer within 10 s');
   });
 
   it('says when there are no deliveries yet', async () => {

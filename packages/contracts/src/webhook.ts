@@ -115,6 +115,16 @@ export const WebhookPayload = Type.Object(
 );
 export type WebhookPayload = Static<typeof WebhookPayload>;
 
+/** Why a delivery attempt had no answer, for a translated text in the dashboard (`error` keeps the detail). */
+export const WebhookDeliveryErrorCode = Type.Union([
+  Type.Literal('SIGNING_UNAVAILABLE'),
+  Type.Literal('ACCOUNT_GONE'),
+  Type.Literal('REFUSED'),
+  Type.Literal('TIMEOUT'),
+  Type.Literal('CONNECTION_FAILED'),
+]);
+export type WebhookDeliveryErrorCode = Static<typeof WebhookDeliveryErrorCode>;
+
 export const WebhookDelivery = Type.Object({
   renderId: Type.String(),
   url: Type.String(),
@@ -123,6 +133,7 @@ export const WebhookDelivery = Type.Object({
   ok: Type.Boolean({ description: 'A 2xx answer: delivered' }),
   statusCode: Type.Optional(Type.Integer({ description: 'The HTTP status the webhook answered' })),
   error: Type.Optional(Type.String({ description: 'Why no answer was had (refused address, timeout, connection error)' })),
+  errorCode: Type.Optional({ ...WebhookDeliveryErrorCode, description: 'The kind of `error`, stable for programs' }),
   final: Type.Boolean({ description: 'No further attempt follows (delivered, refused, or retries used up)' }),
 });
 export type WebhookDelivery = Static<typeof WebhookDelivery>;

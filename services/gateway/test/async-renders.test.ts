@@ -311,6 +311,7 @@ describe('async renders with webhooks', () => {
     for (const d of list) {
       expect(d).toMatchObject({ attempt: 1, ok: false, final: true });
       expect(d.error).toMatch(/^refused by the egress policy: .*(private, loopback or reserved network)/);
+      expect(d.errorCode).toBe('REFUSED');
     }
     // The renders themselves were delivered (kept, charged); only their webhooks were refused.
     expect(await used(user.token)).toBe(targets.length);

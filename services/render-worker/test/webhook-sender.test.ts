@@ -73,7 +73,7 @@ describe('sendWebhook', () => {
   it('gives up on a receiver that does not answer in time', async () => {
     const started = Date.now();
     const result = await sendWebhook(new URL(`http://127.0.0.1:${port}/slow`), '{}', 's', { allowlist: allowlist(), timeoutMs: 300 });
-    expect(result).toEqual({ kind: 'failed', reason: 'no answer within 0.3 s' });
+    expect(result).toEqual({ kind: 'failed', code: 'TIMEOUT', reason: 'no answer within 0.3 s' });
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
@@ -99,6 +99,6 @@ describe('sendWebhook', () => {
       allowlist: new Set([`127.0.0.1:${closed.port}`]),
       timeoutMs: 2_000,
     });
-    expect(result).toEqual({ kind: 'failed', reason: 'connection failed (ECONNREFUSED)' });
+    expect(result).toEqual({ kind: 'failed', code: 'CONNECTION_FAILED', reason: 'connection failed (ECONNREFUSED)' });
   });
 });

@@ -17,7 +17,7 @@ export type SendResult =
   /** The egress policy refused the target (private, loopback, reserved, unresolvable): never retried. */
   | { kind: 'refused'; reason: string }
   /** No answer: timeout, connection or TLS error. */
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; code: 'TIMEOUT' | 'CONNECTION_FAILED'; reason: string };
 
 export interface SendOptions {
   allowlist: Set<string>;
@@ -73,10 +73,11 @@ export async function sendWebhook(url: URL, body: string, secret: string, opts: 
     });
     request.on('error', (err) => {
       const timedOut = (err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError';
-      settle({
-        kind: 'failed',
-        reason: timedOut ? `no answer within ${opts.timeoutMs / 1000} s` : `connection failed (${errorCode(err)})`,
-      });
+      settle(
+        timedOut
+          ? { kind: 'failed', code: 'TIMEOUT', reason: `no answer within ${opts.timeoutMs / 1000} s` }
+          : { kind: 'failed', code: 'CONNECTION_FAILED', reason: `connection failed (${errorCode(err)})` },
+      );
     });
     request.end(body);
   });

@@ -68,7 +68,11 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): { worker: Worker
     const attempt = job.attemptsMade + 1;
     const last = attempt >= (job.opts.attempts ?? 1);
     const base = { renderId: payload.id, url, attempt, at: new Date().toISOString() };
-    const fail = async (entry: { statusCode?: number; error?: string }, final: boolean, message: string): Promise<never> => {
+    const fail = async (
+      entry: Pick<WebhookDeliveryRecord, 'statusCode' | 'error' | 'errorCode'>,
+      final: boolean,
+      message: string,
+    ): Promise<never> => {
       await record(userId, { ...base, ok: false, final: final || last, ...entry });
       throw final ? new UnrecoverableError(message) : new Error(message);
     };
@@ -77,15 +81,18 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): { worker: Worker
     try {
       secret = await secretOf(userId);
     } catch (err) {
-      return fail({ error: 'could not sign the delivery: the account service is unavailable' }, false, (err as Error).message);
+      const error = 'could not sign the delivery: the account service is unavailable';
+      return fail({ error, errorCode: 'SIGNING_UNAVAILABLE' }, false, (err as Error).message);
     }
-    if (typeof secret !== 'string') return fail({ error: 'the account no longer exists' }, true, 'account not found');
+    if (typeof secret !== 'string')
+      return fail({ error: 'the account no longer exists', errorCode: 'ACCOUNT_GONE' }, true, 'account not found');
     const result = await sendWebhook(new URL(url), JSON.stringify(payload), secret, {
       allowlist: opts.allowlist,
       timeoutMs: opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
     });
-    if (result.kind === 'refused') return fail({ error: `refused by the egress policy: ${result.reason}` }, true, result.reason);
-    if (result.kind === 'failed') return fail({ error: result.reason }, false, result.reason);
+    if (result.kind === 'refused')
+      return fail({ error: `refused by the egress policy: ${result.reason}`, errorCode: 'REFUSED' }, true, result.reason);
+    if (result.kind === 'failed') return fail({ error: result.reason, errorCode: result.code }, false, result.reason);
     if (result.statusCode < 200 || result.statusCode >= 300)
       return fail({ statusCode: result.statusCode }, false, `the webhook answered ${result.statusCode}`);
     await record(userId, { ...base, ok: true, final: true, statusCode: result.statusCode });

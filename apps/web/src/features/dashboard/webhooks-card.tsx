@@ -108,7 +108,9 @@ function DeliveryItem({ delivery, language }: { delivery: WebhookDelivery; langu
     ? t('webhooks.delivered', { status: delivery.statusCode })
     : delivery.statusCode !== undefined
       ? t('webhooks.answered', { status: delivery.statusCode })
-      : (delivery.error ?? t('webhooks.noAnswer'));
+      : delivery.errorCode
+        ? t(`webhooks.errors.${delivery.errorCode}`)
+        : (delivery.error ?? t('webhooks.noAnswer'));
   return (
     <li className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2 text-sm">
       <span className="min-w-0 flex-1">
