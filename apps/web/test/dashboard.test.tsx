@@ -1,7 +1,7 @@
 import type { UserView } from '@render/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { niceTicks } from '../src/features/dashboard/bar-chart.tsx';
 import {
   DashboardAdminPage,
@@ -12,55 +12,17 @@ import {
 } from '../src/features/dashboard/dashboard.page.tsx';
 import { externalNavigation, type PaymentInfo, type Usage } from '../src/features/dashboard/dashboard-api.ts';
 import { createSessionStore } from '../src/lib/session/session.store.ts';
+import { fakeGateway, signedInAs, testUser } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
 const KEY = 'rk_live_0123456789abcdefghijklmnopqrstuv';
 const NEW_KEY = 'rk_live_ZYXWVUTSRQPONMLKJIHGFEDCBA98765';
 
-const user = (overrides: Partial<UserView> = {}): UserView => ({
-  id: '8d0f5f39-1d5b-4c8e-9c1f-2f1d1c1b1a10',
-  name: 'Grace Hopper',
-  email: 'grace@example.com',
-  company: 'Navy',
-  accountType: 'regular',
-  verificationStatus: 'verified',
-  memberSince: '2026-03-14T10:00:00.000Z',
-  apiKey: KEY,
-  plan: 'free',
-  ...overrides,
-});
+const user = (overrides: Partial<UserView> = {}): UserView => testUser({ apiKey: KEY, ...overrides });
 
-type Handler = (init: RequestInit | undefined) => { status?: number; body: unknown };
-let routes: Record<string, Handler>;
-let calls: Array<{ method: string; path: string; body: unknown }>;
+const gateway = fakeGateway();
 
-beforeEach(() => {
-  calls = [];
-  routes = {};
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const path = new URL(url, 'http://app.test').pathname;
-      const method = init?.method ?? 'GET';
-      calls.push({ method, path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-      const handler = routes[`${method} ${path}`];
-      if (!handler) return new Response(JSON.stringify({ success: false, message: 'Not found' }), { status: 404 });
-      const { status = 200, body } = handler(init);
-      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-const signedIn = (u: UserView = user()) => {
-  const session = createSessionStore();
-  session.signIn('session-token', u);
-  return session;
-};
+const signedIn = (u: UserView = user()) => signedInAs(u);
 
 const usage = (data: Partial<Usage> = {}): { body: unknown } => ({
   body: {
@@ -97,7 +59,7 @@ describe('API key card', () => {
 
   it('regenerates only after a confirmation that says the old key stops working', async () => {
     const u = userEvent.setup();
-    routes['POST /api/auth/api-key/regenerate'] = () => ({ body: { success: true, apiKey: NEW_KEY } });
+    gateway.routes['POST /api/auth/api-key/regenerate'] = () => ({ body: { success: true, apiKey: NEW_KEY } });
     const session = signedIn();
     renderPage(DashboardApiKeyPage, { path: '/dashboard/api-key', session });
     await u.click(await screen.findByRole('button', { name: 'Regenerate' }));
@@ -108,13 +70,13 @@ describe('API key card', () => {
     // Escape closes it and nothing is sent.
     await u.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(calls.filter((c) => c.path === '/api/auth/api-key/regenerate')).toHaveLength(0);
+    expect(gateway.calls.filter((c) => c.path === '/api/auth/api-key/regenerate')).toHaveLength(0);
 
     await u.click(screen.getByRole('button', { name: 'Regenerate' }));
     dialog = await screen.findByRole('dialog');
     await u.click(within(dialog).getByRole('button', { name: 'Regenerate key' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(calls.filter((c) => c.method === 'POST' && c.path === '/api/auth/api-key/regenerate')).toHaveLength(1);
+    expect(gateway.calls.filter((c) => c.method === 'POST' && c.path === '/api/auth/api-key/regenerate')).toHaveLength(1);
     expect(screen.getByTestId('api-key')).toHaveTextContent(NEW_KEY);
     expect(screen.getByTestId('api-key-rotated')).toHaveTextContent('The old key no longer works');
     expect(session.getState().user?.apiKey).toBe(NEW_KEY);
@@ -123,7 +85,7 @@ describe('API key card', () => {
 
 describe('usage card', () => {
   it('shows total credits, used, limit and remaining', async () => {
-    routes['GET /api/auth/usage'] = () => usage();
+    gateway.routes['GET /api/auth/usage'] = () => usage();
     renderPage(DashboardPage, { path: '/dashboard', session: signedIn() });
     expect(await screen.findByTestId('usage-total')).toHaveTextContent('50');
     expect(screen.getByTestId('usage-used')).toHaveTextContent('3');
@@ -133,7 +95,7 @@ describe('usage card', () => {
   });
 
   it('says Unlimited when the plan has no limit', async () => {
-    routes['GET /api/auth/usage'] = () => usage({ totalCredits: null, limit: null, remaining: null, used: 1234, plan: 'pro' });
+    gateway.routes['GET /api/auth/usage'] = () => usage({ totalCredits: null, limit: null, remaining: null, used: 1234, plan: 'pro' });
     renderPage(DashboardPage, { path: '/dashboard', session: signedIn(user({ plan: 'pro' })) });
     expect(await screen.findByTestId('usage-total')).toHaveTextContent('Unlimited');
     expect(screen.getByTestId('usage-limit')).toHaveTextContent('Unlimited');
@@ -143,20 +105,20 @@ describe('usage card', () => {
   });
 
   it('says "Error loading statistics" when a call fails', async () => {
-    routes['GET /api/auth/usage'] = () => ({ status: 401, body: { success: false, message: 'Invalid or expired token' } });
+    gateway.routes['GET /api/auth/usage'] = () => ({ status: 401, body: { success: false, message: 'Invalid or expired token' } });
     renderPage(DashboardUsagePage, { path: '/dashboard/usage', session: signedIn() });
     expect(await screen.findByTestId('usage-error')).toHaveTextContent('Error loading statistics');
     expect(await screen.findByTestId('usage-chart-error')).toHaveTextContent('Error loading statistics');
   });
 
   it('draws renders per day and lists the recent renders', async () => {
-    routes['GET /api/auth/usage'] = () => usage();
+    gateway.routes['GET /api/auth/usage'] = () => usage();
     const days = Array.from({ length: 31 }, (_, i) => ({
       date: new Date(Date.UTC(2026, 9, 25 + i)).toISOString().slice(0, 10),
       renders: i === 30 ? 2 : i === 10 ? 1 : 0,
     }));
-    routes['GET /api/auth/usage/daily'] = () => ({ body: { success: true, data: { since: '2026-10-25T12:00:00.000Z', days } } });
-    routes['GET /api/auth/usage/recent'] = () => ({
+    gateway.routes['GET /api/auth/usage/daily'] = () => ({ body: { success: true, data: { since: '2026-10-25T12:00:00.000Z', days } } });
+    gateway.routes['GET /api/auth/usage/recent'] = () => ({
       body: {
         success: true,
         data: [
@@ -217,8 +179,8 @@ describe('billing card', () => {
   it('free plan: upgrade starts Checkout in dollars for English readers and leaves for its URL', async () => {
     const u = userEvent.setup();
     const go = vi.spyOn(externalNavigation, 'go').mockImplementation(() => undefined);
-    routes['GET /api/auth/payment-info'] = () => payment({});
-    routes['POST /api/auth/upgrade'] = () => ({
+    gateway.routes['GET /api/auth/payment-info'] = () => payment({});
+    gateway.routes['POST /api/auth/upgrade'] = () => ({
       body: { success: true, url: 'https://checkout.stripe.test/c/pay/cs_1', sessionId: 'cs_1' },
     });
     renderPage(DashboardBillingPage, { path: '/dashboard/billing', session: signedIn() });
@@ -226,13 +188,13 @@ describe('billing card', () => {
     await u.click(screen.getByRole('radio', { name: /Yearly/ }));
     await u.click(screen.getByRole('button', { name: 'Upgrade to Pro' }));
     await waitFor(() => expect(go).toHaveBeenCalledWith('https://checkout.stripe.test/c/pay/cs_1'));
-    expect(calls.find((c) => c.path === '/api/auth/upgrade')?.body).toEqual({ interval: 'year', currency: 'usd' });
+    expect(gateway.calls.find((c) => c.path === '/api/auth/upgrade')?.body).toEqual({ interval: 'year', currency: 'usd' });
   });
 
   it('active Pro: price, period, next billing date, payment methods; cancel asks first', async () => {
     const u = userEvent.setup();
-    routes['GET /api/auth/payment-info'] = () => payment(PRO);
-    routes['POST /api/auth/cancel-subscription'] = () => ({
+    gateway.routes['GET /api/auth/payment-info'] = () => payment(PRO);
+    gateway.routes['POST /api/auth/cancel-subscription'] = () => ({
       body: { success: true, message: 'Subscription cancelled successfully', accessUntil: PRO.nextBillingDate },
     });
     renderPage(DashboardBillingPage, { path: '/dashboard/billing', session: signedIn(user({ plan: 'pro' })) });
@@ -249,7 +211,7 @@ describe('billing card', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Cancel your Pro subscription?' });
     expect(dialog).toHaveTextContent('You keep Pro until December 24, 2026');
     expect(dialog).toHaveTextContent('cannot be undone');
-    routes['GET /api/auth/payment-info'] = () => payment({ ...PRO, status: 'cancelling', cancelAtPeriodEnd: true });
+    gateway.routes['GET /api/auth/payment-info'] = () => payment({ ...PRO, status: 'cancelling', cancelAtPeriodEnd: true });
     await u.click(within(dialog).getByRole('button', { name: 'Cancel subscription' }));
     expect(await screen.findByText('Subscription cancelled successfully')).toBeInTheDocument();
     expect(await screen.findByTestId('billing-cancel-notice')).toHaveTextContent('ends on December 24, 2026');
@@ -257,21 +219,21 @@ describe('billing card', () => {
 
   it('cancelling: shows the end date and reactivates', async () => {
     const u = userEvent.setup();
-    routes['GET /api/auth/payment-info'] = () => payment({ ...PRO, status: 'cancelling', cancelAtPeriodEnd: true });
-    routes['POST /api/auth/reactivate-subscription'] = () => ({
+    gateway.routes['GET /api/auth/payment-info'] = () => payment({ ...PRO, status: 'cancelling', cancelAtPeriodEnd: true });
+    gateway.routes['POST /api/auth/reactivate-subscription'] = () => ({
       body: { success: true, message: 'Subscription reactivated successfully' },
     });
     renderPage(DashboardBillingPage, { path: '/dashboard/billing', session: signedIn(user({ plan: 'pro' })) });
     expect(await screen.findByTestId('billing-status')).toHaveTextContent('Cancelling');
     expect(screen.getByTestId('billing-next')).toHaveTextContent('December 24, 2026');
-    routes['GET /api/auth/payment-info'] = () => payment(PRO);
+    gateway.routes['GET /api/auth/payment-info'] = () => payment(PRO);
     await u.click(screen.getByRole('button', { name: 'Reactivate subscription' }));
     expect(await screen.findByText('Subscription reactivated successfully')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('billing-status')).toHaveTextContent('Active'));
   });
 
   it('failures use the spec texts', async () => {
-    routes['GET /api/auth/payment-info'] = () => ({ status: 403, body: { success: false, message: 'Billing is not configured' } });
+    gateway.routes['GET /api/auth/payment-info'] = () => ({ status: 403, body: { success: false, message: 'Billing is not configured' } });
     renderPage(DashboardBillingPage, { path: '/dashboard/billing', session: signedIn() });
     expect(await screen.findByTestId('billing-error')).toHaveTextContent('Unable to load payment information');
     expect(await screen.findByText('Failed to load payment information')).toBeInTheDocument();
@@ -279,12 +241,12 @@ describe('billing card', () => {
 
   it('a failed portal or reactivation says so', async () => {
     const u = userEvent.setup();
-    routes['GET /api/auth/payment-info'] = () => payment({ ...PRO, status: 'cancelling' });
-    routes['POST /api/auth/manage-billing'] = () => ({
+    gateway.routes['GET /api/auth/payment-info'] = () => payment({ ...PRO, status: 'cancelling' });
+    gateway.routes['POST /api/auth/manage-billing'] = () => ({
       status: 404,
       body: { success: false, message: 'No billing account found. Upgrade to Pro first.' },
     });
-    routes['POST /api/auth/reactivate-subscription'] = () => ({
+    gateway.routes['POST /api/auth/reactivate-subscription'] = () => ({
       status: 400,
       body: { success: false, message: 'Only a cancelled subscription can be reactivated' },
     });
@@ -313,7 +275,7 @@ describe('dashboard access', () => {
   });
 
   it('admin overview shows the platform numbers', async () => {
-    routes['GET /api/admin/stats'] = () => ({
+    gateway.routes['GET /api/admin/stats'] = () => ({
       body: {
         success: true,
         stats: {

@@ -1,4 +1,4 @@
-import type { AsyncRenderView, UserView } from '@render/contracts';
+import type { AsyncRenderView } from '@render/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,24 +6,14 @@ import { PLAYGROUNDS, type Values } from '../src/features/playground/playground-
 import { CodePlaygroundPage, HtmlPlaygroundPage } from '../src/features/playground/playground-pages.tsx';
 import { buildRequest, decodeValues, encodeValues } from '../src/features/playground/playground-state.ts';
 import { buildSnippet } from '../src/lib/request-snippets.ts';
-import { createSessionStore } from '../src/lib/session/session.store.ts';
+import { signedInAs, testUser } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
 // Async renders in the playgrounds: the webhook field (signed-in callers sending their key), the 202 shown
 // as an accepted render whose status is polled until the image (or the failure) is there, the request
 // snippets with `webhook`, and shared links made before the code page's background became a choice.
 
-const user: UserView = {
-  id: '8d0f5f39-1d5b-4c8e-9c1f-2f1d1c1b1a10',
-  name: 'Grace Hopper',
-  email: 'grace@example.com',
-  company: 'Navy',
-  accountType: 'regular',
-  verificationStatus: 'verified',
-  memberSince: '2026-03-14T10:00:00.000Z',
-  apiKey: 'rk_live_0123456789abcdefghijklmnopqrstuv',
-  plan: 'free',
-};
+const user = testUser();
 
 const RENDER_ID = '3f6c1a52-8f0e-4d8c-9a43-0c6f1c1e2d3a';
 const HOOK = 'https://hooks.example.com/render';
@@ -90,11 +80,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const signedIn = () => {
-  const session = createSessionStore();
-  session.signIn('session-token', user);
-  return session;
-};
+const signedIn = () => signedInAs(user);
 
 /** Signed in, "Use my API key" ticked, the webhook typed: the page ready to send a webhook render. */
 async function webhookPage() {

@@ -1,9 +1,9 @@
-import type { UserView, WebhookDelivery } from '@render/contracts';
+import type { WebhookDelivery } from '@render/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DashboardApiKeyPage } from '../src/features/dashboard/dashboard.page.tsx';
-import { createSessionStore } from '../src/lib/session/session.store.ts';
+import { fakeGateway, signedInAs, testUser } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
 // The Webhooks card of the API key page: the signing secret (masked, revealed, rotated after a confirmation)
@@ -12,49 +12,9 @@ import { renderPage } from './helpers/render-page.tsx';
 const SECRET = 'whsec_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const NEW_SECRET = 'whsec_ZYXWVUTSRQPONMLKJIHGFEDCBA9876543210zyxwvuts';
 
-const user: UserView = {
-  id: '8d0f5f39-1d5b-4c8e-9c1f-2f1d1c1b1a10',
-  name: 'Grace Hopper',
-  email: 'grace@example.com',
-  company: 'Navy',
-  accountType: 'regular',
-  verificationStatus: 'verified',
-  memberSince: '2026-03-14T10:00:00.000Z',
-  apiKey: 'rk_live_0123456789abcdefghijklmnopqrstuv',
-  plan: 'free',
-};
+const gateway = fakeGateway();
 
-type Handler = () => { status?: number; body: unknown };
-let routes: Record<string, Handler>;
-let calls: Array<{ method: string; path: string }>;
-
-beforeEach(() => {
-  calls = [];
-  routes = {};
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const path = new URL(url, 'http://app.test').pathname;
-      const method = init?.method ?? 'GET';
-      calls.push({ method, path });
-      const handler = routes[`${method} ${path}`];
-      if (!handler) return new Response(JSON.stringify({ success: false, message: 'Not found' }), { status: 404 });
-      const { status = 200, body } = handler();
-      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-const signedIn = () => {
-  const session = createSessionStore();
-  session.signIn('session-token', user);
-  return session;
-};
+const signedIn = () => signedInAs(testUser());
 
 const delivery = (overrides: Partial<WebhookDelivery>): WebhookDelivery => ({
   renderId: '3f6c1a52-8f0e-4d8c-9a43-0c6f1c1e2d3a',
@@ -69,8 +29,10 @@ const delivery = (overrides: Partial<WebhookDelivery>): WebhookDelivery => ({
 describe('webhooks card', () => {
   it('masks the secret, reveals it, and lists each delivery attempt with its outcome', async () => {
     const u = userEvent.setup();
-    routes['GET /api/auth/webhook-secret'] = () => ({ body: { success: true, secret: SECRET, createdAt: '2026-11-24T09:00:00.000Z' } });
-    routes['GET /api/webhooks/deliveries'] = () => ({
+    gateway.routes['GET /api/auth/webhook-secret'] = () => ({
+      body: { success: true, secret: SECRET, createdAt: '2026-11-24T09:00:00.000Z' },
+    });
+    gateway.routes['GET /api/webhooks/deliveries'] = () => ({
       body: {
         success: true,
         deliveries: [
@@ -112,17 +74,21 @@ describe('webhooks card', () => {
   });
 
   it('says when there are no deliveries yet', async () => {
-    routes['GET /api/auth/webhook-secret'] = () => ({ body: { success: true, secret: SECRET, createdAt: '2026-11-24T09:00:00.000Z' } });
-    routes['GET /api/webhooks/deliveries'] = () => ({ body: { success: true, deliveries: [] } });
+    gateway.routes['GET /api/auth/webhook-secret'] = () => ({
+      body: { success: true, secret: SECRET, createdAt: '2026-11-24T09:00:00.000Z' },
+    });
+    gateway.routes['GET /api/webhooks/deliveries'] = () => ({ body: { success: true, deliveries: [] } });
     renderPage(DashboardApiKeyPage, { path: '/dashboard/api-key', session: signedIn() });
     expect(await screen.findByText('No webhook deliveries yet.')).toBeInTheDocument();
   });
 
   it('rotates only after a confirmation, then shows the new secret', async () => {
     const u = userEvent.setup();
-    routes['GET /api/auth/webhook-secret'] = () => ({ body: { success: true, secret: SECRET, createdAt: '2026-11-24T09:00:00.000Z' } });
-    routes['GET /api/webhooks/deliveries'] = () => ({ body: { success: true, deliveries: [] } });
-    routes['POST /api/auth/webhook-secret/rotate'] = () => ({
+    gateway.routes['GET /api/auth/webhook-secret'] = () => ({
+      body: { success: true, secret: SECRET, createdAt: '2026-11-24T09:00:00.000Z' },
+    });
+    gateway.routes['GET /api/webhooks/deliveries'] = () => ({ body: { success: true, deliveries: [] } });
+    gateway.routes['POST /api/auth/webhook-secret/rotate'] = () => ({
       body: { success: true, secret: NEW_SECRET, createdAt: '2026-11-24T11:00:00.000Z' },
     });
     renderPage(DashboardApiKeyPage, { path: '/dashboard/api-key', session: signedIn() });
@@ -133,13 +99,13 @@ describe('webhooks card', () => {
     expect(dialog).toHaveTextContent('retries included');
     await u.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(calls.filter((c) => c.path === '/api/auth/webhook-secret/rotate')).toHaveLength(0);
+    expect(gateway.calls.filter((c) => c.path === '/api/auth/webhook-secret/rotate')).toHaveLength(0);
 
     await u.click(within(card).getByRole('button', { name: 'Rotate secret' }));
     dialog = await screen.findByRole('dialog');
     await u.click(within(dialog).getByRole('button', { name: 'Rotate secret' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(calls.filter((c) => c.method === 'POST' && c.path === '/api/auth/webhook-secret/rotate')).toHaveLength(1);
+    expect(gateway.calls.filter((c) => c.method === 'POST' && c.path === '/api/auth/webhook-secret/rotate')).toHaveLength(1);
     expect(within(card).getByTestId('webhook-secret')).toHaveTextContent(NEW_SECRET);
   });
 });

@@ -1,0 +1,58 @@
+import type { UserView } from '@render/contracts';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { createSessionStore, type SessionStore } from '../../src/lib/session/session.store.ts';
+
+/** The signed-in user of the page tests (a verified Free account). */
+export const testUser = (overrides: Partial<UserView> = {}): UserView => ({
+  id: '8d0f5f39-1d5b-4c8e-9c1f-2f1d1c1b1a10',
+  name: 'Grace Hopper',
+  email: 'grace@example.com',
+  company: 'Navy',
+  accountType: 'regular',
+  verificationStatus: 'verified',
+  memberSince: '2026-03-14T10:00:00.000Z',
+  apiKey: 'rk_live_0123456789abcdefghijklmnopqrstuv',
+  plan: 'free',
+  ...overrides,
+});
+
+/** A session store already signed in as `user`. */
+export function signedInAs(user: UserView = testUser()): SessionStore {
+  const session = createSessionStore();
+  session.signIn('session-token', user);
+  return session;
+}
+
+export type GatewayHandler = (init: RequestInit | undefined) => { status?: number; body: unknown };
+
+/**
+ * The gateway at the HTTP boundary, for one test file: `routes` ("METHOD /path" → answer, reset before each
+ * test; others are 404) and the `calls` the page made, in order.
+ */
+export function fakeGateway() {
+  const state = {
+    routes: {} as Record<string, GatewayHandler>,
+    calls: [] as Array<{ method: string; path: string; body: unknown }>,
+  };
+  beforeEach(() => {
+    state.calls = [];
+    state.routes = {};
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const path = new URL(url, 'http://app.test').pathname;
+        const method = init?.method ?? 'GET';
+        state.calls.push({ method, path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+        const handler = state.routes[`${method} ${path}`];
+        if (!handler) return new Response(JSON.stringify({ success: false, message: 'Not found' }), { status: 404 });
+        const { status = 200, body } = handler(init);
+        return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+  return state;
+}
