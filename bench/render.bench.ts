@@ -60,11 +60,13 @@ async function measureRound(first: boolean): Promise<Round> {
     round.raw = await runRaw(opts.chromiumPath, opts);
   }
   const formats = first && opts.phases.has('formats');
-  if (opts.phases.has('stack') || opts.phases.has('keys') || formats) {
+  const pipeline = first && opts.phases.has('pipeline');
+  if (opts.phases.has('stack') || opts.phases.has('keys') || formats || pipeline) {
     if (opts.phases.has('stack'))
       log(`full stack: gateway + worker over HTTP (c=1 × ${opts.requests}, then c=${opts.concurrency} × ${opts.durationMs} ms)`);
     if (opts.phases.has('keys')) log('API keys: the same HTML runs with an unlimited and a Free account’s key');
     if (formats) log(`formats: each format through the full stack, c=1 × ${opts.formatRequests}`);
+    if (pipeline) log(`pipeline: the c=1 runs again, the worker answering a fixed PNG (no Chromium work), c=1 × ${opts.requests}`);
     // The c=1 runs alternate with a raw page of their own (`runPaired`), so their ratios compare like moments.
     const rawPage = opts.phases.has('raw') ? await openRawPage(opts.chromiumPath) : undefined;
     try {
@@ -73,6 +75,7 @@ async function measureRound(first: boolean): Promise<Round> {
         load: opts.phases.has('stack'),
         keys: opts.phases.has('keys'),
         formats,
+        pipeline,
         rawRender: rawPage?.render,
       });
     } finally {
@@ -98,9 +101,12 @@ try {
 const { raw, stack } = rounds.at(-1) ?? {};
 const naive = rounds[0]?.naive;
 const formatResults = rounds[0]?.stack?.formats ?? [];
+const pipelineResults = rounds[0]?.stack?.pipeline ?? [];
 await cleanupAll();
 
 // --- report --------------------------------------------------------------------------------------------
+
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
 
 const row = (label: string, r: LoadResult | undefined): string[] =>
   r
@@ -184,6 +190,28 @@ if (stack) {
   out.push(`client connections opened: ${stack.connections} (keep-alive: ≈ c=${opts.concurrency} expected)`);
 }
 
+if (pipelineResults.length) {
+  // The same gateway and callers; only the worker's render is gone. What is left is ours: HTTP, the gateway,
+  // the queue, the reply. Set against the raw page, it is the least the c=1 ratios can come to.
+  const rawP50 = (rounds[0]?.stack?.pairedRaw ?? rounds[0]?.raw?.sequential)?.latency.p50;
+  out.push('');
+  out.push('Beyond Chromium (first round): c=1 with the worker answering a fixed 800×600 PNG of the same size, no render');
+  out.push(
+    table(
+      ['caller', 'n', 'p50 ms', 'p95 ms', 'mean ms', 'p50 ÷ raw 1-page p50', 'errors'],
+      pipelineResults.map((p) => [
+        p.name,
+        String(p.sequential.latency.n),
+        fmt(p.sequential.latency.p50, 2),
+        fmt(p.sequential.latency.p95, 2),
+        fmt(p.sequential.latency.mean, 2),
+        fmt(ratio(p.sequential.latency.p50, rawP50), 2),
+        String(p.sequential.errors.total),
+      ]),
+    ),
+  );
+}
+
 const reference = formatResults.find((f) => f.reference);
 if (formatResults.length) {
   out.push('');
@@ -206,7 +234,6 @@ if (formatResults.length) {
   );
 }
 
-const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
 /** A c=1 run's p50 over the raw page's: the one alternated with it when there is one, else the raw phase's. */
 const c1Ratio = (run: LoadResult | undefined, paired: LoadResult | undefined, raw: RawResults | undefined) =>
   ratio(run?.latency.p50, (paired ?? raw?.sequential)?.latency.p50);
@@ -297,6 +324,7 @@ const allErrors: [string, LoadResult | undefined][] = rounds.flatMap(({ raw, sta
     ]),
     ['naive', naive],
     ...(stack?.formats ?? []).map((f): [string, LoadResult] => [f.name, f.result]),
+    ...(stack?.pipeline ?? []).map((p): [string, LoadResult] => [`pipeline ${p.name}`, p.sequential]),
   ];
   return entries.map(([label, r]): [string, LoadResult | undefined] => [tag + label, r]);
 });

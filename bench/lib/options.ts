@@ -1,7 +1,7 @@
 import { int, parseCommandLine, resultsPath } from './cli.ts';
 import type { StartMode } from './processes.ts';
 
-export type Phase = 'raw' | 'stack' | 'keys' | 'formats' | 'naive';
+export type Phase = 'raw' | 'stack' | 'keys' | 'formats' | 'pipeline' | 'naive';
 
 export interface BenchOptions {
   pages: number;
@@ -32,11 +32,15 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
   --warmup-ms N         unmeasured lead-in of the concurrent runs           BENCH_WARMUP_MS (1000)
   --concurrency N       HTTP clients in the full-stack concurrent run       BENCH_CONCURRENCY (8)
   --naive N             browser-per-request iterations                      BENCH_NAIVE_ITERATIONS (10)
-  --only LIST           phases to run: raw,stack,keys,formats,naive         BENCH_ONLY (all)
+  --only LIST           phases to run: raw,stack,keys,formats,pipeline,     BENCH_ONLY (all)
+                        naive (pipeline: the c=1 runs with a worker whose
+                        renderer answers a fixed PNG, i.e. the service's
+                        cost beyond Chromium)
   --format-requests N   measured requests per format (formats phase)        BENCH_FORMAT_REQUESTS (40)
   --rounds N            repeat the raw, stack and keys phases N times, one  BENCH_ROUNDS (1)
                         after the other, and judge each ratio on its median
-                        over the rounds (formats and naive run once)
+                        over the rounds (formats, pipeline and naive run
+                        once)
   --start MODE          how the services start: production (node --import   BENCH_START (production)
                         tsx, NODE_ENV=production, LOG_LEVEL warn) or dev (as
                         ./scripts/dev: pnpm start → tsx, LOG_LEVEL info,
@@ -48,7 +52,7 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
 Also read: CHROMIUM_PATH, REDIS_URL (loopback only), DATABASE_URL (the template workload and the API-key
 runs create and drop their own database there; without it they are skipped).`;
 
-const PHASES: readonly Phase[] = ['raw', 'stack', 'keys', 'formats', 'naive'];
+const PHASES: readonly Phase[] = ['raw', 'stack', 'keys', 'formats', 'pipeline', 'naive'];
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: string): BenchOptions {
   const values = parseCommandLine(

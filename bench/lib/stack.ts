@@ -1,13 +1,18 @@
 import http from 'node:http';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FORMAT_WORKLOADS, type FormatWorkload, startPageServer, type WorkloadContext } from './formats.ts';
 import { type LoadResult, runForDuration, runPaired, runSequential, type Sample } from './load.ts';
-import { freePort, onCleanup, runCleanup, type Service, type StartMode, startNodeService } from './processes.ts';
+import { freePort, onCleanup, runCleanup, type Service, type StartMode, startNodeService, startService } from './processes.ts';
 import { deleteKeysWithPrefix } from './redis-cleanup.ts';
 import { startTemplateServices, type TemplateServices } from './template-stack.ts';
 import { assertPng, REQUEST_BODY } from './workload.ts';
 
 const CONVERT_PATH = '/api/html-to-img/convert';
+/** The worker of the pipeline phase: the real one with a fixed image for a renderer. */
+const PIPELINE_WORKER = 'bench/lib/pipeline-worker.ts';
+
+const isWorkerReady = (line: string) => line.includes('"render worker ready"');
 
 export interface BenchRequest {
   path: string;
@@ -21,6 +26,12 @@ export const htmlRequest: BenchRequest = { path: CONVERT_PATH, body: REQUEST_BOD
 /** Any image the format may produce; its exact size is that format's business. */
 function assertImage(body: Buffer, contentType: string): void {
   if (!/^image\//.test(contentType) || body.length < 100) throw new Error(`not an image (${contentType}, ${body.length} bytes)`);
+}
+
+/** One caller's c=1 run through the stack with no Chromium work: what the service costs beyond the browser. */
+export interface PipelineResult {
+  name: string;
+  sequential: LoadResult;
 }
 
 export interface FormatResult {
@@ -47,6 +58,8 @@ export interface StackResults {
   pairedRaw?: LoadResult;
   concurrent: LoadResult;
   keyed: KeyedResult[];
+  /** The same c=1 requests with the worker's renderer answering a fixed PNG (see `runPipeline`), when asked for. */
+  pipeline: PipelineResult[];
   concurrency: number;
   formats: FormatResult[];
   /** TCP connections the client opened over both runs: ~concurrency when keep-alive works. */
@@ -145,6 +158,8 @@ export async function runStack(
     keys: boolean;
     formats: boolean;
     formatRequests: number;
+    /** The c=1 runs again, anonymous and keyed, with the worker replaced by `pipeline-worker.ts`. */
+    pipeline?: boolean;
     /** A raw warm page's render: the c=1 runs alternate with it in batches of `pairBatch` (`runPaired`). */
     rawRender?: () => Promise<Sample>;
     pairBatch?: number;
@@ -166,25 +181,27 @@ export async function runStack(
   const common = { ...process.env, REDIS_URL: opts.redisUrl, QUEUE_PREFIX: queuePrefix };
 
   const pageServer = await startPageServer();
-  const worker = startNodeService(
+  const workerEnv = {
+    ...common,
+    RENDER_QUEUES: 'html,svg,chart,code,screenshot',
+    RENDER_EGRESS_ALLOWLIST: pageServer.hostPort,
+    RENDER_PAGES: String(opts.pages),
+    CHROMIUM_PATH: opts.chromiumPath,
+    // info only for the readiness line; the worker logs nothing per successful job at that level.
+    LOG_LEVEL: 'info',
+    // Any free port for its health and metrics server, so the bench runs beside ./scripts/dev.
+    WORKER_HTTP_PORT: '0',
+  };
+  let worker = startNodeService(
     opts.start,
     { name: 'render-worker', pkg: '@render/render-worker', entry: 'services/render-worker/src/main.ts' },
-    {
-      ...common,
-      RENDER_QUEUES: 'html,svg,chart,code,screenshot',
-      RENDER_EGRESS_ALLOWLIST: pageServer.hostPort,
-      RENDER_PAGES: String(opts.pages),
-      CHROMIUM_PATH: opts.chromiumPath,
-      // info only for the readiness line; the worker logs nothing per successful job at that level.
-      LOG_LEVEL: 'info',
-      // Any free port for its health and metrics server, so the bench runs beside ./scripts/dev.
-      WORKER_HTTP_PORT: '0',
-    },
+    workerEnv,
     repoRoot,
   );
   // Listened for from the start: the template services may take longer to come up than the worker does,
   // and a line that has gone by is not seen again.
-  const workerReady = worker.waitForLine((line) => line.includes('"render worker ready"'), 120_000);
+  const workerReady = worker.waitForLine(isWorkerReady, 120_000);
+  const stoppedWarnings: string[] = [];
   workerReady.catch(() => undefined);
   let gateway: Service | undefined;
   let client: ReturnType<typeof convertClient> | undefined;
@@ -220,12 +237,13 @@ export async function runStack(
       : empty;
 
     const keyed: KeyedResult[] = [];
+    const callers: Array<[string, string]> = [];
     if (opts.keys && templateServices) {
       const gatewayUrl = `http://127.0.0.1:${port}`;
-      const callers: Array<[string, string]> = [
+      callers.push(
         ['API key, unlimited', await templateServices.unlimitedKey(gatewayUrl)],
         ['API key, Free', await templateServices.freeKey(gatewayUrl)],
-      ];
+      );
       for (const [name, apiKey] of callers) keyed.push(await runKeyed(port, name, apiKey, opts));
     }
 
@@ -241,16 +259,47 @@ export async function runStack(
         formats.push(await runFormat(port, workload, context, opts.formatRequests));
       }
     }
+
+    // Last, as it replaces the worker: the same gateway (and keys) with a worker that renders nothing.
+    const pipeline: PipelineResult[] = [];
+    if (opts.pipeline) {
+      await worker.stop();
+      stoppedWarnings.push(...worker.warnings);
+      // Started as the production start does in either mode: only the gateway's start is compared.
+      worker = startService(
+        'pipeline-worker',
+        ['--import', 'tsx', path.join(repoRoot, PIPELINE_WORKER)],
+        { ...workerEnv, NODE_ENV: 'production' },
+        repoRoot,
+      );
+      await worker.waitForLine(isWorkerReady, 120_000);
+      const pipelineCallers: Array<[string, Record<string, string> | undefined]> = [
+        ['anonymous', undefined],
+        ...callers.map(([name, apiKey]): [string, Record<string, string>] => [name, { 'x-api-key': apiKey }]),
+      ];
+      for (const [name, headers] of pipelineCallers) {
+        const pipelineClient = convertClient(port, 1, { ...htmlRequest, headers });
+        try {
+          pipeline.push({
+            name,
+            sequential: await runSequential(pipelineClient.convert, { warmup: opts.warmupRequests, count: opts.requests }),
+          });
+        } finally {
+          pipelineClient.close();
+        }
+      }
+    }
     return {
       queuePrefix,
       sequential,
       pairedRaw: one.baseline,
       concurrent,
       keyed,
+      pipeline,
       concurrency: opts.concurrency,
       formats,
       connections: client.connections(),
-      serviceWarnings: [...worker.warnings, ...gateway.warnings, ...(templateServices?.warnings() ?? [])],
+      serviceWarnings: [...stoppedWarnings, ...worker.warnings, ...gateway.warnings, ...(templateServices?.warnings() ?? [])],
     };
   } finally {
     client?.close();
