@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { encodeReply, type RenderJobData, renderJobs } from '@render/queue';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodePng } from './helpers/images.ts';
 import { testRedisUrl } from './helpers/redis.ts';
@@ -174,5 +177,89 @@ describe('a worker killed mid-job', () => {
     const res = await pending;
     expect(res.status).toBe(200);
     expect(await exited).toBe(0);
+  });
+});
+
+describe('the reply channel drops while a job renders', () => {
+  /**
+   * A stand-in worker for the html queue: its first attempt at each job cuts this gateway's reply connection
+   * and then answers, so the answer is published to nobody (as when Redis restarts or a proxy drops the
+   * connection mid-render); later attempts answer normally.
+   */
+  async function flakyWorker(prefix: string, firstAttempt: 'answer' | 'fail') {
+    const redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
+    const image = Buffer.from('not really a PNG, but the gateway only relays it');
+    const seen: string[] = [];
+    const connection = redis.duplicate();
+    const worker = new Worker(
+      renderJobs.html.queueName,
+      async (job: Job<RenderJobData>) => {
+        seen.push(job.id!);
+        const replyTo = job.data.replyTo!;
+        const meta = { format: 'png', mimeType: 'image/png', width: 10, height: 10, size: image.length, renderMs: 1, queueMs: 0 } as const;
+        if (seen.filter((id) => id === job.id).length === 1) {
+          await killSubscriberOf(redis, replyTo);
+          if (firstAttempt === 'fail') {
+            await redis.publish(
+              replyTo,
+              encodeReply({ jobId: job.id!, ok: false, code: 'RENDER_FAILED', message: 'Failed to generate image: boom' }),
+            );
+            throw new UnrecoverableError('Failed to generate image: boom');
+          }
+          await redis.publish(replyTo, encodeReply({ jobId: job.id!, ok: true, meta, image }));
+          return meta;
+        }
+        await redis.publish(replyTo, encodeReply({ jobId: job.id!, ok: true, meta, image }));
+        return meta;
+      },
+      { connection, prefix },
+    );
+    const close = async () => {
+      await worker.close();
+      await Promise.all([connection.quit(), redis.quit()]);
+    };
+    return { image, seen, close };
+  }
+
+  /** Closes the connection subscribed to `channel` (the gateway names it after its reply channel). */
+  async function killSubscriberOf(redis: Redis, channel: string) {
+    const gatewayId = channel.slice(channel.lastIndexOf(':') + 1);
+    const clients = (await redis.client('LIST')) as string;
+    const line = clients.split('\n').find((l) => l.includes(`name=gateway-replies-${gatewayId} `));
+    if (!line) throw new Error(`no subscriber named after ${channel}`);
+    expect(await redis.client('KILL', 'ID', /\bid=(\d+)/.exec(line)![1]!)).toBe(1);
+    expect(await redis.publish(channel, 'probe')).toBe(0); // nobody listens now: what follows is lost
+  }
+
+  it('a finished render whose answer was lost is queued again, and the caller gets its image well before the deadline', async () => {
+    const prefix = uniquePrefix('lost-reply');
+    const worker = await flakyWorker(prefix, 'answer');
+    cleanups.push(() => worker.close());
+    const gateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '20000' });
+    cleanups.push(() => gateway.close());
+
+    const started = Date.now();
+    const res = await gateway.post('/api/html-to-img/convert', { html: '<p>hi</p>', width: 100, height: 100 });
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(worker.image);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // The same job, twice: the first answer went nowhere.
+    expect(worker.seen).toHaveLength(2);
+    expect(worker.seen[1]).toBe(worker.seen[0]);
+  });
+
+  it('a failure whose answer was lost is answered from the failed job at once, not with a 504 at the deadline', async () => {
+    const prefix = uniquePrefix('lost-failure');
+    const worker = await flakyWorker(prefix, 'fail');
+    cleanups.push(() => worker.close());
+    const gateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '20000' });
+    cleanups.push(() => gateway.close());
+
+    const started = Date.now();
+    const res = await gateway.post('/api/html-to-img/convert', { html: '<p>hi</p>', width: 100, height: 100 });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ success: false, code: 'RENDER_FAILED', message: 'Failed to generate image: boom' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(worker.seen).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@render/contracts';
 import { Gauge, Histogram } from '@render/fastify-kit';
 import {
@@ -16,8 +17,9 @@ import {
   resultKey,
 } from '@render/queue';
 import { Queue } from 'bullmq';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
 import type { RenderAccount } from './account-limits.plugin.ts';
 
 export interface RenderOutcome {
@@ -132,19 +134,23 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     registers: [app.metrics],
   });
 
-  const pending = new Map<string, (reply: RenderReply) => void>();
-  const channel = replyChannel(opts.prefix, randomUUID());
-  const subscriber = createRedis(opts.redisUrl, 'blocking', 'gateway-replies');
+  const pending = new Map<string, Waiter>();
+  const gatewayId = randomUUID();
+  const channel = replyChannel(opts.prefix, gatewayId);
+  // Named after the channel, so an operator (or a test) can tell which gateway's subscriber is which.
+  const subscriber = createRedis(opts.redisUrl, 'blocking', `gateway-replies-${gatewayId}`);
   subscriber.on('messageBuffer', (_channel: Buffer, message: Buffer) => {
     const reply = decodeReply(message);
-    if (reply) pending.get(reply.jobId)?.(reply);
+    if (reply) pending.get(reply.jobId)?.answer(reply);
   });
-  // ioredis re-subscribes by itself after a reconnect; a reply published while it was away is lost and
-  // that request ends at its deadline.
   const subscribed = subscriber
     .subscribe(channel)
     .catch((err: Error) => app.log.warn({ err: err.message }, 'reply channel subscribe failed'));
   await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+  // ioredis subscribes again by itself after a reconnect, but what was published meanwhile is gone.
+  subscriber.on('ready', () => {
+    if (pending.size > 0) void recoverLostReplies(subscriber, channel, pending, app.log);
+  });
 
   // The depth check only has to stop unbounded growth, not be exact: a count younger than DEPTH_TTL_MS is
   // reused, which keeps a Redis round trip off most requests.
@@ -197,8 +203,9 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     if (signal?.aborted) throw signal.reason;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
+    const data: RenderJobData<K> = { payload, replyTo: channel };
     const answered = new Promise<RenderReply>((resolve, reject) => {
-      pending.set(jobId, resolve);
+      pending.set(jobId, { answer: resolve, queue, kind, data });
       timer = setTimeout(
         () => reject(new AppError('RENDER_TIMEOUT', `Rendering did not finish within ${opts.deadlineMs} ms`)),
         opts.deadlineMs,
@@ -209,7 +216,6 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     answered.catch(() => {}); // handled below; avoids an unhandled rejection if add() throws first
 
     try {
-      const data: RenderJobData<K> = { payload, replyTo: channel };
       try {
         await bounded(queue.add(kind, data, { jobId }), ENQUEUE_TIMEOUT_MS);
       } catch {
@@ -245,5 +251,53 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     subscriber.disconnect();
   });
 }
+
+/** A request waiting for its job's reply, with what it takes to queue the job again. */
+interface Waiter {
+  answer(reply: RenderReply): void;
+  queue: Queue;
+  kind: RenderKind;
+  data: RenderJobData;
+}
+
+/** How long an answer published around a reconnect gets to arrive before its job counts as unanswered. */
+const IN_FLIGHT_GRACE_MS = 100;
+
+/**
+ * After the reply channel reconnects: each job still waited for that has ended meanwhile lost its reply.
+ * A finished job is removed on completion and its image travelled only in the lost message, so it is queued
+ * again under the same id (its credit is still only reserved: one charge for the one image delivered);
+ * a failed one (kept) is answered with its failure. Jobs still waiting or rendering reply as usual, now that
+ * the channel is subscribed again. Without this, such requests would hang until their deadline and 504.
+ */
+async function recoverLostReplies(subscriber: Redis, channel: string, pending: Map<string, Waiter>, log: FastifyBaseLogger): Promise<void> {
+  try {
+    // Acknowledged before the states are read: anything published from here on reaches this gateway. A
+    // worker publishes a reply just before its job ends, so a job that answered into the gap may still read
+    // as active for a moment: the states are read a grace period later.
+    await subscriber.subscribe(channel);
+    await sleep(IN_FLIGHT_GRACE_MS);
+    const ended: Array<[string, Waiter]> = [];
+    for (const [jobId, waiter] of [...pending]) {
+      const state = await waiter.queue.getJobState(jobId);
+      if (state === 'failed') {
+        const failed = await waiter.queue.getJob(jobId);
+        waiter.answer({ jobId, ok: false, code: 'RENDER_FAILED', message: userFacingFailure(failed?.failedReason) });
+      } else if (state === 'completed' || state === 'unknown') ended.push([jobId, waiter]);
+    }
+    if (ended.length === 0) return;
+    // An answer published after the subscription may still be on its way: only jobs left waiting are lost.
+    await sleep(IN_FLIGHT_GRACE_MS);
+    const lost = ended.filter(([jobId, waiter]) => pending.get(jobId) === waiter);
+    log.warn({ jobs: lost.length }, 'reply channel reconnected: renders whose answer was lost are queued again');
+    await Promise.all(lost.map(([jobId, { queue, kind, data }]) => queue.add(kind, data, { jobId })));
+  } catch (err) {
+    // Redis went away again: the next reconnect tries again; meanwhile the deadline still bounds each wait.
+    log.warn({ err: (err as Error).message }, 'lost replies not recovered');
+  }
+}
+
+/** A failed job's reason when it is one of the worker's answers to callers; BullMQ's own (stalls) are not. */
+const userFacingFailure = (reason: string | undefined) => (reason?.startsWith('Failed to ') ? reason : 'Failed to generate image');
 
 export default fp(renderQueuePlugin, { name: 'render-queue', dependencies: ['redis', 'metrics', 'account-limits'], fastify: '5.x' });
