@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, inject, it } from 'vitest';
-import { baseUrl, closeBrowser, openPage, screenshot } from './helpers/browser.ts';
+import { baseUrl, closeBrowser, openPage, overflowsHorizontally, PHONE, screenshot } from './helpers/browser.ts';
 
 afterAll(closeBrowser);
 
@@ -67,4 +67,27 @@ it('runs Generate with Ctrl+Enter from inside the editor', async () => {
   await page.keyboard.press('Control+Enter');
   await page.getByTestId('result-image').waitFor({ timeout: 45_000 });
   await context.close();
+});
+
+it('offers the scroll-through for full-page screenshots (on by default) and captures the whole page', async () => {
+  for (const [language, viewport, name] of [
+    ['en', undefined, 'en-desktop-playground-screenshot-full-page'],
+    ['fr', PHONE, 'fr-phone-playground-screenshot-full-page'],
+  ] as const) {
+    const { page, context, errors } = await openPage({ language, ...(viewport ? { viewport } : {}) });
+    await page.goto(`${baseUrl()}/screenshot`);
+    await page.getByTestId('generate-button').waitFor();
+    await page.locator('[name="url"]').fill(inject('siteUrl'));
+    const scroll = page.locator('[name="fullPageScroll"]');
+    expect(await scroll.count()).toBe(0);
+    await page.locator('[name="fullPage"]').check();
+    expect(await scroll.isChecked()).toBe(true);
+    await page.getByTestId('generate-button').click();
+    await page.getByTestId('result-image').waitFor({ timeout: 45_000 });
+    await scroll.scrollIntoViewIfNeeded();
+    await screenshot(page, name);
+    expect(await overflowsHorizontally(page)).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  }
 });

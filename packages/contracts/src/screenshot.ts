@@ -158,8 +158,17 @@ export const ScreenshotConvertBody = Type.Object(
         `A page is cut at ${ScreenshotLimits.fullPageMaxHeight.toLocaleString('en-US')} CSS px or ` +
         `${ScreenshotLimits.fullPageMaxPixels / 1_000_000} megapixels (width × height × scale²), whichever comes first ` +
         '(the defaults; a server may set others), and at what the format can hold: 16,383 px for webp, 16,384 px for avif, ' +
-        '65,535 px for jpeg; a cut page says so in warnings (PAGE_CUT). Lazy-loaded content below the first screen ' +
-        'appears only if the page loads it without scrolling.',
+        '65,535 px for jpeg; a cut page says so in warnings (PAGE_CUT). Before the capture the page is scrolled through ' +
+        'once, so lazy-loaded images and content revealed on scroll are there (see fullPageScroll).',
+    ),
+    fullPageScroll: Type.Optional(
+      flag(
+        'fullPageScroll',
+        true,
+        'With fullPage: scroll through the page a screen at a time (up to the height limit, for at most 5 s) and back ' +
+          'to the top before the capture, then wait for the images that started loading, so lazy-loaded images and ' +
+          'content revealed on scroll appear. false captures the page as it loaded.',
+      ),
     ),
     quality: quality(ScreenshotDefaults.quality),
     optimize: optimizeField(),

@@ -46,6 +46,14 @@ function page(req: IncomingMessage, res: ServerResponse) {
       return html(`<body style="margin:0">
         <div style="height:1000px;background:#ff0000"></div><div style="height:18000px;background:#0000ff"></div>
         <div style="height:1000px;background:#00ff00"></div></body>`);
+    case '/lazy':
+      // A lazy image 5,000 px down: Chromium loads those up to 3,000 px ahead of the viewport, so only a scroll brings it.
+      return html(`<body style="margin:0;background:#fff"><div style="height:5000px"></div>
+        <img loading="lazy" src="/lazy.svg" style="display:block;width:100px;height:100px" alt=""><div style="height:100px"></div></body>`);
+    case '/lazy.svg':
+      return res
+        .writeHead(200, { 'content-type': 'image/svg+xml' })
+        .end('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100" fill="#00ff00"/></svg>');
     case '/medium':
       return html(
         '<body style="margin:0"><div style="height:1500px;background:#ff0000"></div><div style="height:1500px;background:#00ff00"></div></body>',
@@ -180,6 +188,7 @@ describe('screenshot input validation', () => {
     [{ url: 'https://example.com', width: 49 }, 'width must be between 50 and 4000'],
     [{ url: 'https://example.com', scale: 4 }, 'scale must be between 0.1 and 3'],
     [{ url: 'https://example.com', fullPage: 'yes' }, 'fullPage must be true or false'],
+    [{ url: 'https://example.com', fullPage: true, fullPageScroll: 'no' }, 'fullPageScroll must be true or false'],
     [{ url: 'https://example.com', selector: '' }, 'selector must not be empty'],
     [{ url: 'https://example.com', selector: '   ' }, 'selector must not be empty'],
     [{ url: 'https://example.com', width: 4000, height: 4000, scale: 2 }, 'width × height × scale² must not exceed 16000000 pixels'],
@@ -270,6 +279,15 @@ describe('POST /api/screenshot/convert', () => {
     expect([img.width, img.height]).toEqual([300, 3000]);
     expect(near(img.pixel(10, 10), RED)).toBe(true);
     expect(near(img.pixel(10, 2990), GREEN)).toBe(true);
+  });
+
+  it('fullPage scrolls through the page first, so lazy images are in it; fullPageScroll: false leaves them out', async () => {
+    const body = { url: `${pages.origin}/lazy`, width: 200, height: 200, fullPage: true, hideCookieBanners: false };
+    const scrolled = await png(body);
+    expect([scrolled.width, scrolled.height]).toEqual([200, 5200]);
+    expect(near(scrolled.pixel(50, 5050), GREEN)).toBe(true);
+    const asLoaded = await png({ ...body, fullPageScroll: false });
+    expect(near(asLoaded.pixel(50, 5050), GREEN)).toBe(false);
   });
 
   it('fullPage captures a page taller than 16,384 px whole, in stitched tiles', async () => {

@@ -48,10 +48,36 @@ let proxy: EgressProxy;
 let browser: TestPool;
 let pages: { server: Server; port: number };
 
+/**
+ * 11,000 px of white with, far below the first screen, a lazy image (loading="lazy"; Chromium loads those
+ * up to 3,000 px ahead of the viewport) and a box that an IntersectionObserver turns green once it scrolls into
+ * view: neither acts unless the page is scrolled.
+ */
+const LAZY_PAGE = `<!doctype html><html><head><style>body{margin:0} img,#reveal{display:block;width:300px;height:200px}</style></head><body>
+  <div style="height:8000px"></div>
+  <img id="lazy" loading="lazy" src="/red.png" alt="">
+  <div style="height:2000px"></div>
+  <div id="reveal" style="background:#fff"></div>
+  <div style="height:600px"></div>
+  <script>
+    new IntersectionObserver((entries) => {
+      for (const entry of entries) if (entry.isIntersecting) entry.target.style.background = '#00c000';
+    }).observe(document.getElementById('reveal'));
+  </script></body></html>`;
+const LAZY_IMAGE_Y = 8_000;
+const REVEAL_Y = 10_200;
+
 beforeAll(async () => {
+  const red = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 255, g: 0, b: 0 } } })
+    .png()
+    .toBuffer();
   const server = createServer((req, res) => {
+    if (req.url === '/red.png') {
+      res.writeHead(200, { 'content-type': 'image/png' }).end(red);
+      return;
+    }
     const clear = '<body style="margin:0"><div style="height:20000px"></div><div style="height:10px;background:#00f"></div></body>';
-    const page = req.url === '/bands' ? BANDS_PAGE : req.url === '/hero' ? HERO_PAGE : clear;
+    const page = req.url === '/bands' ? BANDS_PAGE : req.url === '/hero' ? HERO_PAGE : req.url === '/lazy' ? LAZY_PAGE : clear;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -191,5 +217,30 @@ describe('full-page captures taller than one texture', () => {
       cutBy: 'format',
     });
     expect(planFullPage(20_000, desktop, 'avif', limits)).toEqual({ height: 16_384, cutFrom: 20_000, cutBy: 'format' });
+  });
+});
+
+describe('content that appears on scroll', () => {
+  const lazy = (extra: Partial<ScreenshotRenderPayload> = {}) => payload({ url: `http://127.0.0.1:${pages.port}/lazy`, ...extra });
+
+  it('a full page is scrolled through first: the lazy image and the box revealed on scroll are in the capture', async () => {
+    const shot = await renderScreenshot(lazy(), context());
+    expect([shot.width, shot.height]).toEqual([300, 11_000]);
+    const image = await decode(shot.bytes);
+    if (SHOTS_DIR) {
+      mkdirSync(SHOTS_DIR, { recursive: true });
+      await sharp(shot.bytes).resize({ height: 1_500 }).png().toFile(`${SHOTS_DIR}/full-page-lazy.png`);
+    }
+    expect(image.at(150, LAZY_IMAGE_Y + 100)).toEqual([255, 0, 0]);
+    expect(near(image.at(150, REVEAL_Y + 100), [0, 192, 0])).toBe(true);
+    // Back at the top when captured: the page starts with its own first screen.
+    expect(image.at(150, 10)).toEqual([255, 255, 255]);
+  });
+
+  it('fullPageScroll: false captures the page as it loaded, without what only scrolling brings', async () => {
+    const shot = await renderScreenshot(lazy({ fullPageScroll: false }), context());
+    const image = await decode(shot.bytes);
+    expect(image.at(150, LAZY_IMAGE_Y + 100)).not.toEqual([255, 0, 0]);
+    expect(image.at(150, REVEAL_Y + 100)).toEqual([255, 255, 255]);
   });
 });

@@ -54,6 +54,7 @@ export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRender
   if (body.height !== undefined) payload.height = body.height;
   if (body.scale !== undefined) payload.scale = body.scale;
   if (body.optimize) payload.optimize = true;
+  if (body.fullPage && body.fullPageScroll === false) payload.fullPageScroll = false;
   const element = selector(body.selector, 'selector');
   if (element && body.format === 'pdf')
     throw new AppError('VALIDATION_ERROR', 'selector captures an element as an image: it cannot be used with format pdf');

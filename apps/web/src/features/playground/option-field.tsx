@@ -38,11 +38,19 @@ export function OptionField({ pageId, field, values, options, error, onChange, o
           name={field.name}
           checked={value === true}
           onChange={(event) => onChange(field.name, event.target.checked)}
+          aria-describedby={hint ? `${id}-hint` : undefined}
           className="mt-0.5 size-4 rounded border-zinc-400 accent-accent-600"
         />
-        <label htmlFor={id} className="text-sm text-zinc-800">
-          {label}
-        </label>
+        <div>
+          <label htmlFor={id} className="text-sm text-zinc-800">
+            {label}
+          </label>
+          {hint && (
+            <p id={`${id}-hint`} className="mt-0.5 text-xs text-zinc-600">
+              {hint}
+            </p>
+          )}
+        </div>
       </div>
     );
   }

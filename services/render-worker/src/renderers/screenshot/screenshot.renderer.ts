@@ -11,6 +11,7 @@ import { CONSENT_MAX_WAIT_MS, ConsentBlocker } from './consent-blocker.ts';
 import { acceptLanguage, type DeviceSettings, desktopUserAgent, deviceSettings } from './device-profiles.ts';
 import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture } from './full-page-capture.ts';
 import { imageSize } from './image-size.ts';
+import { revealLazyContent } from './lazy-content.ts';
 import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
 import { failure, MainDocument } from './page-navigation.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
@@ -79,6 +80,9 @@ async function capture(
       await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()), optional ? diagnostics : undefined);
     if (p.css) await injectCss(page, p.css);
     if (p.js) await runJs(session, p.js, Math.max(MIN_STEP_MS, left()));
+    // Before the delay, so that it also lets what the scroll started settle.
+    if (plan && p.fullPage && !p.selector && !p.clip && p.fullPageScroll !== false)
+      await revealLazyContent(session, { maxHeight: limits.maxHeight, budgetMs: left() });
     await Promise.all([sleep(Math.min(p.delay, left())), consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left()))]);
     // A page script may have sent the top frame somewhere else in the meantime.
     await document.assertAllowed();
