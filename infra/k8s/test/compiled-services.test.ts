@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from './free-port.ts';
+import { kustomizeBuild } from './kustomize.ts';
 
 // scripts/test always sets these; fail loudly rather than skip, so a misconfigured run cannot pass by testing nothing.
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -214,6 +215,21 @@ describe('compiled services (node dist/…)', () => {
     const { file, filters } = JSON.parse(stdout) as { file: string; filters: number };
     expect(file.startsWith(workerDeploy), file).toBe(true);
     expect(filters).toBeGreaterThan(1_000);
+  });
+
+  it('every command the manifests run in the node image (services and init containers) is a file of its layout', () => {
+    const pods = kustomizeBuild(path.join(ROOT, 'infra/k8s/base'))
+      .filter((o) => o.kind === 'Deployment')
+      .map((d) => d.spec.template.spec);
+    const commands = pods
+      .flatMap((pod) => [...(pod.containers ?? []), ...(pod.initContainers ?? [])])
+      .filter((c) => String(c.image).startsWith('render-api/node:'));
+    expect(commands.map((c) => c.command.join(' '))).toEqual(expect.arrayContaining(['node dist/migrate.cli.js', 'node dist/seed.cli.js']));
+    for (const c of commands) {
+      expect(c.command[0]).toBe('node');
+      const file = path.join(nodeDeploy, path.relative('/app', c.workingDir), c.command[1]);
+      expect(existsSync(file), `${c.name}: ${c.workingDir}/${c.command[1]}`).toBe(true);
+    }
   });
 
   it('the migrate CLIs apply every migration to a fresh database, and the seed stores the starters', async () => {

@@ -56,7 +56,9 @@ export function kustomizeBuild(dir: string): K8sObject[] {
   }
   for (const image of k.images ?? []) {
     for (const o of objects) {
-      for (const c of o.spec?.template?.spec?.containers ?? []) {
+      // As Kustomize's own image transformer: init containers too.
+      const pod = o.spec?.template?.spec;
+      for (const c of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
         const [name, tag] = splitImage(c.image as string);
         if (name === image.name) c.image = `${image.newName ?? name}:${image.newTag ?? tag}`;
       }

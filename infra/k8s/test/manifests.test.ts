@@ -60,6 +60,9 @@ function yamlFiles(dir: string): string[] {
 // biome-ignore lint/suspicious/noExplicitAny: plain parsed YAML
 type Any = any;
 const containersOf = (d: K8sObject): Any[] => d.spec.template.spec.containers ?? [];
+const initContainersOf = (d: K8sObject): Any[] => d.spec.template.spec.initContainers ?? [];
+/** The services that need the schema before they start: each runs the migrate CLI as an init container. */
+const NEEDS_SCHEMA = ['auth', 'templates'];
 const envValue = (c: Any, name: string): string | undefined => (c.env ?? []).find((e: Any) => e.name === name)?.value;
 const isWorker = (d: K8sObject) => d.spec.template.metadata.labels['app.kubernetes.io/component'] === 'render-worker';
 const selects = (selector: Record<string, string> | undefined, labels: Record<string, string>) =>
@@ -111,10 +114,11 @@ function problems(objects: K8sObject[]): string[] {
     if (pod.securityContext?.runAsNonRoot !== true) out.push(`${name}: pod not runAsNonRoot`);
     if (!(pod.securityContext?.runAsUser > 0)) out.push(`${name}: runAsUser must be a non-zero uid`);
     if (pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault') out.push(`${name}: seccomp not RuntimeDefault`);
-    for (const c of containersOf(d)) {
+    for (const c of [...containersOf(d), ...initContainersOf(d)]) {
       const cn = `${name}/${c.name}`;
-      if (c.readinessProbe?.httpGet?.path !== '/health/ready') out.push(`${cn}: readiness probe not /health/ready`);
-      if (c.livenessProbe?.httpGet?.path !== '/health/live') out.push(`${cn}: liveness probe not /health/live`);
+      const init = initContainersOf(d).includes(c);
+      if (!init && c.readinessProbe?.httpGet?.path !== '/health/ready') out.push(`${cn}: readiness probe not /health/ready`);
+      if (!init && c.livenessProbe?.httpGet?.path !== '/health/live') out.push(`${cn}: liveness probe not /health/live`);
       for (const kind of ['requests', 'limits'])
         for (const res of ['cpu', 'memory']) if (!c.resources?.[kind]?.[res]) out.push(`${cn}: no ${res} ${kind}`);
       const sc = c.securityContext ?? {};
@@ -131,7 +135,12 @@ function problems(objects: K8sObject[]): string[] {
     if (scalers.length !== 1) out.push(`${name}: ${scalers.length} autoscalers target it (want 1)`);
     if (d.spec.replicas !== undefined) out.push(`${name}: sets replicas, which fights its autoscaler`);
     if (!policies.some((p) => selects(p.spec.podSelector.matchLabels, labels))) out.push(`${name}: no NetworkPolicy selects it`);
-    for (const c of containersOf(d)) {
+    if (NEEDS_SCHEMA.includes(d.metadata.name)) {
+      const migrate = initContainersOf(d).find((c) => (c.command ?? []).join(' ') === 'node dist/migrate.cli.js');
+      if (!migrate) out.push(`${name}: no init container runs the migrations (node dist/migrate.cli.js)`);
+      else if (migrate.image !== containersOf(d)[0]?.image) out.push(`${name}: migrations run from another image than the service`);
+    }
+    for (const c of [...containersOf(d), ...initContainersOf(d)]) {
       for (const e of c.env ?? []) {
         const ref = e.valueFrom?.secretKeyRef;
         if (ref && (ref.name !== SECRET_NAME || !secretKeys.has(ref.key)))
@@ -342,6 +351,13 @@ describe('infra/k8s manifests', () => {
         worker(o).spec.template.spec.containers[0].env.push({ name: 'X', valueFrom: { secretKeyRef: { name: SECRET_NAME, key: 'NOPE' } } }),
       ),
     ).toEqual([expect.stringMatching(/NOPE not in the template/)]);
+    const templates = (objects: K8sObject[]) => find(objects, 'Deployment', 'templates');
+    expect(mutate((o) => templates(o).spec.template.spec.initContainers.shift())).toEqual([
+      expect.stringMatching(/Deployment\/templates: no init container runs the migrations/),
+    ]);
+    expect(mutate((o) => (templates(o).spec.template.spec.initContainers[1].securityContext.readOnlyRootFilesystem = false))).toEqual([
+      expect.stringMatching(/templates\/seed: root filesystem not read-only/),
+    ]);
     expect(mutate((o) => (worker(o).spec.template.spec.containers[0].env[0].value = 'screenshot,html'))).toEqual(
       expect.arrayContaining([expect.stringMatching(/queue html is served by two groups/)]),
     );
