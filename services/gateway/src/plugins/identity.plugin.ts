@@ -160,6 +160,10 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     request.leaseKey = keyHash;
     // Leases are used only while account changes are heard: a key regenerated meanwhile must not render.
     const leasing = accountChanges.live();
+    // A change another replica published before answering its caller is already readable here when that
+    // caller's next call arrives, but this turn of the event loop may run the call before the change: the
+    // turn's other I/O callbacks (the change among them) run first, then the lease decides.
+    if (leasing) await new Promise<void>((resolve) => setImmediate(resolve));
     let spare = leasing ? leases.take(keyHash) : undefined;
     const arriving = leasing && !spare ? leases.arriving(keyHash) : undefined;
     if (arriving) {
