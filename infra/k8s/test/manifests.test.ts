@@ -227,6 +227,18 @@ function problems(objects: K8sObject[]): string[] {
     const p = policies.find((x) => x.metadata.name === name);
     if (!p?.spec.egress?.some((r: Any) => r.ports?.some((port: Any) => port.port === 5432))) out.push(`${name}: no egress to Postgres`);
   }
+  // Webhooks are delivered by the render workers: the gateway must refuse the ports their policy cannot reach.
+  const gateway = deployments.find((d) => d.metadata.name === 'gateway');
+  const workerPolicy = policies.find((x) => x.metadata.name === 'render-worker');
+  if (gateway && workerPolicy) {
+    const webhookPorts = (envValue(containersOf(gateway)[0], 'WEBHOOK_PORTS') ?? '').split(',').filter(Boolean).map(Number);
+    if (webhookPorts.length === 0) out.push('gateway: WEBHOOK_PORTS not set, though the workers reach the internet on a few ports only');
+    const publicPorts: number[] = (workerPolicy.spec.egress ?? [])
+      .filter((r: Any) => (r.to ?? []).some((peer: Any) => peer.ipBlock?.cidr === '0.0.0.0/0'))
+      .flatMap((r: Any) => (r.ports ?? []).map((p: Any) => p.port));
+    for (const port of webhookPorts)
+      if (!publicPorts.includes(port)) out.push(`gateway: WEBHOOK_PORTS allows ${port}, which the workers cannot reach`);
+  }
   const gw = policies.find((x) => x.metadata.name === 'gateway');
   for (const [target, port] of [
     ['auth', 3001],
@@ -351,6 +363,18 @@ describe('infra/k8s manifests', () => {
         worker(o).spec.template.spec.containers[0].env.push({ name: 'X', valueFrom: { secretKeyRef: { name: SECRET_NAME, key: 'NOPE' } } }),
       ),
     ).toEqual([expect.stringMatching(/NOPE not in the template/)]);
+    const gatewayEnv = (objects: K8sObject[]) => find(objects, 'Deployment', 'gateway').spec.template.spec.containers[0].env;
+    expect(mutate((o) => (gatewayEnv(o).find((e: Any) => e.name === 'WEBHOOK_PORTS').value = '80,443,8443'))).toEqual([
+      'gateway: WEBHOOK_PORTS allows 8443, which the workers cannot reach',
+    ]);
+    expect(
+      mutate((o) =>
+        gatewayEnv(o).splice(
+          gatewayEnv(o).findIndex((e: Any) => e.name === 'WEBHOOK_PORTS'),
+          1,
+        ),
+      ),
+    ).toEqual([expect.stringMatching(/WEBHOOK_PORTS not set/)]);
     const templates = (objects: K8sObject[]) => find(objects, 'Deployment', 'templates');
     expect(mutate((o) => templates(o).spec.template.spec.initContainers.shift())).toEqual([
       expect.stringMatching(/Deployment\/templates: no init container runs the migrations/),

@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 import { accountForwardHooks } from './lib/account-forwarding.ts';
 import { telemetryOrigins, webAppConfig } from './lib/web-telemetry.ts';
-import { parseWebhookAllowlist } from './lib/webhook-target.ts';
+import { parseWebhookAllowlist, parseWebhookPorts } from './lib/webhook-target.ts';
 import accountChanges from './plugins/account-changes.plugin.ts';
 import accountLimits from './plugins/account-limits.plugin.ts';
 import asyncRenders from './plugins/async-renders.plugin.ts';
@@ -117,6 +117,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     webhookRetryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     webhookAttempts: config.WEBHOOK_ATTEMPTS,
     webhookAllowlist: parseWebhookAllowlist(config.RENDER_EGRESS_ALLOWLIST),
+    webhookPorts: parseWebhookPorts(config.WEBHOOK_PORTS),
     // A render's wait is bounded by the deadline; a minute on top covers a template still being filled.
     orphanAfterMs: config.RENDER_DEADLINE_MS + 60_000,
     sweepEveryMs: config.ASYNC_RENDER_SWEEP_MS,

@@ -51,6 +51,11 @@ export const GatewayConfigSchema = Type.Object({
    * although not public. Only literal addresses are judged here (a 400 early); workers check at delivery.
    */
   RENDER_EGRESS_ALLOWLIST: Type.String({ default: '' }),
+  /**
+   * Ports a webhook URL may use (`80,443`), where the workers can reach only those (the Kubernetes network
+   * policy): another port gets a 400 at submission instead of deliveries that can never arrive. Empty: any.
+   */
+  WEBHOOK_PORTS: Type.String({ default: '', pattern: '^\\s*(\\d{1,5}\\s*(,\\s*\\d{1,5}\\s*)*)?$' }),
   TEMPLATE_IMAGE_CACHE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 24 * 3600 }),
   /** Cached signed-URL images kept at most; the oldest go first. */
   TEMPLATE_IMAGE_CACHE_MAX_ENTRIES: Type.Integer({ minimum: 1, default: 2_000 }),

@@ -466,6 +466,44 @@ describe('async renders with webhooks', () => {
     expect(receiver.received.filter((r) => r.path === '/hooks/orphan')).toHaveLength(1);
   });
 
+  it('WEBHOOK_PORTS: a webhook on another port gets a 400 at submission, one on an allowed port is delivered', async () => {
+    // Another replica of the same deployment whose workers could reach only the receiver's port.
+    const strict = await startGateway({
+      QUEUE_PREFIX: prefix,
+      AUTH_SERVICE_URL: auth.url,
+      TEMPLATES_SERVICE_URL: templates.url,
+      INTERNAL_TOKEN,
+      RENDER_EGRESS_ALLOWLIST: [receiver.port, canary.port].map((p) => `127.0.0.1:${p}`).join(','),
+      WEBHOOK_PORTS: ` ${receiver.port} `,
+    });
+    try {
+      const user = await verifiedUser(auth);
+      const post = async (webhook: string) => {
+        const res = await strict.post(
+          '/api/html-to-img/convert',
+          { html: html('ports'), width: 120, height: 60, webhook },
+          { 'x-api-key': user.apiKey },
+        );
+        return { status: res.status, body: (await res.json()) as Json };
+      };
+      for (const [webhook, uses] of [
+        [canary.url('/hooks/ports'), String(canary.port)],
+        ['https://example.com:8443/hook', '8443'],
+        ['https://example.com/hook', '443'],
+      ] as const) {
+        const refused = await post(webhook);
+        expect(refused.status, webhook).toBe(400);
+        expect(refused.body.message).toBe(`webhook must use port ${receiver.port} on this server (${new URL(webhook).host} uses ${uses})`);
+      }
+      expect((await post(receiver.url('/hooks/ports'))).status).toBe(202);
+      await waitFor('the delivery', () => receiver.received.find((r) => r.path === '/hooks/ports'));
+      expect(canary.received).toEqual([]);
+      expect(await used(user.token)).toBe(1);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('refuses bad webhook values and anonymous webhook calls with a clear 4xx', async () => {
     const user = await verifiedUser(auth);
     for (const webhook of [

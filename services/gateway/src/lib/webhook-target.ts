@@ -68,3 +68,20 @@ export function literalWebhookRefusal(url: URL, allowlist: Set<string>): string 
         : host === 'localhost' || host.endsWith('.localhost');
   return refused ? `webhook must not point to a private, loopback or reserved address (${url.hostname})` : null;
 }
+
+/** `WEBHOOK_PORTS` as a set of port strings, or null for any port. */
+export function parseWebhookPorts(raw: string): Set<string> | null {
+  const ports = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  return ports.length ? new Set(ports.map((p) => String(Number(p)))) : null;
+}
+
+/** Why a webhook's port is refused by this deployment, or null (any port allowed, or one of those allowed). */
+export function webhookPortRefusal(url: URL, ports: Set<string> | null): string | null {
+  if (!ports || ports.has(defaultPort(url))) return null;
+  const allowed = [...ports];
+  const list = allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
+  return `webhook must use port ${list} on this server (${url.host} uses ${defaultPort(url)})`;
+}

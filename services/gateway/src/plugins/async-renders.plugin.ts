@@ -14,7 +14,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { literalWebhookRefusal } from '../lib/webhook-target.ts';
+import { literalWebhookRefusal, webhookPortRefusal } from '../lib/webhook-target.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 /** A finished async render's image as kept for `GET /api/renders/{id}/image`. */
@@ -61,6 +61,8 @@ export interface AsyncRendersOptions {
   webhookAttempts: number;
   /** host:port pairs a webhook may target although not public (the workers' RENDER_EGRESS_ALLOWLIST). */
   webhookAllowlist: Set<string>;
+  /** Ports a webhook may use (`WEBHOOK_PORTS`); null: any. */
+  webhookPorts: Set<string> | null;
   /** An open render older than this has lost its gateway (see `sweepOrphans`). */
   orphanAfterMs: number;
   sweepEveryMs: number;
@@ -258,7 +260,7 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
   function webhookTarget(raw: string): URL {
     const url = parseWebhookUrl(raw);
     if (!url) throw new AppError('VALIDATION_ERROR', WebhookMessages.invalid);
-    const refusal = literalWebhookRefusal(url, opts.webhookAllowlist);
+    const refusal = literalWebhookRefusal(url, opts.webhookAllowlist) ?? webhookPortRefusal(url, opts.webhookPorts);
     if (refusal) throw new AppError('VALIDATION_ERROR', refusal);
     return url;
   }
