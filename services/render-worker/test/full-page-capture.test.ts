@@ -64,6 +64,11 @@ const LAZY_PAGE = `<!doctype html><html><head><style>body{margin:0} img,#reveal{
       for (const entry of entries) if (entry.isIntersecting) entry.target.style.background = '#00c000';
     }).observe(document.getElementById('reveal'));
   </script></body></html>`;
+/** A page whose animation frames never come (so the scroll-through stalls), under a fixed black bar. */
+const FROZEN_PAGE = `<!doctype html><html><head><style>body{margin:0}</style></head><body>
+  <header style="position:fixed;top:0;left:0;right:0;height:${BAR_PX}px;background:#000"></header>
+  <div style="height:4000px;background:#fff"></div>
+  <script>window.requestAnimationFrame = () => 0;</script></body></html>`;
 const LAZY_IMAGE_Y = 8_000;
 const REVEAL_Y = 10_200;
 
@@ -77,7 +82,8 @@ beforeAll(async () => {
       return;
     }
     const clear = '<body style="margin:0"><div style="height:20000px"></div><div style="height:10px;background:#00f"></div></body>';
-    const page = req.url === '/bands' ? BANDS_PAGE : req.url === '/hero' ? HERO_PAGE : req.url === '/lazy' ? LAZY_PAGE : clear;
+    const pagesByUrl: Record<string, string> = { '/bands': BANDS_PAGE, '/hero': HERO_PAGE, '/lazy': LAZY_PAGE, '/frozen': FROZEN_PAGE };
+    const page = pagesByUrl[req.url ?? ''] ?? clear;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -236,6 +242,14 @@ describe('content that appears on scroll', () => {
     // Back at the top when captured: the page starts with its own first screen.
     expect(image.at(150, 10)).toEqual([255, 255, 255]);
   });
+
+  it('a page that stalls the scroll-through is still captured from the top, within the render budget', async () => {
+    const shot = await renderScreenshot(payload({ url: `http://127.0.0.1:${pages.port}/frozen` }), context());
+    expect([shot.width, shot.height]).toEqual([300, 4_000]);
+    const image = await decode(shot.bytes);
+    expect(near(image.at(150, 5), [0, 0, 0])).toBe(true); // the fixed bar where the page puts it: at the top
+    expect(near(image.at(150, 600 + 5), [255, 255, 255])).toBe(true); // not one screen down
+  }, 20_000);
 
   it('fullPageScroll: false captures the page as it loaded, without what only scrolling brings', async () => {
     const shot = await renderScreenshot(lazy({ fullPageScroll: false }), context());

@@ -15,8 +15,9 @@ const MAX_STEPS = 40;
 
 /**
  * In the page: scrolls down a viewport at a time (longer steps past `maxSteps`) to the end (at most
- * `maxHeight`), back to the top, then waits for the images that are still loading, all within `budgetMs`. Plain text rather than a function's
- * source: the production bundle would wrap an inner function's name in a helper the page does not have.
+ * `maxHeight`), back to the top, then waits for the images that are still loading, all within `budgetMs`.
+ * Plain text rather than a function's source: the production bundle would wrap an inner function's name in
+ * a helper the page does not have.
  */
 const SCROLL_THROUGH = `(async (maxHeight, budgetMs, pauseMs, maxSteps) => {
   const started = performance.now();
@@ -64,4 +65,9 @@ export async function revealLazyContent(session: CDPSession, opts: { maxHeight: 
       timer = setTimeout(resolve, budgetMs + 1_000);
     }),
   ]).finally(() => clearTimeout(timer));
+  // Back at the top whatever happened (a page whose timers never fired is left scrolled down): fixed headers
+  // and the first screen are drawn where the page puts them.
+  await session.send('Runtime.evaluate', { expression: TO_TOP }).catch(() => undefined);
 }
+
+const TO_TOP = "window.scrollTo({ top: 0, left: 0, behavior: 'instant' })";
