@@ -6,7 +6,7 @@ afterAll(closeBrowser);
 
 const GUIDES = [
   { tab: 'sdk', heading: { en: 'TypeScript SDK', fr: 'SDK TypeScript' }, text: 'new RenderClient' },
-  { tab: 'cli', heading: { en: 'Command line', fr: 'Ligne de commande' }, text: 'render batch jobs.jsonl -o out/' },
+  { tab: 'cli', heading: { en: 'Command line', fr: 'Ligne de commande' }, text: 'renderapi batch jobs.jsonl -o out/' },
   { tab: 'mcp', heading: { en: 'MCP server', fr: 'Serveur MCP' }, text: '/api/mcp' },
 ] as const;
 

@@ -42,13 +42,13 @@ describe('the SDK, CLI and MCP guides', () => {
     expect(sdk).toContain('RenderApiError');
     const cli = guide('en', 'cli').body;
     for (const command of [
-      'render html',
-      'render svg',
-      'render chart',
-      'render code',
-      'render screenshot',
-      'render template',
-      'render batch',
+      'renderapi html',
+      'renderapi svg',
+      'renderapi chart',
+      'renderapi code',
+      'renderapi screenshot',
+      'renderapi template',
+      'renderapi batch',
     ])
       expect(cli).toContain(command);
     // The batch lines are JSON, each with a kind, a body and an output file.
@@ -70,7 +70,7 @@ describe('the SDK, CLI and MCP guides', () => {
       expect(mcp).toContain(`\`${tool}\``);
     // Both client configurations are valid JSON.
     for (const block of codeBlocks(mcp).filter((b) => b.lang === 'json')) {
-      expect(JSON.parse(block.code.replaceAll(ORIGIN_PLACEHOLDER, 'https://x.test')).mcpServers.render).toBeTruthy();
+      expect(JSON.parse(block.code.replaceAll(ORIGIN_PLACEHOLDER, 'https://x.test')).mcpServers.renderapi).toBeTruthy();
     }
   });
 

@@ -50,7 +50,8 @@ describe('the SDK tab of the request snippets', () => {
     for (const [path, method, body] of cases) {
       const code = buildSnippet('sdk', request(path, body, 'out.bin'));
       expect(sdkCall(code), path).toEqual({ method, args: [body] });
-      expect(code).toContain("import { RenderClient } from '@render/sdk';");
+      expect(code).toContain("import { RenderClient } from 'render-api-sdk';");
+      expect(code).toContain('render-api-sdk: install it as the SDK tab of the docs says');
       expect(code).toContain('new RenderClient({ apiKey: process.env.RENDER_API_KEY, baseUrl: "https://render.test" })');
       expect(code).toContain('RENDER_API_KEY=rk_live_123');
       expect(code).toContain('await writeFile("out.bin", image);');

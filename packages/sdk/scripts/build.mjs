@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// Bundles the SDK to plain JavaScript under dist/ (`pnpm build`): dist/index.js, the library for every
-// runtime (platform "neutral": a `node:` import anywhere in its graph fails the build), and dist/cli.js, the
-// CLI for Node, which bin/render.mjs loads when the TypeScript sources are not there (a published package).
-// Only the package's own dependencies stay external; workspace code the CLI reaches (@render/contracts, via
-// the MCP tools) is compiled in. Declarations go to dist/types (tsconfig.build.json), with relative
-// specifiers ending in .js, so a consumer's TypeScript resolves them in any module mode.
+// Bundles the SDK to plain JavaScript under dist/ (`pnpm build`, and `npm pack` through `prepack`), the files
+// package.json's `exports` and `bin` point at: dist/index.js, the library for every runtime (platform
+// "neutral": a `node:` import anywhere in its graph fails the build); dist/mcp.js, the `./mcp` entry (Node);
+// and dist/cli.js, the CLI, which bin/renderapi.mjs loads when the TypeScript sources are not there (a packed
+// package). Only the package's own dependencies stay external; workspace code (@render/mcp and the
+// @render/contracts schemas its tools use) is compiled in. Declarations go to dist/types
+// (tsconfig.build.json), with relative specifiers ending in .js, so a consumer's TypeScript resolves them in
+// any module mode.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -42,19 +44,24 @@ export const libraryOptions = {
   logLevel: 'silent',
 };
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  rmSync(path.join(DIR, 'dist'), { recursive: true, force: true });
-  await build({ ...libraryOptions, outfile: path.join(DIR, 'dist/index.js'), logLevel: 'warning' });
-  await build({
-    entryPoints: [path.join(DIR, 'src/cli/main.ts')],
+/** A Node bundle (the CLI, the MCP entry): workspace code compiled in, the package's npm dependencies external. */
+const nodeBundle = (entry, outfile) =>
+  build({
+    entryPoints: [path.join(DIR, entry)],
     bundle: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
     external,
-    outfile: path.join(DIR, 'dist/cli.js'),
+    outfile: path.join(DIR, outfile),
     logLevel: 'warning',
   });
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  rmSync(path.join(DIR, 'dist'), { recursive: true, force: true });
+  await build({ ...libraryOptions, outfile: path.join(DIR, 'dist/index.js'), logLevel: 'warning' });
+  await nodeBundle('src/mcp/index.ts', 'dist/mcp.js');
+  await nodeBundle('src/cli/main.ts', 'dist/cli.js');
   emitDeclarations();
-  console.log('@render/sdk: dist/index.js, dist/types/index.d.ts, dist/cli.js');
+  console.log(`${pkg.name}: dist/index.js, dist/mcp.js, dist/cli.js, dist/types/{index,mcp/index}.d.ts`);
 }

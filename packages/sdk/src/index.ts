@@ -1,5 +1,6 @@
-// @render/sdk: the render API from TypeScript and JavaScript (README.md). fetch and Web Crypto only, so this
-// entry runs in Node 20+, Deno, Bun and browsers; the `render` CLI (src/cli) is the only part using node:.
+// render-api-sdk: the render API from TypeScript and JavaScript (README.md). fetch and Web Crypto only, so this
+// entry runs in Node 20+, Deno, Bun and browsers; the `renderapi` CLI (src/cli) and the `./mcp` entry (stdio)
+// are the only parts for Node alone.
 export { RenderClient, type RenderClientOptions } from './client.ts';
 export { parseRetryAfter, RenderApiError } from './errors.ts';
 export { type SignedTemplateUrlInput, type SignTemplateUrlInput, signTemplateUrl, templateImageSigningString } from './signed-url.ts';

@@ -7,11 +7,11 @@ import { json, verifiedUser } from '../../../services/auth/test/helpers/stack.ts
 import { type FullStack, startFullStack } from '../../../services/gateway/test/helpers/stack.ts';
 import { runStdioMcpServer } from '../src/mcp/stdio.ts';
 
-// `render mcp`: the CLI's stdio MCP server in its own process, driven by the official MCP SDK's client as
+// `renderapi mcp`: the CLI's stdio MCP server in its own process, driven by the official MCP SDK's client as
 // a desktop assistant drives it, calling the real stack over HTTP with an account's API key.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = fileURLToPath(new URL('../bin/render.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/renderapi.mjs', import.meta.url));
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 let stack: FullStack;
@@ -56,7 +56,7 @@ const textOf = (result: CallToolResult) =>
 /** Width and height from a PNG's IHDR chunk. */
 const pngSize = (bytes: Buffer) => [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
 
-describe('the stdio MCP server (render mcp)', () => {
+describe('the stdio MCP server (renderapi mcp)', () => {
   it('lists the tools, renders HTML to a PNG of the requested size charged to the key, and reports refusals', async () => {
     const { client, stderr } = await spawnClient(user.apiKey);
     try {

@@ -16,7 +16,7 @@ import { decodePng, near, PNG_SIGNATURE } from '../../../services/gateway/test/h
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from '../../../services/gateway/test/helpers/stack.ts';
 import { RenderApiError, RenderClient, verifyWebhookSignature } from '../src/index.ts';
 
-const BIN = resolve(import.meta.dirname, '../bin/render.mjs');
+const BIN = resolve(import.meta.dirname, '../bin/renderapi.mjs');
 
 // startFullStack's parts, started here so the worker also gets the account service (webhook secrets).
 let stack: { auth: Stack; gateway: TestGateway; close(): Promise<void> };
@@ -249,7 +249,7 @@ interface CliRun {
   stderr: string;
 }
 
-/** The `render` binary as a user runs it, in its own process, with only the environment given. */
+/** The `renderapi` binary as a user runs it, in its own process, with only the environment given. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((done) => {
     execFile(
@@ -265,8 +265,8 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> 
   });
 }
 
-describe('the render CLI', () => {
-  it('render html writes the image and prints JSON', async () => {
+describe('the renderapi CLI', () => {
+  it('renderapi html writes the image and prints JSON', async () => {
     await writeFile(join(work, 'page.html'), '<body style="margin:0;background:#ff0000"></body>');
     const run = await cli(['html', 'page.html', '-o', 'out.png', '--width', '240', '--height', '120', '--json']);
     expect(run.code, run.stderr).toBe(0);
@@ -276,14 +276,14 @@ describe('the render CLI', () => {
     expect([image.width, image.height]).toEqual([240, 120]);
   });
 
-  it('render template with --var', async () => {
+  it('renderapi template with --var', async () => {
     const run = await cli(['template', templateId, '--var', 'theme=.bg{fill:#ff0000}', '--var', 'title=Hello', '-o', 'card.png', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, width: 200, height: 100 });
     expect(near(png(await readFile(join(work, 'card.png'))).pixel(50, 50), [255, 0, 0, 255])).toBe(true);
   });
 
-  it('render batch over a JSON-lines file: files written, failures reported, a summary, exit code 1', async () => {
+  it('renderapi batch over a JSON-lines file: files written, failures reported, a summary, exit code 1', async () => {
     const lines = [
       { kind: 'html', body: { html: '<p>one</p>', width: 200, height: 100 }, out: 'one.png' },
       {
@@ -312,7 +312,7 @@ describe('the render CLI', () => {
     await expect(readFile(join(work, 'escape.png'))).rejects.toThrow();
   });
 
-  it('render batch over a folder renders each file by its extension', async () => {
+  it('renderapi batch over a folder renders each file by its extension', async () => {
     const folder = join(work, 'inputs');
     await rm(folder, { recursive: true, force: true });
     await import('node:fs/promises').then((fs) => fs.mkdir(folder));
@@ -338,7 +338,7 @@ describe('the render CLI', () => {
   it('says the server’s message and exits non-zero on an API error', async () => {
     const run = await cli(['html', 'page.html', '--width', '5']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^render: .*width.*\(VALIDATION_ERROR, HTTP 400\)/);
+    expect(run.stderr).toMatch(/^renderapi: .*width.*\(VALIDATION_ERROR, HTTP 400\)/);
     const unauthorized = await cli(['html', 'page.html', '--json'], { RENDER_API_KEY: 'rk_wrong' });
     expect(unauthorized.code).toBe(1);
     expect(JSON.parse(unauthorized.stdout)).toEqual({
@@ -354,7 +354,7 @@ describe('the render CLI', () => {
   });
 });
 
-describe('render mcp', () => {
+describe('renderapi mcp', () => {
   it('starts the stdio MCP server, which the official client lists and calls', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -383,6 +383,6 @@ describe('render mcp', () => {
   it('needs an API key', async () => {
     const run = await cli(['mcp'], { RENDER_API_KEY: '' });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/render mcp needs an API key/);
+    expect(run.stderr).toMatch(/renderapi mcp needs an API key/);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Ready-to-paste requests (curl, JavaScript fetch, Python requests, and the `@render/sdk` call for render
+ * Ready-to-paste requests (curl, JavaScript fetch, Python requests, and the `render-api-sdk` call for render
  * calls) for a JSON call, shared by the playgrounds and the docs. Binary answers are written to a file;
  * JSON answers are printed.
  */
@@ -80,7 +80,7 @@ function python(request: SnippetRequest): string {
   return lines.join('\n');
 }
 
-/** The SDK's method for each render call (`RenderClient` in `@render/sdk`). */
+/** The SDK's method for each render call (`RenderClient` in `render-api-sdk`). */
 const SDK_METHODS: Record<string, 'html' | 'svg' | 'chart' | 'code' | 'screenshot'> = {
   '/api/html-to-img/convert': 'html',
   '/api/svg-to-img/convert': 'svg',
@@ -119,8 +119,11 @@ function jsValue(value: unknown, indent: string): string {
 
 const extension = (format: unknown) => (format === 'jpeg' ? 'jpg' : typeof format === 'string' && format ? format : 'png');
 
+/** Until the SDK is on npm, `npm install render-api-sdk` finds nothing: the docs' SDK tab says how to install it. */
+const SDK_INSTALL = 'render-api-sdk: install it as the SDK tab of the docs says';
+
 /**
- * The `@render/sdk` call: a `RenderClient` with the key from RENDER_API_KEY, the method for the call
+ * The `render-api-sdk` call: a `RenderClient` with the key from RENDER_API_KEY, the method for the call
  * (`template(id, …)` for a template), and the bytes it returns written to a file. The SDK always returns
  * the image, so the API's output/outputType choice is left out. A call with `webhook` answers 202 and no
  * image: it goes through `render.api.POST` with the body as written.
@@ -141,8 +144,8 @@ function sdk(request: SnippetRequest): string {
   if (typeof body.webhook === 'string') {
     // The image methods drop `webhook` (a webhook call answers 202, not an image): the typed client sends it as is.
     return [
-      `// npm install @render/sdk, then run with RENDER_API_KEY=${key}`,
-      "import { RenderClient } from '@render/sdk';",
+      `// ${SDK_INSTALL}, then run with RENDER_API_KEY=${key}`,
+      "import { RenderClient } from 'render-api-sdk';",
       '',
       `const render = new RenderClient(${options});`,
       `const { data, error } = await render.api.POST(${JSON.stringify(request.path)}, { body: ${jsValue(request.body ?? {}, '')} });`,
@@ -153,9 +156,9 @@ function sdk(request: SnippetRequest): string {
   }
   const file = request.outputFile ?? `image.${extension(body.format)}`;
   return [
-    `// npm install @render/sdk, then run with RENDER_API_KEY=${key}`,
+    `// ${SDK_INSTALL}, then run with RENDER_API_KEY=${key}`,
     "import { writeFile } from 'node:fs/promises';",
-    "import { RenderClient } from '@render/sdk';",
+    "import { RenderClient } from 'render-api-sdk';",
     '',
     `const render = new RenderClient(${options});`,
     `const image = await ${call};`,

@@ -5,8 +5,8 @@ import { UsageError } from './inputs.ts';
 
 /**
  * Where the CLI finds its API key and base URL, first match wins: the flags, then `RENDER_API_KEY` /
- * `RENDER_API_URL`, then the config file (`$RENDER_CONFIG`, else `$XDG_CONFIG_HOME/render/config.json`, else
- * `~/.config/render/config.json`: `{ "apiKey": "rk_…", "baseUrl": "https://…" }`). This module is the only
+ * `RENDER_API_URL`, then the config file (`$RENDER_CONFIG`, else `$XDG_CONFIG_HOME/renderapi/config.json`, else
+ * `~/.config/renderapi/config.json`: `{ "apiKey": "rk_…", "baseUrl": "https://…" }`). This module is the only
  * place the CLI reads the environment.
  */
 export interface CliSettings {
@@ -21,7 +21,7 @@ export const DEFAULT_BASE_URL = 'http://localhost:3000';
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.RENDER_CONFIG) return env.RENDER_CONFIG;
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
-  return join(base, 'render', 'config.json');
+  return join(base, 'renderapi', 'config.json');
 }
 
 async function readConfigFile(path: string): Promise<{ apiKey?: string; baseUrl?: string }> {

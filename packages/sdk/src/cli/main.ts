@@ -9,33 +9,142 @@ import { chartBody, defaultOutputName, extensionOf, guessLanguage, parseSets, pa
 
 export const VERSION = '0.1.0';
 
-const HELP = `render: the render API from the command line
+const CONFIG_FILE = '~/.config/renderapi/config.json';
 
-Usage:
-  render html <file.html|-> [-o out.png] [--width 800 --height 600 --format png|jpeg|webp|pdf --quality 80 --scale 1]
-  render svg <file.svg|-> [-o out.png] [--width --height --format png|jpeg|webp|svg --transparent]
-  render chart <config.json> [-o chart.png] [--library chartjs|d3|highcharts --type bar --format png|jpeg|svg|pdf]
-  render code <file> [-o code.png] [--language ts --theme github-dark --format png|jpeg|webp]
-  render screenshot <url> [-o shot.png] [--full-page --device desktop|mobile|tablet --format png|jpeg|webp|pdf --delay ms]
-  render template <id> [-o card.png] [--var title=Hello --var n=2 --format png|jpeg|webp|svg]
-  render batch <folder|tasks.jsonl> -o <outdir> [--concurrency 4]
-  render usage                  credits used and left
-  render mcp                    the MCP server over stdio (for Claude Desktop, IDEs…)
-
-Options:
-  -o, --out <path>      output file ("-" for stdout), or the folder for batch
-  --set field=value     any other body field; JSON values are sent as JSON (--set fullPage=true --set 'window={"style":"mac"}')
-  --json                machine-readable results on stdout
-  --api-key <key>       else RENDER_API_KEY, else apiKey in ~/.config/render/config.json
-  --base-url <url>      else RENDER_API_URL, else baseUrl in the config file, else http://localhost:3000
-  --timeout <ms>        per attempt (default 60000); --retries <n> on 429/503 (default 2, batch 6)
-  -h, --help, -v, --version
-
-JSON-lines batch: one task per line, { "kind": "html", "body": { "html": "<h1>Hi</h1>" }, "out": "hi.png" }
-(kind: html, svg, chart, code, screenshot, template; a template's body carries templateId).
-A folder batch renders *.html, *.svg, *.json (charts) and source files (code) by extension.
-Exit codes: 0 all rendered, 1 a render or API call failed, 2 a mistake in the command line.
+/** Where the key and the API's address come from, shown under every command's help. */
+const CONNECTION = `Connection (first match wins):
+  API key      --api-key <key>, else RENDER_API_KEY, else "apiKey" in the config file
+  API address  --base-url <url>, else RENDER_API_URL, else "baseUrl" in the config file, else http://localhost:3000
+  Config file  ${CONFIG_FILE} (or $XDG_CONFIG_HOME/renderapi/config.json, or the path in RENDER_CONFIG):
+               { "apiKey": "rk_…", "baseUrl": "https://render.example.com" }
+  Keep the key in the environment or the config file: one given with --api-key is visible to anyone who
+  can list the machine's processes (ps), and stays in your shell history.
+  --timeout <ms>  per attempt (default 60000); --retries <n> on 429/503 (default 2, batch 6)
+  --json          machine-readable results on stdout
+Exit codes: 0 done, 1 a render or API call failed, 2 a mistake in the command line.
 `;
+
+const RENDER_OPTIONS = `  -o, --out <path>             the output file ("-" for stdout); default: the input's name, the format's extension
+  --set field=value            any other body field; JSON values are sent as JSON (--set 'window={"style":"mac"}')`;
+
+const OVERVIEW = `renderapi: the render API from the command line
+
+Usage: renderapi <command> [arguments] [options]
+
+Commands:
+  html <file.html|->           HTML to PNG, JPEG, WebP, AVIF or PDF
+  svg <file.svg|->             SVG to an image, or a resized SVG
+  chart <config.json|->        a Chart.js, D3 or Highcharts chart
+  code <file|->                source code as a highlighted image
+  screenshot <url>             a web page
+  template <id>                a saved template filled with variables
+  batch <folder|tasks.jsonl>   many renders at once, into a folder
+  usage                        credits used and left
+  mcp                          the MCP server over stdio (for Claude Desktop, IDEs…)
+
+Run "renderapi <command> --help" for a command's arguments and options.
+-h, --help; -v, --version
+
+${CONNECTION}`;
+
+/** Each command's own help (`renderapi <command> --help`, or `renderapi help <command>`). */
+const COMMAND_HELP: Record<string, string> = {
+  html: `Usage: renderapi html <file.html|-> [-o page.png] [options]
+
+Renders an HTML document or fragment ("-" reads stdin). One credit per image.
+  --width <px> --height <px>   the viewport (default 800×600)
+  --format <f>                 png (default), jpeg, webp, avif or pdf (--set pageSize=A4 --set landscape=true)
+  --quality <1-100>            JPEG, WebP and AVIF
+  --scale <0.1-3>              device pixel ratio
+${RENDER_OPTIONS}
+Example: renderapi html report.html -o report.pdf --format pdf --set pageSize=A4
+`,
+  svg: `Usage: renderapi svg <file.svg|-> [-o image.png] [options]
+
+Rasterises an SVG document ("-" reads stdin), or gives it back resized as SVG. One credit per image.
+  --width <px> --height <px>   the image size
+  --format <f>                 png (default), jpeg, webp, avif or svg
+  --quality <1-100>, --scale <0.1-3>
+  --transparent                keep a transparent background (PNG, WebP, AVIF)
+${RENDER_OPTIONS}
+Example: renderapi svg logo.svg -o logo.webp --format webp --transparent
+`,
+  chart: `Usage: renderapi chart <config.json|-> [-o chart.png] [options]
+
+Renders a chart from a JSON file: the API's body ({ library, chartType, chartData, … }), a Chart.js config
+({ type, data, options }) or Highcharts options. One credit per image.
+  --library <l>                chartjs, d3 or highcharts (when the file does not say)
+  --type <t>                   the chart type (bar, line, pie…)
+  --width <px> --height <px>   default 800×400
+  --format <f>                 png (default), jpeg, webp, avif, svg (D3, Highcharts) or pdf (Highcharts)
+  --quality <1-100>, --scale <0.1-3>
+${RENDER_OPTIONS}
+Example: renderapi chart series.json --library d3 --type line -o series.svg --format svg
+`,
+  code: `Usage: renderapi code <file|-> [-o code.png] [options]
+
+Renders source code as a highlighted image; the height fits the code. One credit per image.
+  --language <l>               a Shiki language or alias (default: guessed from the file's extension)
+  --theme <t>                  a Shiki theme (default monokai), e.g. github-dark
+  --width <px>, --format png|jpeg|webp|avif, --quality <1-100>, --scale <0.1-3>
+${RENDER_OPTIONS}
+Example: renderapi code src/app.ts --theme github-dark --set 'window={"style":"mac"}' -o app.png
+`,
+  screenshot: `Usage: renderapi screenshot <url> [-o shot.png] [options]
+
+Captures a public http(s) page. One credit per image.
+  --device <d>                 desktop (default), mobile or tablet
+  --full-page                  the whole page, not only the viewport
+  --delay <ms>                 wait after the page loaded (0–10000)
+  --width <px> --height <px>, --format png|jpeg|webp|avif|pdf, --quality <1-100>, --scale <0.1-3>
+${RENDER_OPTIONS}
+Example: renderapi screenshot https://example.com --full-page --device mobile -o example.png
+`,
+  template: `Usage: renderapi template <id> [-o card.png] [options]
+
+Fills one of your templates (or a public one) with variables and renders it. Needs an API key; one credit.
+  --var name=value             one per variable (repeat); variables left out keep their default
+  --format <f>                 png (default), jpeg, webp, avif or svg
+  --quality <1-100>
+${RENDER_OPTIONS}
+Example: renderapi template 0b6f2c1e-… --var title=Hello --var n=2 -o card.png
+`,
+  batch: `Usage: renderapi batch <folder|tasks.jsonl> -o <outdir> [options]
+
+Renders many images, at most --concurrency at once (default 4, 1–64); 429 answers are retried.
+A JSON-lines file holds one task per line (blank lines and # comments skipped):
+  { "kind": "html", "body": { "html": "<h1>Hi</h1>" }, "out": "hi.png" }
+  (kind: html, svg, chart, code, screenshot, template; a template's body carries templateId)
+A folder renders *.html, *.svg, *.json (charts) and source files (code) by extension, with the common
+options (--width, --height, --format, --quality, --scale, --theme, --library, --set) applied to each.
+  -o, --out <outdir>           where the images go (required)
+  --concurrency <n>            renders in flight (default 4)
+Exits 1 if any task failed; each failure names its line or file.
+Example: renderapi batch ./cards -o out/ --width 1200 --height 630 --format webp
+`,
+  usage: `Usage: renderapi usage [--json]
+
+Prints your plan and the credits used and left in the rolling 30 days. Needs an API key.
+`,
+  mcp: `Usage: renderapi mcp
+
+Runs the render tools (render_html, render_svg, render_chart, render_code, render_screenshot, list_templates,
+generate_template_image) as an MCP server over stdio, for Claude Desktop, IDEs and other MCP clients, which
+start it themselves. Needs an API key (each image billed like the API call). In the client's configuration:
+  { "mcpServers": { "renderapi": { "command": "renderapi", "args": ["mcp"],
+      "env": { "RENDER_API_KEY": "rk_…", "RENDER_API_URL": "https://render.example.com" } } } }
+`,
+};
+
+/** The help for `command` (the overview without one), or undefined for an unknown command. */
+export function helpText(command?: string): string | undefined {
+  if (!command) return OVERVIEW;
+  const text = COMMAND_HELP[command];
+  return text === undefined
+    ? undefined
+    : `${text}
+${CONNECTION}`;
+}
 
 const OPTIONS = {
   out: { type: 'string', short: 'o' },
@@ -187,7 +296,7 @@ function printError(io: Io, json: boolean, err: unknown) {
     : error.code === 'TIMEOUT' || error.code === 'NETWORK_ERROR'
       ? ` (${error.code})`
       : '';
-  io.stderr.write(`render: ${error.message}${where}\n`);
+  io.stderr.write(`renderapi: ${error.message}${where}\n`);
 }
 
 /** Runs the CLI; resolves to the exit code (the bin sets it). */
@@ -197,7 +306,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   try {
     ({ values, positionals } = parse(argv));
   } catch (err) {
-    io.stderr.write(`render: ${(err as Error).message}\nRun "render --help" for the commands.\n`);
+    io.stderr.write(`renderapi: ${(err as Error).message}\nRun "renderapi --help" for the commands.\n`);
     return 2;
   }
   const json = Boolean(values.json);
@@ -206,9 +315,20 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (values.help || !command) {
-    (command || values.help ? io.stdout : io.stderr).write(HELP);
+  if (!command) {
+    (values.help ? io.stdout : io.stderr).write(OVERVIEW);
     return values.help ? 0 : 2;
+  }
+  // `renderapi <command> --help`, or `renderapi help [command]`.
+  if (values.help || command === 'help') {
+    const topic = command === 'help' ? target : command;
+    const text = helpText(topic);
+    if (text === undefined) {
+      io.stderr.write(`renderapi: unknown command "${topic}". Run "renderapi --help" for the commands.\n`);
+      return 2;
+    }
+    io.stdout.write(text);
+    return 0;
   }
 
   try {
@@ -218,7 +338,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     const retries = number(values, 'retries');
 
     if (command === 'mcp') {
-      if (!settings.apiKey) throw new UsageError(`render mcp needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
+      if (!settings.apiKey) throw new UsageError(`renderapi mcp needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
       const { runStdioMcpServer } = await import('../mcp/stdio.ts');
       await runStdioMcpServer({
         apiKey: settings.apiKey,
@@ -240,7 +360,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     });
 
     if (command === 'usage') {
-      if (!settings.apiKey) throw new UsageError(`render usage needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
+      if (!settings.apiKey)
+        throw new UsageError(`renderapi usage needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
       const usage = await client.usage();
       if (json) io.stdout.write(`${JSON.stringify({ ok: true, usage })}\n`);
       else
@@ -253,11 +374,12 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     if (command === 'batch') return await batch(client, target, values, io, Boolean(settings.apiKey));
 
     const kinds: RenderKind[] = ['html', 'svg', 'chart', 'code', 'screenshot', 'template'];
-    if (!kinds.includes(command as RenderKind)) throw new UsageError(`Unknown command "${command}". Run "render --help" for the commands.`);
+    if (!kinds.includes(command as RenderKind))
+      throw new UsageError(`Unknown command "${command}". Run "renderapi --help" for the commands.`);
     const kind = command as RenderKind;
     if (!target)
       throw new UsageError(
-        `render ${kind} needs ${kind === 'screenshot' ? 'a URL' : kind === 'template' ? 'a template id' : 'a file ("-" for stdin)'}`,
+        `renderapi ${kind} needs ${kind === 'screenshot' ? 'a URL' : kind === 'template' ? 'a template id' : 'a file ("-" for stdin)'}`,
       );
     if (kind === 'template' && !settings.apiKey) {
       throw new UsageError(`Rendering a template needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
@@ -268,7 +390,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     if (out === '-') {
       if (io.stdout.isTTY) throw new UsageError('Refusing to write image bytes to a terminal: give -o <file> or pipe the output');
       io.stdout.write(image);
-      io.stderr.write(`render: ${describe(meta)}\n`);
+      io.stderr.write(`renderapi: ${describe(meta)}\n`);
       return 0;
     }
     const file = resolve(out);
@@ -284,8 +406,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
 }
 
 async function batch(client: RenderClient, target: string | undefined, values: Values, io: Io, signedIn: boolean): Promise<number> {
-  if (!target) throw new UsageError('render batch needs a folder or a .jsonl file');
-  if (!values.out) throw new UsageError('render batch needs -o <outdir>');
+  if (!target) throw new UsageError('renderapi batch needs a folder or a .jsonl file');
+  if (!values.out) throw new UsageError('renderapi batch needs -o <outdir>');
   const concurrency = number(values, 'concurrency') ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
     throw new UsageError('--concurrency must be a whole number from 1 to 64');

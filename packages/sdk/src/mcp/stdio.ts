@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type ApiAnswer, type ApiCall, createRenderMcpServer } from './server.ts';
+import { createRenderMcpServer } from '@render/mcp';
+import type { ApiAnswer, ApiCall } from './index.ts';
 
 export interface StdioMcpOptions {
   /** The account's API key (rk_…): every tool call is made, and billed, as that account. */
@@ -39,7 +40,7 @@ export function fetchApiCall(options: Omit<StdioMcpOptions, 'version'>): ApiCall
 }
 
 /**
- * `render mcp`: the render tools over stdio for a local MCP client (Claude Desktop, an IDE), calling the
+ * `renderapi mcp`: the render tools over stdio for a local MCP client (Claude Desktop, an IDE), calling the
  * public API with the API key. Resolves once connected; the server then runs until stdin closes.
  * Nothing may be written to stdout but the protocol: diagnostics go to stderr.
  */

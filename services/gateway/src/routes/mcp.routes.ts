@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AppError, ErrorResponse, McpMessage, McpResponse, SignedIn } from '@render/contracts';
-// The tools live in the SDK package, shared with its stdio server (`render mcp`).
-import { createRenderMcpServer } from '@render/sdk/mcp';
+// The tools live in @render/mcp, shared with the SDK's stdio server (`renderapi mcp`).
+import { createRenderMcpServer } from '@render/mcp';
 import type { FastifyRequest } from 'fastify';
 
 /**

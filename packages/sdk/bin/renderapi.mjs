@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `render` CLI. In this monorepo the package is TypeScript, run through tsx as the services are in
-// development; without the sources (a published package) it runs the bundle `pnpm build` makes.
+// The `renderapi` CLI. In this monorepo the package is TypeScript, run through tsx as the services are in
+// development; without the sources (the packed or published package, whose `files` leave src/ out) it runs
+// the bundle `pnpm build` makes.
 import { existsSync } from 'node:fs';
 
 const source = new URL('../src/cli/main.ts', import.meta.url);

@@ -28,7 +28,7 @@ export interface RenderMcpServerOptions {
   version?: string;
 }
 
-const SERVER_NAME = 'render';
+const SERVER_NAME = 'renderapi';
 /** What MCP clients show as images; anything else is handed over as an embedded file. */
 const IMAGE_CONTENT_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 
