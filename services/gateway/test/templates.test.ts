@@ -357,6 +357,44 @@ describe('template validation', () => {
   });
 });
 
+describe('generation with cache', () => {
+  const generate = (id: string, token = alice.token) =>
+    call('POST', '/api/template/generate', { token, body: { templateId: id, variables: { count: 3 }, cache: 600 } });
+
+  it('answers from the cache until the template is edited, and a deleted template is not found', async () => {
+    const { id } = await createTemplate(alice.token);
+    const before = await used(alice.token);
+    const first = await generate(id);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    expect(near((await png(first)).pixel(50, 50), [0, 255, 0, 255])).toBe(true);
+    const repeat = await generate(id);
+    expect(repeat.headers.get('x-cache')).toBe('HIT');
+    expect(near((await png(repeat)).pixel(50, 50), [0, 255, 0, 255])).toBe(true);
+    expect(await used(alice.token)).toBe(before + 1);
+
+    // The edit changes the default colour: the same request is a miss, and shows it.
+    const red = CARD.variables.map((v) => (v.name === 'theme' ? { ...v, defaultValue: '.bg{fill:#ff0000}' } : v));
+    await ok(await call('PUT', `/api/template/${id}`, { token: alice.token, body: { ...CARD, variables: red } }));
+    const edited = await generate(id);
+    expect(edited.headers.get('x-cache')).toBe('MISS');
+    expect(near((await png(edited)).pixel(50, 50), [255, 0, 0, 255])).toBe(true);
+    const editedRepeat = await generate(id);
+    expect(editedRepeat.headers.get('x-cache')).toBe('HIT');
+    expect(near((await png(editedRepeat)).pixel(50, 50), [255, 0, 0, 255])).toBe(true);
+    expect(await used(alice.token)).toBe(before + 2);
+
+    await ok(await call('DELETE', `/api/template/${id}`, { token: alice.token }));
+    await expectError(await generate(id), 404, /^Template Not Found$/);
+    expect(await used(alice.token)).toBe(before + 2);
+  });
+
+  it('does not serve the owner’s cached image to someone who may not use the template', async () => {
+    const { id } = await createTemplate(alice.token);
+    expect((await generate(id)).headers.get('x-cache')).toBe('MISS');
+    await expectError(await generate(id, bob.token), 404, /^Template Not Found$/);
+  });
+});
+
 describe('SVG sanitising and image egress', () => {
   it('strips scripts, handlers and javascript: links on save, and nothing reaches the canary on render', async () => {
     const hostile = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100" onload="fetch('${canary.origin}/onload')">
