@@ -5,6 +5,7 @@ import type { RenderWorkerHandle } from '@render/render-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
 import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { xmlProblem } from '../../templates/test/helpers/strict-xml.ts';
 import { decodePng, near } from './helpers/images.ts';
 import { startAssetServer, startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
@@ -504,6 +505,74 @@ describe('signed image URLs', () => {
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
+  });
+});
+
+describe('characters XML forbids', () => {
+  const TEXT_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><text x="5" y="30" data-variable="title">Hi</text></svg>';
+  const TEXT = { name: 'Text only', width: 100, height: 50, svg: TEXT_SVG, variables: [{ name: 'title', type: 'text', defaultValue: 'Hi' }] };
+  let id: string;
+
+  beforeAll(async () => {
+    ({ id } = await createTemplate(alice.token, TEXT));
+  });
+
+  const generateSvg = (title: string) =>
+    call('POST', '/api/template/generate', { token: alice.token, body: { templateId: id, format: 'svg', variables: { title } } });
+  const signed = (params: Array<[string, string]>) => {
+    const sig = createHmac('sha256', alice.apiKey).update(templateImageSigningString(id, params)).digest('hex');
+    return `/api/template/${id}/image?${new URLSearchParams([...params, ['sig', sig]])}`;
+  };
+
+  it.each([
+    ['\u000B', 'U+000B'],
+    ['\u0001', 'U+0001'],
+    ['\u001F', 'U+001F'],
+    ['\uFFFE', 'U+FFFE'],
+    ['\uFFFF', 'U+FFFF'],
+    ['\uD800', 'a lone surrogate (U+D800)'],
+    ['\uDC00', 'a lone surrogate (U+DC00)'],
+  ])('a variable holding %j is a 400 naming it, at no charge, by body and by signed URL', async (char, name) => {
+    const before = await used(alice.token);
+    const escaped = name.replace(/[()+]/g, (c) => `\\${c}`);
+    const message = new RegExp(`^The value of variable "title" contains ${escaped} at position 2, a character XML does not allow$`);
+    await expectError(await generateSvg(`a${char}b`), 400, message);
+    // A lone surrogate cannot be sent in a URL (percent-encoded UTF-8 has none); the others can.
+    if (!/surrogate/.test(name)) await expectError(await call('GET', signed([['title', `a${char}b`], ['format', 'svg']])), 400, message);
+    expect(await used(alice.token)).toBe(before);
+  });
+
+  it('refuses them in a default value and in the SVG at save, naming where', async () => {
+    await expectError(
+      await call('POST', '/api/template', { token: alice.token, body: { ...TEXT, variables: [{ name: 'title', type: 'text', defaultValue: 'x\u000Cy' }] } }),
+      400,
+      /^The default value of variable "title" contains U\+000C at position 2, a character XML does not allow$/,
+    );
+    await expectError(
+      await call('POST', '/api/template', { token: alice.token, body: { ...TEXT, svg: TEXT_SVG.replace('Hi', 'H\u000Bi') } }),
+      400,
+      /^Invalid SVG: the content contains U\+000B at line 1, column \d+, a character XML does not allow$/,
+    );
+  });
+
+  it('answers well-formed XML for everything XML allows, by body and by signed URL', async () => {
+    const allowed = 'tab\tnew\nline\rcr \u0085 \u00A0 \uE000 \uFFFD \u{1F600} 中文 &<>"\' ]]> <!-- x --> <?pi?>';
+    for (const res of [await generateSvg(allowed), await call('GET', signed([['title', allowed], ['format', 'svg']]))]) {
+      if (res.status !== 200) expect.fail(`expected an SVG, got ${res.status}: ${await res.text()}`);
+      expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(xmlProblem(bytes)).toBeUndefined();
+      expect(bytes.toString('utf8')).toContain('\u{1F600} 中文 &amp;&lt;&gt;');
+    }
+  });
+
+  it('keeps the SVG convert call to well-formed XML too', async () => {
+    const res = await call('POST', '/api/svg-to-img/convert', {
+      body: { svg: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>a\uFFFFb</text></svg>', format: 'svg' },
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(((await json(res)) as { message: string }).message).toMatch(/U\+FFFF at line 1, column \d+, a character XML does not allow/);
   });
 });
 

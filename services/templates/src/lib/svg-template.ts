@@ -1,4 +1,11 @@
-import { AppError, assertSvgDocument, ReservedVariableNames, TemplateLimits, type TemplateVariable } from '@render/contracts';
+import {
+  AppError,
+  assertSvgDocument,
+  ReservedVariableNames,
+  TemplateLimits,
+  type TemplateVariable,
+  xmlForbiddenCharacter,
+} from '@render/contracts';
 import type { StoredTemplateVariable, TemplateVariableKind } from '@render/db';
 import { DOMParser, type Document, type Element, type Node, XMLSerializer } from '@xmldom/xmldom';
 import { elementsOf, sanitizeSvgDocument, styleTextProblem } from './svg-sanitizer.ts';
@@ -94,9 +101,15 @@ function checkStyleValue(variable: { name: string }, value: string, what: string
 
 /** Checks one variable's value for its type; the message names the variable. */
 function checkValue(variable: { name: string; type: TemplateVariableKind }, value: string, what: string): void {
-  // Postgres text and jsonb refuse NUL, and XML cannot carry it.
-  if (value.includes('\u0000'))
-    throw new AppError('VALIDATION_ERROR', `${what} of variable "${variable.name}" must not contain a NUL character`);
+  // The filled document must stay well-formed XML (its SVG answer is served as is), and Postgres text and
+  // jsonb refuse NUL: refused, naming the variable, rather than silently changed.
+  const forbidden = xmlForbiddenCharacter(value);
+  if (forbidden) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `${what} of variable "${variable.name}" contains ${forbidden.name} at position ${forbidden.index + 1}, a character XML does not allow`,
+    );
+  }
   if (variable.type === 'number' && !isNumeric(value)) {
     throw new AppError('VALIDATION_ERROR', `${what} of variable "${variable.name}" must be a number, got "${value.slice(0, 40)}"`);
   }
@@ -185,6 +198,8 @@ export function fillTemplate(svg: string, variables: StoredTemplateVariable[], v
     const given = values[variable.name];
     const value = given === undefined ? variable.defaultValue : String(given);
     if (given !== undefined) checkValue(variable, value, 'The value');
+    // A default saved before characters XML forbids were refused at save would still reach the document.
+    else if (value !== '') checkValue(variable, value, 'The default value');
     resolved.set(variable.name, variable.type === 'number' && value !== '' ? String(Number(value)) : value);
   }
 
