@@ -57,6 +57,9 @@ async function ok(res: Response, status = 200) {
   return json(res);
 }
 
+/** A message matched exactly, not read as a pattern. */
+const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
 async function expectError(res: Response, status: number, message: string | RegExp) {
   const body = await json(res);
   expect({ status: res.status, message: body.message }).toEqual({ status, message: expect.stringMatching(message) });
@@ -325,6 +328,12 @@ describe('template validation', () => {
       /default value of variable "count" must be a number/,
     );
     await expectError(await create({ ...CARD, variables: [{ name: '1bad', type: 'text' }] }), 400, /Variable names start with a letter/);
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      const svg = CARD_SVG.replace('data-variable="title"', `data-variable="${name}"`);
+      const variables = CARD.variables.map((v) => (v.name === 'title' ? { ...v, name } : v));
+      const message = `Variable name "${name}" is not allowed (__proto__, constructor, prototype name a JavaScript object's prototype); pick another`;
+      await expectError(await create({ ...CARD, svg, variables }), 400, exactly(message));
+    }
     await expectError(
       await create({ ...CARD, variables: [{ name: 'x', type: 'color' }] }),
       400,
@@ -487,6 +496,14 @@ describe('signed image URLs', () => {
       404,
       /^Template Not Found$/,
     );
+  });
+
+  it('names a __proto__, constructor or prototype parameter in a clear 400, signed or not', async () => {
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      const message = `Query parameter "${name}" is not allowed: __proto__, constructor, prototype cannot name template variables`;
+      await expectError(await call('GET', signed([[name, 'x']])), 400, exactly(message));
+      await expectError(await call('GET', `/api/template/${id}/image?${name}=x&sig=${'0'.repeat(64)}`), 400, exactly(message));
+    }
   });
 
   it('validates a signed request like any other generation', async () => {

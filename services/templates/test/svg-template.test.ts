@@ -410,6 +410,13 @@ describe('fillTemplate', () => {
     expect(filled.images).toEqual([{ ref: 'render-image:0', url: 'https://a.test/p.png' }]);
   });
 
+  it('takes a variable named like an Object.prototype member (toString) from its own value or default only', () => {
+    const named = [{ name: 'toString', type: 'text' as const, defaultValue: 'Default' }];
+    const doc = wrap('<text data-variable="toString">x</text>');
+    expect(fillTemplate(doc, named, {}).svg).toContain('<text data-variable="toString">Default</text>');
+    expect(fillTemplate(doc, named, { toString: 'Given' }).svg).toContain('<text data-variable="toString">Given</text>');
+  });
+
   it('uses defaults and refuses unknown names', () => {
     expect(fillTemplate(svg, variables, {}).svg).toContain('<text data-variable="title">Default</text>');
     expect(() => fillTemplate(svg, variables, { other: 'x' })).toThrow(

@@ -1,6 +1,8 @@
 import {
   AppError,
   assertSvgDocument,
+  isPrototypeKeyName,
+  PrototypeKeyNames,
   ReservedVariableNames,
   TemplateLimits,
   type TemplateVariable,
@@ -129,6 +131,12 @@ export function checkVariables(variables: TemplateVariable[], bindings: Map<stri
   for (const variable of variables) {
     if (seen.has(variable.name)) throw new AppError('VALIDATION_ERROR', `Variable "${variable.name}" is declared more than once`);
     seen.add(variable.name);
+    if (isPrototypeKeyName(variable.name)) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `Variable name "${variable.name}" is not allowed (${PrototypeKeyNames.join(', ')} name a JavaScript object's prototype); pick another`,
+      );
+    }
     if ((ReservedVariableNames as readonly string[]).includes(variable.name)) {
       throw new AppError(
         'VALIDATION_ERROR',
@@ -195,7 +203,8 @@ export function fillTemplate(svg: string, variables: StoredTemplateVariable[], v
   }
   const resolved = new Map<string, string>();
   for (const variable of variables) {
-    const given = values[variable.name];
+    // Own properties only: a variable named like an Object.prototype member (toString) was not given one.
+    const given = Object.hasOwn(values, variable.name) ? values[variable.name] : undefined;
     const value = given === undefined ? variable.defaultValue : String(given);
     if (given !== undefined) checkValue(variable, value, 'The value');
     // A default saved before characters XML forbids were refused at save would still reach the document.
