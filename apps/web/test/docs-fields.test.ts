@@ -1,7 +1,14 @@
 import { HtmlConvertBody, RenderLimits } from '@render/contracts';
 import { describe, expect, it } from 'vitest';
 import { DOCS_SECTIONS } from '../src/features/docs/docs-sections.ts';
-import { accessOf, exampleOf, fieldRows, jsonBodySchema, type OpenApiDocument, operationsFor } from '../src/features/docs/openapi-fields.ts';
+import {
+  accessOf,
+  exampleOf,
+  fieldRows,
+  jsonBodySchema,
+  type OpenApiDocument,
+  operationsFor,
+} from '../src/features/docs/openapi-fields.ts';
 import openapi from '../src/generated/openapi.json';
 
 const doc = openapi as unknown as OpenApiDocument;
@@ -98,6 +105,7 @@ describe('who may call each operation, as the docs word it', () => {
     const catalogs = [await import('../src/i18n/locales/en/docs.json'), await import('../src/i18n/locales/fr/docs.json')];
     const kinds = new Set(Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((operation) => accessOf(operation))));
     expect([...kinds].sort()).toEqual(['anonymous', 'public', 'session', 'signedIn']);
-    for (const catalog of catalogs) for (const kind of kinds) expect((catalog.default.access as Record<string, string>)[kind], kind).toMatch(/\S/);
+    for (const catalog of catalogs)
+      for (const kind of kinds) expect((catalog.default.access as Record<string, string>)[kind], kind).toMatch(/\S/);
   });
 });

@@ -15,7 +15,10 @@ export function assertSvgDocument(svg: string, code: ErrorCode = 'INVALID_SVG'):
   if (forbidden) {
     const line = svg.slice(0, forbidden.index).split('\n').length;
     const column = forbidden.index - svg.lastIndexOf('\n', forbidden.index - 1);
-    throw new AppError(code, `Invalid SVG: the content contains ${forbidden.name} at line ${line}, column ${column}, a character XML does not allow`);
+    throw new AppError(
+      code,
+      `Invalid SVG: the content contains ${forbidden.name} at line ${line}, column ${column}, a character XML does not allow`,
+    );
   }
   const result = XMLValidator.validate(svg, { allowBooleanAttributes: true });
   if (result !== true) {
@@ -45,7 +48,9 @@ function rootElementName(xml: string): string | undefined {
  * What XML 1.0 (§2.2, `Char`) does not allow anywhere in a document: C0 controls other than tab, LF and CR,
  * U+FFFE, U+FFFF, and surrogates not part of a pair (no character at all; UTF-8 cannot carry them).
  */
-const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const XML_FORBIDDEN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding these control characters is the point.
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The first character of `text` that XML forbids: where it is (UTF-16 index) and its name ("U+000B"). */
 export function xmlForbiddenCharacter(text: string): { index: number; name: string } | undefined {

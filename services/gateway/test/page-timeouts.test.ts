@@ -106,7 +106,11 @@ describe('a page that runs out of time is not retried', () => {
     expect(res.status).toBe(422);
     expect(((await res.json()) as { message: string }).message).toMatch(/^Rendering timed out after 3000 ms/);
     expect((await failedJob('html')).attemptsMade).toBe(1);
-    const ok = await gateway.post('/api/html-to-img/convert', { html: '<body style="margin:0;background:#00ff00"></body>', width: 100, height: 100 });
+    const ok = await gateway.post('/api/html-to-img/convert', {
+      html: '<body style="margin:0;background:#00ff00"></body>',
+      width: 100,
+      height: 100,
+    });
     expect(ok.status).toBe(200);
     expect(near(decodePng(Buffer.from(await ok.arrayBuffer())).pixel(50, 50), [0, 255, 0, 255])).toBe(true);
   });

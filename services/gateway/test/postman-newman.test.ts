@@ -1,9 +1,9 @@
+import type { RenderWorkerHandle } from '@render/render-worker';
 import newman, { type NewmanRunExecution, type NewmanRunSummary } from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeStripe, startFakeStripe } from '../../auth/test/helpers/fake-stripe.ts';
 import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import { seedStarterTemplates } from '../../templates/src/starters/seed.ts';
-import type { RenderWorkerHandle } from '@render/render-worker';
 import { API_EXAMPLES } from '../src/lib/api-examples.ts';
 import { COLLECTIONS, exampleTitle, type OpenApiDoc, postmanCollection } from '../src/lib/postman-collection.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
@@ -94,7 +94,14 @@ async function account(apiKey: string) {
   const me = (await get('/api/auth/me')) as { user: { id: string; apiKey: string } };
   const { secret } = (await get('/api/auth/webhook-secret')) as { secret: string };
   const count = async (table: 'users' | 'templates' | 'template_stars') =>
-    Number((await auth.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await auth.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return {
     apiKey: me.user.apiKey,
     secret,
@@ -111,7 +118,12 @@ function expectImages(summary: NewmanRunSummary) {
   for (const name of ['POST /api/html-to-img/convert (PDF)', 'POST /api/screenshot/convert (PDF)']) {
     const pdf = byName(summary, name)?.response;
     expect(pdf?.headers.get('content-type'), name).toBe('application/pdf');
-    expect(Buffer.from(pdf?.stream ?? []).subarray(0, 5).toString(), name).toBe('%PDF-');
+    expect(
+      Buffer.from(pdf?.stream ?? [])
+        .subarray(0, 5)
+        .toString(),
+      name,
+    ).toBe('%PDF-');
   }
 }
 
@@ -137,7 +149,13 @@ describe('the complete Postman collection', () => {
 
   it('with e-mail, password and allowChanges = yes: every call runs and passes; billing off answers 503', async () => {
     const user = await verifiedUser(auth);
-    const summary = await run({ baseUrl: gateway.url, apiKey: user.apiKey, email: user.email, password: user.password, allowChanges: 'yes' });
+    const summary = await run({
+      baseUrl: gateway.url,
+      apiKey: user.apiKey,
+      email: user.email,
+      password: user.password,
+      allowChanges: 'yes',
+    });
     expect(failuresOf(summary)).toEqual([]);
     expect(sent(summary)).toEqual(API_EXAMPLES.map(exampleTitle).sort());
     expect(summary.run.stats.assertions.total).toBe(API_EXAMPLES.length);

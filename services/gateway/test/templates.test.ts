@@ -526,8 +526,15 @@ describe('signed image URLs', () => {
 });
 
 describe('characters XML forbids', () => {
-  const TEXT_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><text x="5" y="30" data-variable="title">Hi</text></svg>';
-  const TEXT = { name: 'Text only', width: 100, height: 50, svg: TEXT_SVG, variables: [{ name: 'title', type: 'text', defaultValue: 'Hi' }] };
+  const TEXT_SVG =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><text x="5" y="30" data-variable="title">Hi</text></svg>';
+  const TEXT = {
+    name: 'Text only',
+    width: 100,
+    height: 50,
+    svg: TEXT_SVG,
+    variables: [{ name: 'title', type: 'text', defaultValue: 'Hi' }],
+  };
   let id: string;
 
   beforeAll(async () => {
@@ -555,13 +562,27 @@ describe('characters XML forbids', () => {
     const message = new RegExp(`^The value of variable "title" contains ${escaped} at position 2, a character XML does not allow$`);
     await expectError(await generateSvg(`a${char}b`), 400, message);
     // A lone surrogate cannot be sent in a URL (percent-encoded UTF-8 has none); the others can.
-    if (!/surrogate/.test(name)) await expectError(await call('GET', signed([['title', `a${char}b`], ['format', 'svg']])), 400, message);
+    if (!/surrogate/.test(name))
+      await expectError(
+        await call(
+          'GET',
+          signed([
+            ['title', `a${char}b`],
+            ['format', 'svg'],
+          ]),
+        ),
+        400,
+        message,
+      );
     expect(await used(alice.token)).toBe(before);
   });
 
   it('refuses them in a default value and in the SVG at save, naming where', async () => {
     await expectError(
-      await call('POST', '/api/template', { token: alice.token, body: { ...TEXT, variables: [{ name: 'title', type: 'text', defaultValue: 'x\u000Cy' }] } }),
+      await call('POST', '/api/template', {
+        token: alice.token,
+        body: { ...TEXT, variables: [{ name: 'title', type: 'text', defaultValue: 'x\u000Cy' }] },
+      }),
       400,
       /^The default value of variable "title" contains U\+000C at position 2, a character XML does not allow$/,
     );
@@ -574,7 +595,16 @@ describe('characters XML forbids', () => {
 
   it('answers well-formed XML for everything XML allows, by body and by signed URL', async () => {
     const allowed = 'tab\tnew\nline\rcr \u0085 \u00A0 \uE000 \uFFFD \u{1F600} 中文 &<>"\' ]]> <!-- x --> <?pi?>';
-    for (const res of [await generateSvg(allowed), await call('GET', signed([['title', allowed], ['format', 'svg']]))]) {
+    for (const res of [
+      await generateSvg(allowed),
+      await call(
+        'GET',
+        signed([
+          ['title', allowed],
+          ['format', 'svg'],
+        ]),
+      ),
+    ]) {
       if (res.status !== 200) expect.fail(`expected an SVG, got ${res.status}: ${await res.text()}`);
       expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
       const bytes = Buffer.from(await res.arrayBuffer());

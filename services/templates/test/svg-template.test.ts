@@ -469,6 +469,8 @@ describe('fillTemplate', () => {
 describe('SVG documents with characters XML forbids', () => {
   it('are refused at save, with where the character is', () => {
     expect(() => sanitizeTemplateSvg(wrap('<text>a\u000Bb</text>'))).toThrow(/^Invalid SVG: .*U\+000B at line 1, column \d+/);
-    expect(() => sanitizeTemplateSvg(wrap('<text>\n\uD800</text>'))).toThrow(/^Invalid SVG: .*a lone surrogate \(U\+D800\) at line 2, column 1,/);
+    expect(() => sanitizeTemplateSvg(wrap('<text>\n\uD800</text>'))).toThrow(
+      /^Invalid SVG: .*a lone surrogate \(U\+D800\) at line 2, column 1,/,
+    );
   });
 });

@@ -42,9 +42,16 @@ function parseStored(stored: string): StoredHash | undefined {
   if (scheme !== 'scrypt' || !salt || !hash || rest.length > 0) return undefined;
   const [N, r, p] = [Number(n), Number(rr), Number(pp)];
   const valid =
-    Number.isInteger(N) && N > 1 && N <= MAX_N && (N & (N - 1)) === 0 &&
-    Number.isInteger(r) && r >= 1 && r <= MAX_R &&
-    Number.isInteger(p) && p >= 1 && p <= MAX_P;
+    Number.isInteger(N) &&
+    N > 1 &&
+    N <= MAX_N &&
+    (N & (N - 1)) === 0 &&
+    Number.isInteger(r) &&
+    r >= 1 &&
+    r <= MAX_R &&
+    Number.isInteger(p) &&
+    p >= 1 &&
+    p <= MAX_P;
   if (!valid) return undefined;
   return { N, r, p, salt: Buffer.from(salt, 'base64'), hash: Buffer.from(hash, 'base64') };
 }

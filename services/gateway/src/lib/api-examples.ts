@@ -246,7 +246,14 @@ export const API_EXAMPLES: ApiExample[] = [
     needs: ['templateId'],
   },
   { method: 'POST', path: '/api/template/{id}/star', params: { id: '{{templateId}}' }, expect: 200, changes: true, needs: ['templateId'] },
-  { method: 'DELETE', path: '/api/template/{id}/star', params: { id: '{{templateId}}' }, expect: 200, changes: true, needs: ['templateId'] },
+  {
+    method: 'DELETE',
+    path: '/api/template/{id}/star',
+    params: { id: '{{templateId}}' },
+    expect: 200,
+    changes: true,
+    needs: ['templateId'],
+  },
   {
     method: 'POST',
     path: '/api/template/{id}/duplicate',
@@ -256,7 +263,14 @@ export const API_EXAMPLES: ApiExample[] = [
     needs: ['templateId'],
     script: ["store('copyId', pm.response.json().data.id);"],
   },
-  { method: 'POST', path: '/api/template/{id}/publish', params: { id: '{{templateId}}' }, expect: 200, changes: true, needs: ['templateId'] },
+  {
+    method: 'POST',
+    path: '/api/template/{id}/publish',
+    params: { id: '{{templateId}}' },
+    expect: 200,
+    changes: true,
+    needs: ['templateId'],
+  },
   // Both are deleted again: the run leaves no template behind.
   { method: 'DELETE', path: '/api/template/{id}', params: { id: '{{templateId}}' }, expect: 200, changes: true, needs: ['templateId'] },
   {
