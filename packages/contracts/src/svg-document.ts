@@ -52,6 +52,11 @@ const XML_FORBIDDEN =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding these control characters is the point.
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+const XML_FORBIDDEN_ALL = new RegExp(XML_FORBIDDEN.source, 'g');
+
+/** `text` without the characters XML forbids (they draw nothing): for markup built from the caller's data. */
+export const withoutXmlForbiddenCharacters = (text: string) => text.replace(XML_FORBIDDEN_ALL, '');
+
 /** The first character of `text` that XML forbids: where it is (UTF-16 index) and its name ("U+000B"). */
 export function xmlForbiddenCharacter(text: string): { index: number; name: string } | undefined {
   const match = XML_FORBIDDEN.exec(text);
