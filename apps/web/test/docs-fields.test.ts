@@ -1,7 +1,14 @@
 import { HtmlConvertBody, RenderLimits } from '@render/contracts';
 import { describe, expect, it } from 'vitest';
 import { DOCS_SECTIONS } from '../src/features/docs/docs-sections.ts';
-import { exampleOf, fieldRows, jsonBodySchema, type OpenApiDocument, operationsFor } from '../src/features/docs/openapi-fields.ts';
+import {
+  accessOf,
+  exampleOf,
+  fieldRows,
+  jsonBodySchema,
+  type OpenApiDocument,
+  operationsFor,
+} from '../src/features/docs/openapi-fields.ts';
 import openapi from '../src/generated/openapi.json';
 
 const doc = openapi as unknown as OpenApiDocument;
@@ -77,5 +84,28 @@ describe('docs field tables, read from the exported OpenAPI document', () => {
       if (section.example) expect(exampleOf(doc, 'post', section.example.path), section.id).toBeTruthy();
     }
     expect(operationsFor(doc, DOCS_SECTIONS.find((s) => s.id === 'template')!.match).length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('who may call each operation, as the docs word it', () => {
+  const access = (method: string, path: string) => accessOf(doc.paths[path]![method]!);
+
+  it('says the account, usage and async render calls need credentials, not that they work anonymously', () => {
+    for (const path of ['/api/auth/me', '/api/auth/usage', '/api/renders/{id}', '/api/webhooks/deliveries']) {
+      expect(access('get', path), path).toBe('signedIn');
+    }
+    expect(access('post', '/api/auth/api-key/regenerate')).toBe('session');
+    expect(access('post', '/api/html-to-img/convert')).toBe('anonymous');
+    expect(access('get', '/api/template/public')).toBe('anonymous');
+    expect(access('post', '/api/auth/login')).toBe('public');
+    expect(access('get', '/api/template/{id}/image')).toBe('public');
+  });
+
+  it('has a text for every kind of access, in English and French', async () => {
+    const catalogs = [await import('../src/i18n/locales/en/docs.json'), await import('../src/i18n/locales/fr/docs.json')];
+    const kinds = new Set(Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((operation) => accessOf(operation))));
+    expect([...kinds].sort()).toEqual(['anonymous', 'public', 'session', 'signedIn']);
+    for (const catalog of catalogs)
+      for (const kind of kinds) expect((catalog.default.access as Record<string, string>)[kind], kind).toMatch(/\S/);
   });
 });

@@ -197,13 +197,15 @@ export type TemplateRenderInputBody = Static<typeof TemplateRenderInputBody>;
 
 /**
  * What the templates service hands the gateway to render: the filled SVG, and the image URLs to fetch (the
- * worker's job schema, SvgImageVariable, checks them strictly).
+ * worker's job schema, SvgImageVariable, checks them strictly); `updatedAt`, the version filled, keys the
+ * generation cache.
  */
 export const TemplateRenderInput = Type.Object({
   svg: Type.String(),
   width: Type.Integer(),
   height: Type.Integer(),
   images: Type.Array(Type.Object({ ref: Type.String(), url: Type.String() })),
+  updatedAt: Type.String(),
 });
 export type TemplateRenderInput = Static<typeof TemplateRenderInput>;
 

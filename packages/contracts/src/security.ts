@@ -16,3 +16,17 @@ export const SignedIn: SecurityRequirements = [{ apiKey: [] }, { bearerAuth: [] 
 export const SignedInOrAnonymous: SecurityRequirements = [{}, { apiKey: [] }, { bearerAuth: [] }];
 /** A public call; credentials are not read. */
 export const NoCredentials: SecurityRequirements = [];
+
+/**
+ * Who may call an operation, read from its security requirements as the document declares them: `public`
+ * (none: credentials are not read), `anonymous` (an empty requirement among them: credentials optional),
+ * `session` (a session token only) or `signedIn` (an API key or a session token). The docs page words
+ * each one, and a gateway test checks that every operation answers without credentials as declared.
+ */
+export type OperationAccess = 'public' | 'anonymous' | 'signedIn' | 'session';
+
+export function operationAccess(security: ReadonlyArray<Record<string, unknown>> | undefined): OperationAccess {
+  if (!security || security.length === 0) return 'public';
+  if (security.some((requirement) => Object.keys(requirement).length === 0)) return 'anonymous';
+  return security.every((requirement) => Object.keys(requirement).join() === 'bearerAuth') ? 'session' : 'signedIn';
+}

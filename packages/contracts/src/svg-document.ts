@@ -10,6 +10,16 @@ export function assertSvgDocument(svg: string, code: ErrorCode = 'INVALID_SVG'):
   if (!svg.trimStart().startsWith('<')) {
     throw new AppError(code, 'Invalid SVG: the content is not an SVG document (it must start with <svg> or an XML declaration)');
   }
+  // The validator below lets these through, and an SVG answer holding one would not parse.
+  const forbidden = xmlForbiddenCharacter(svg);
+  if (forbidden) {
+    const line = svg.slice(0, forbidden.index).split('\n').length;
+    const column = forbidden.index - svg.lastIndexOf('\n', forbidden.index - 1);
+    throw new AppError(
+      code,
+      `Invalid SVG: the content contains ${forbidden.name} at line ${line}, column ${column}, a character XML does not allow`,
+    );
+  }
   const result = XMLValidator.validate(svg, { allowBooleanAttributes: true });
   if (result !== true) {
     const { msg, line, col } = result.err;
@@ -32,4 +42,27 @@ function rootElementName(xml: string): string | undefined {
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, '');
   return /<([A-Za-z_][\w.:-]*)/.exec(body)?.[1];
+}
+
+/**
+ * What XML 1.0 (§2.2, `Char`) does not allow anywhere in a document: C0 controls other than tab, LF and CR,
+ * U+FFFE, U+FFFF, and surrogates not part of a pair (no character at all; UTF-8 cannot carry them).
+ */
+const XML_FORBIDDEN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding these control characters is the point.
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const XML_FORBIDDEN_ALL = new RegExp(XML_FORBIDDEN.source, 'g');
+
+/** `text` without the characters XML forbids (they draw nothing): for markup built from the caller's data. */
+export const withoutXmlForbiddenCharacters = (text: string) => text.replace(XML_FORBIDDEN_ALL, '');
+
+/** The first character of `text` that XML forbids: where it is (UTF-16 index) and its name ("U+000B"). */
+export function xmlForbiddenCharacter(text: string): { index: number; name: string } | undefined {
+  const match = XML_FORBIDDEN.exec(text);
+  if (!match) return undefined;
+  const unit = match[0].charCodeAt(0);
+  const hex = `U+${unit.toString(16).toUpperCase().padStart(4, '0')}`;
+  const name = unit === 0 ? `${hex} (NUL)` : unit >= 0xd800 && unit <= 0xdfff ? `a lone surrogate (${hex})` : hex;
+  return { index: match.index, name };
 }

@@ -32,6 +32,13 @@ export type TemplateVariableType = (typeof TemplateVariableTypes)[number];
  */
 export const ReservedVariableNames = ['format', 'quality', 'sig'] as const;
 
+/**
+ * Names a JavaScript object's prototype answers to: as keys of a variables object (a JSON body, a query
+ * parsed into an object) they are refused by JSON parsers or read as the prototype, so no variable has one.
+ */
+export const PrototypeKeyNames = ['__proto__', 'constructor', 'prototype'] as const;
+export const isPrototypeKeyName = (name: string) => (PrototypeKeyNames as readonly string[]).includes(name);
+
 export const VARIABLE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_-]{0,63}$';
 
 /** Text that is stored: Postgres cannot hold U+0000, so it is refused with the other input rules. */

@@ -1,6 +1,7 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFrom, json, STRONG_PASSWORD, type Stack, signupBody, startStack, uniqueEmail } from './helpers/stack.ts';
+import { codeFrom, json, STRONG_PASSWORD, type Stack, signupBody, startStack, uniqueEmail, verifiedUser } from './helpers/stack.ts';
 
 let stack: Stack;
 
@@ -80,10 +81,57 @@ describe('signup → mail → verify → login → me → refresh', () => {
 
     // Stored hashed and encrypted, never in clear.
     const row = await stack.db.selectFrom('users').select(['password_hash']).where('id', '=', created.userId).executeTakeFirstOrThrow();
-    expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(row.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     const key = await stack.db.selectFrom('api_keys').select(['key_ciphertext', 'key_hash', 'prefix']).executeTakeFirstOrThrow();
     expect(key.key_ciphertext).not.toContain('rk_live_');
     expect(key.key_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('password hashes made with older parameters', () => {
+  // What this service stored before OWASP's parameters were adopted: scrypt N=2^15, r=8, p=1.
+  const legacyHash = (password: string) => {
+    const salt = randomBytes(16);
+    const hash = scryptSync(password.normalize('NFKC'), salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    return ['scrypt', 2 ** 15, 8, 1, salt.toString('base64'), hash.toString('base64')].join('$');
+  };
+  const storedHash = async (userId: string) =>
+    (await stack.db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirstOrThrow()).password_hash;
+
+  it('still sign in, and the successful login replaces the hash; a wrong password never does', async () => {
+    const user = await verifiedUser(stack);
+    const old = legacyHash(STRONG_PASSWORD);
+    await stack.db.updateTable('users').set({ password_hash: old }).where('id', '=', user.userId).execute();
+
+    for (const password of ['Wr0ngPassword', `${STRONG_PASSWORD} `, STRONG_PASSWORD.toLowerCase()]) {
+      const wrong = await stack.call('POST', '/api/auth/login', { body: { email: user.email, password } });
+      expect(wrong.status).toBe(401);
+      expect(await storedHash(user.userId)).toBe(old);
+    }
+
+    const login = await stack.call('POST', '/api/auth/login', { body: { email: user.email, password: STRONG_PASSWORD } });
+    expect(login.status).toBe(200);
+    const upgraded = await storedHash(user.userId);
+    expect(upgraded).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/);
+
+    // An upgrade is not a password change: the session issued before it still works.
+    expect((await stack.call('GET', '/api/auth/me', { token: user.token })).status).toBe(200);
+    // The new hash verifies the same password (and only it), and is not replaced again.
+    const again = await stack.call('POST', '/api/auth/login', { body: { email: user.email, password: STRONG_PASSWORD } });
+    expect(again.status).toBe(200);
+    expect(await storedHash(user.userId)).toBe(upgraded);
+    expect((await stack.call('POST', '/api/auth/login', { body: { email: user.email, password: 'Wr0ngPassword' } })).status).toBe(401);
+  });
+
+  it('an unverified account is not upgraded before it can sign in', async () => {
+    const body = signupBody();
+    const signup = await stack.call('POST', '/api/auth/signup', { body });
+    const { userId } = await json(signup);
+    const old = legacyHash(STRONG_PASSWORD);
+    await stack.db.updateTable('users').set({ password_hash: old }).where('id', '=', userId).execute();
+    const login = await stack.call('POST', '/api/auth/login', { body: { email: body.email, password: STRONG_PASSWORD } });
+    expect(login.status).toBe(403);
+    expect(await storedHash(userId)).toBe(old);
   });
 });
 

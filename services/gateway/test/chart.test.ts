@@ -1,6 +1,7 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { xmlProblem } from '../../templates/test/helpers/strict-xml.ts';
 import { type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from './helpers/images.ts';
 import { startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
@@ -246,6 +247,21 @@ describe('D3', () => {
     expect(svg).toContain('Costs');
     expect(svg).toContain('fill="#00ff00"');
     expect(svg.match(/class="series"/g)?.length).toBe(2);
+  });
+
+  it('answers SVG that parses when labels hold characters XML forbids (they are dropped)', async () => {
+    for (const library of ['d3', 'highcharts']) {
+      const res = await gateway.post(URL_PATH, {
+        library,
+        chartType: 'bar',
+        format: 'svg',
+        chartData: { labels: ['Q\u000B1', 'Q\uFFFE2'], datasets: [{ label: 'Rev\u0001enue', data: [3, 4] }] },
+      });
+      expect(res.status, library).toBe(200);
+      const svg = await bytes(res);
+      expect(xmlProblem(svg), library).toBeUndefined();
+      if (library === 'd3') expect(svg.toString('utf8')).toContain('>Q1<');
+    }
   });
 });
 

@@ -5,9 +5,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 import { API_EXAMPLES } from '../src/lib/api-examples.ts';
-import { COLLECTIONS, exampleKey, type OpenApiDoc, postmanCollection, sampleBody } from '../src/lib/postman-collection.ts';
+import {
+  CHANGES_FOLDER,
+  COLLECTIONS,
+  exampleKey,
+  exampleTitle,
+  type OpenApiDoc,
+  postmanCollection,
+  sampleBody,
+} from '../src/lib/postman-collection.ts';
 
-type Item = { name: string; item?: Item[]; request?: { method: string; body?: { raw: string }; auth?: { type: string } } };
+type Script = { listen: string; script: { exec: string[] } };
+type Item = {
+  name: string;
+  item?: Item[];
+  request?: { method: string; body?: { raw: string }; auth?: { type: string }; url: { raw: string } };
+  event?: Script[];
+};
 const flatten = (items: Item[]): Item[] => items.flatMap((i) => (i.item ? flatten(i.item) : [i]));
 
 let document: OpenApiDoc & {
@@ -48,8 +62,10 @@ describe('Postman collections generated from the OpenAPI document', () => {
     const names = flatten(collection('render-api.postman_collection.json').item).map((i) => i.name);
     expect(names.filter((name) => !name.endsWith(')')).sort()).toEqual(operations().sort());
     expect(names.filter((name) => name.endsWith(')')).sort()).toEqual([
+      'DELETE /api/template/{id} (the copy)',
       'POST /api/html-to-img/convert (PDF)',
       'POST /api/screenshot/convert (PDF)',
+      'POST /api/template/generate (your template)',
     ]);
     expect(new Set(names).size).toBe(names.length);
   });
@@ -67,13 +83,59 @@ describe('Postman collections generated from the OpenAPI document', () => {
     ).toEqual(['GET /api/code-to-img/languages', 'POST /api/chart-to-img/convert', 'POST /api/code-to-img/convert']);
   });
 
-  it('uses {{baseUrl}} and {{apiKey}} variables, the key on render calls and the token on account calls', () => {
+  it('uses {{baseUrl}} and {{apiKey}} variables, the key wherever it is accepted and the token where only it is', () => {
     const complete = collection('render-api.postman_collection.json');
-    expect(complete.variable.map((v) => v.key)).toEqual(expect.arrayContaining(['baseUrl', 'apiKey', 'token']));
+    expect(complete.variable.map((v) => v.key)).toEqual(expect.arrayContaining(['baseUrl', 'apiKey', 'token', 'allowChanges', 'renderId']));
     const items = flatten(complete.item);
-    expect(items.find((i) => i.name === 'POST /api/html-to-img/convert')?.request?.auth?.type).toBe('apikey');
-    expect(items.find((i) => i.name === 'GET /api/auth/me')?.request?.auth?.type).toBe('bearer');
-    expect(items.find((i) => i.name === 'POST /api/auth/login')?.request?.auth?.type).toBe('noauth');
+    const auth = (name: string) => items.find((i) => i.name === name)?.request?.auth?.type;
+    expect(auth('POST /api/html-to-img/convert')).toBe('apikey');
+    expect(auth('GET /api/auth/me')).toBe('apikey');
+    expect(auth('GET /api/template')).toBe('apikey');
+    expect(auth('POST /api/auth/refresh')).toBe('bearer');
+    expect(auth('POST /api/auth/login')).toBe('noauth');
+  });
+
+  it('keeps every call that changes the account in its own folder, skipped unless allowChanges is yes', () => {
+    const complete = collection('render-api.postman_collection.json');
+    const folder = complete.item.find((i) => i.name === CHANGES_FOLDER)!;
+    expect(complete.item.at(-1)).toBe(folder);
+    const changing = API_EXAMPLES.filter((e) => e.changes).map(exampleTitle);
+    expect(folder.item!.map((i) => i.name)).toEqual(changing);
+    // What the issue found a run with credentials did to a real account is all in there.
+    expect(changing).toEqual(
+      expect.arrayContaining([
+        'POST /api/auth/api-key/regenerate',
+        'POST /api/auth/webhook-secret/rotate',
+        'POST /api/auth/signup',
+        'POST /api/auth/forgot-password',
+        'POST /api/template',
+        'POST /api/template/{id}/publish',
+        'POST /api/template/{id}/duplicate',
+        'POST /api/auth/upgrade',
+      ]),
+    );
+    for (const request of folder.item!) {
+      const pre = request.event?.find((e) => e.listen === 'prerequest')?.script.exec.join('\n') ?? '';
+      expect(pre, request.name).toContain("pm.variables.get('allowChanges') !== 'yes'");
+      expect(pre, request.name).toContain('pm.execution.skipRequest()');
+    }
+    // Outside it, only calls that read, render or answer an error; the POSTs there change nothing.
+    const outside = flatten(complete.item.filter((i) => i !== folder)).map((i) => i.name);
+    expect(outside.filter((name) => /^(PUT|DELETE) /.test(name))).toEqual([]);
+  });
+
+  it('never stores an empty value, and says which variable each {id} is', () => {
+    const items = flatten(collection('render-api.postman_collection.json').item);
+    for (const request of items) {
+      const test = request.event?.find((e) => e.listen === 'test')?.script.exec.join('\n') ?? '';
+      if (test.includes('store(')) expect(test, request.name).toContain("if (typeof value !== 'string' || value === '') return;");
+      expect(request.request!.url.raw, request.name).not.toMatch(/\{id\}/);
+    }
+    const url = (name: string) => items.find((i) => i.name === name)!.request!.url.raw;
+    expect(url('GET /api/renders/{id}')).toBe('{{baseUrl}}/api/renders/{{renderId}}');
+    expect(url('GET /api/renders/{id}/image')).toBe('{{baseUrl}}/api/renders/{{renderId}}/image');
+    expect(url('GET /api/template/{id}')).toBe('{{baseUrl}}/api/template/{{publicTemplateId}}');
+    expect(url('DELETE /api/template/{id} (the copy)')).toBe('{{baseUrl}}/api/template/{{copyId}}');
   });
 
   it('refuses to export when an operation has no example call', () => {

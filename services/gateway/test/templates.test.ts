@@ -5,6 +5,7 @@ import type { RenderWorkerHandle } from '@render/render-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
 import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { xmlProblem } from '../../templates/test/helpers/strict-xml.ts';
 import { decodePng, near } from './helpers/images.ts';
 import { startAssetServer, startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
@@ -55,6 +56,9 @@ async function ok(res: Response, status = 200) {
   if (res.status !== status) expect.fail(`expected ${status}, got ${res.status}: ${await res.text()}`);
   return json(res);
 }
+
+/** A message matched exactly, not read as a pattern. */
+const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 async function expectError(res: Response, status: number, message: string | RegExp) {
   const body = await json(res);
@@ -324,6 +328,12 @@ describe('template validation', () => {
       /default value of variable "count" must be a number/,
     );
     await expectError(await create({ ...CARD, variables: [{ name: '1bad', type: 'text' }] }), 400, /Variable names start with a letter/);
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      const svg = CARD_SVG.replace('data-variable="title"', `data-variable="${name}"`);
+      const variables = CARD.variables.map((v) => (v.name === 'title' ? { ...v, name } : v));
+      const message = `Variable name "${name}" is not allowed (__proto__, constructor, prototype name a JavaScript object's prototype); pick another`;
+      await expectError(await create({ ...CARD, svg, variables }), 400, exactly(message));
+    }
     await expectError(
       await create({ ...CARD, variables: [{ name: 'x', type: 'color' }] }),
       400,
@@ -354,6 +364,44 @@ describe('template validation', () => {
     await expectError(await generate({ templateId: '00000000-0000-4000-8000-000000000000' }), 404, /^Template Not Found$/);
     await expectError(await call('GET', '/api/template/nope', { token: alice.token }), 404, /^Template Not Found$/);
     expect(await used(alice.token)).toBe(before);
+  });
+});
+
+describe('generation with cache', () => {
+  const generate = (id: string, token = alice.token) =>
+    call('POST', '/api/template/generate', { token, body: { templateId: id, variables: { count: 3 }, cache: 600 } });
+
+  it('answers from the cache until the template is edited, and a deleted template is not found', async () => {
+    const { id } = await createTemplate(alice.token);
+    const before = await used(alice.token);
+    const first = await generate(id);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    expect(near((await png(first)).pixel(50, 50), [0, 255, 0, 255])).toBe(true);
+    const repeat = await generate(id);
+    expect(repeat.headers.get('x-cache')).toBe('HIT');
+    expect(near((await png(repeat)).pixel(50, 50), [0, 255, 0, 255])).toBe(true);
+    expect(await used(alice.token)).toBe(before + 1);
+
+    // The edit changes the default colour: the same request is a miss, and shows it.
+    const red = CARD.variables.map((v) => (v.name === 'theme' ? { ...v, defaultValue: '.bg{fill:#ff0000}' } : v));
+    await ok(await call('PUT', `/api/template/${id}`, { token: alice.token, body: { ...CARD, variables: red } }));
+    const edited = await generate(id);
+    expect(edited.headers.get('x-cache')).toBe('MISS');
+    expect(near((await png(edited)).pixel(50, 50), [255, 0, 0, 255])).toBe(true);
+    const editedRepeat = await generate(id);
+    expect(editedRepeat.headers.get('x-cache')).toBe('HIT');
+    expect(near((await png(editedRepeat)).pixel(50, 50), [255, 0, 0, 255])).toBe(true);
+    expect(await used(alice.token)).toBe(before + 2);
+
+    await ok(await call('DELETE', `/api/template/${id}`, { token: alice.token }));
+    await expectError(await generate(id), 404, /^Template Not Found$/);
+    expect(await used(alice.token)).toBe(before + 2);
+  });
+
+  it('does not serve the owner’s cached image to someone who may not use the template', async () => {
+    const { id } = await createTemplate(alice.token);
+    expect((await generate(id)).headers.get('x-cache')).toBe('MISS');
+    await expectError(await generate(id, bob.token), 404, /^Template Not Found$/);
   });
 });
 
@@ -450,6 +498,14 @@ describe('signed image URLs', () => {
     );
   });
 
+  it('names a __proto__, constructor or prototype parameter in a clear 400, signed or not', async () => {
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      const message = `Query parameter "${name}" is not allowed: __proto__, constructor, prototype cannot name template variables`;
+      await expectError(await call('GET', signed([[name, 'x']])), 400, exactly(message));
+      await expectError(await call('GET', `/api/template/${id}/image?${name}=x&sig=${'0'.repeat(64)}`), 400, exactly(message));
+    }
+  });
+
   it('validates a signed request like any other generation', async () => {
     await expectError(await call('GET', signed([['nope', '1']])), 400, /^Unknown variable "nope"/);
     await expectError(await call('GET', signed([['format', 'gif']])), 400, /format must be one of/);
@@ -466,6 +522,104 @@ describe('signed image URLs', () => {
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
+  });
+});
+
+describe('characters XML forbids', () => {
+  const TEXT_SVG =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><text x="5" y="30" data-variable="title">Hi</text></svg>';
+  const TEXT = {
+    name: 'Text only',
+    width: 100,
+    height: 50,
+    svg: TEXT_SVG,
+    variables: [{ name: 'title', type: 'text', defaultValue: 'Hi' }],
+  };
+  let id: string;
+
+  beforeAll(async () => {
+    ({ id } = await createTemplate(alice.token, TEXT));
+  });
+
+  const generateSvg = (title: string) =>
+    call('POST', '/api/template/generate', { token: alice.token, body: { templateId: id, format: 'svg', variables: { title } } });
+  const signed = (params: Array<[string, string]>) => {
+    const sig = createHmac('sha256', alice.apiKey).update(templateImageSigningString(id, params)).digest('hex');
+    return `/api/template/${id}/image?${new URLSearchParams([...params, ['sig', sig]])}`;
+  };
+
+  it.each([
+    ['\u000B', 'U+000B'],
+    ['\u0001', 'U+0001'],
+    ['\u001F', 'U+001F'],
+    ['\uFFFE', 'U+FFFE'],
+    ['\uFFFF', 'U+FFFF'],
+    ['\uD800', 'a lone surrogate (U+D800)'],
+    ['\uDC00', 'a lone surrogate (U+DC00)'],
+  ])('a variable holding %j is a 400 naming it, at no charge, by body and by signed URL', async (char, name) => {
+    const before = await used(alice.token);
+    const escaped = name.replace(/[()+]/g, (c) => `\\${c}`);
+    const message = new RegExp(`^The value of variable "title" contains ${escaped} at position 2, a character XML does not allow$`);
+    await expectError(await generateSvg(`a${char}b`), 400, message);
+    // A lone surrogate cannot be sent in a URL (percent-encoded UTF-8 has none); the others can.
+    if (!/surrogate/.test(name))
+      await expectError(
+        await call(
+          'GET',
+          signed([
+            ['title', `a${char}b`],
+            ['format', 'svg'],
+          ]),
+        ),
+        400,
+        message,
+      );
+    expect(await used(alice.token)).toBe(before);
+  });
+
+  it('refuses them in a default value and in the SVG at save, naming where', async () => {
+    await expectError(
+      await call('POST', '/api/template', {
+        token: alice.token,
+        body: { ...TEXT, variables: [{ name: 'title', type: 'text', defaultValue: 'x\u000Cy' }] },
+      }),
+      400,
+      /^The default value of variable "title" contains U\+000C at position 2, a character XML does not allow$/,
+    );
+    await expectError(
+      await call('POST', '/api/template', { token: alice.token, body: { ...TEXT, svg: TEXT_SVG.replace('Hi', 'H\u000Bi') } }),
+      400,
+      /^Invalid SVG: the content contains U\+000B at line 1, column \d+, a character XML does not allow$/,
+    );
+  });
+
+  it('answers well-formed XML for everything XML allows, by body and by signed URL', async () => {
+    const allowed = 'tab\tnew\nline\rcr \u0085 \u00A0 \uE000 \uFFFD \u{1F600} 中文 &<>"\' ]]> <!-- x --> <?pi?>';
+    for (const res of [
+      await generateSvg(allowed),
+      await call(
+        'GET',
+        signed([
+          ['title', allowed],
+          ['format', 'svg'],
+        ]),
+      ),
+    ]) {
+      if (res.status !== 200) expect.fail(`expected an SVG, got ${res.status}: ${await res.text()}`);
+      expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(xmlProblem(bytes)).toBeUndefined();
+      expect(bytes.toString('utf8')).toContain('\u{1F600} 中文 &amp;&lt;&gt;');
+    }
+  });
+
+  it('keeps the SVG convert call to well-formed XML too', async () => {
+    const res = await call('POST', '/api/svg-to-img/convert', {
+      body: { svg: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>a\uFFFFb</text></svg>', format: 'svg' },
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(((await json(res)) as { message: string }).message).toMatch(/U\+FFFF at line 1, column \d+, a character XML does not allow/);
   });
 });
 

@@ -65,6 +65,7 @@ export async function startRenderWorker(
       sandbox: config.CHROMIUM_SANDBOX,
       proxyUrl: proxy.url,
       fontconfig: { file: config.RENDER_FONTCONFIG_FILE, env: config.CHROMIUM_ENV },
+      renderTimeoutMs: config.RENDER_TIMEOUT_MS,
     }),
     logger,
     () => metrics.browserRestarts.inc(),

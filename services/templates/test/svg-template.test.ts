@@ -2,6 +2,7 @@ import { TemplateLimits } from '@render/contracts';
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { checkVariables, fillTemplate, sanitizeTemplateSvg } from '../src/lib/svg-template.ts';
+import { xmlProblem } from './helpers/strict-xml.ts';
 
 const wrap = (inner: string, attrs = '') =>
   `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"${attrs}>${inner}</svg>`;
@@ -409,11 +410,67 @@ describe('fillTemplate', () => {
     expect(filled.images).toEqual([{ ref: 'render-image:0', url: 'https://a.test/p.png' }]);
   });
 
+  it('takes a variable named like an Object.prototype member (toString) from its own value or default only', () => {
+    const named = [{ name: 'toString', type: 'text' as const, defaultValue: 'Default' }];
+    const doc = wrap('<text data-variable="toString">x</text>');
+    expect(fillTemplate(doc, named, {}).svg).toContain('<text data-variable="toString">Default</text>');
+    expect(fillTemplate(doc, named, { toString: 'Given' }).svg).toContain('<text data-variable="toString">Given</text>');
+  });
+
   it('uses defaults and refuses unknown names', () => {
     expect(fillTemplate(svg, variables, {}).svg).toContain('<text data-variable="title">Default</text>');
     expect(() => fillTemplate(svg, variables, { other: 'x' })).toThrow(
       /^Unknown variable "other"; this template's variables are: title, n, pic, pic2$/,
     );
     expect(() => fillTemplate(svg, variables, { n: 'NaN' })).toThrow(/must be a number/);
+  });
+
+  // XML 1.0 Char: every C0 control but tab, LF and CR, U+FFFE, U+FFFF, and unpaired surrogates.
+  const FORBIDDEN: Array<[string, string]> = [
+    ['\u0000', 'U+0000 (NUL)'],
+    ['\u0001', 'U+0001'],
+    ['\u0008', 'U+0008'],
+    ['\u000B', 'U+000B'],
+    ['\u000C', 'U+000C'],
+    ['\u000E', 'U+000E'],
+    ['\u001F', 'U+001F'],
+    ['\uFFFE', 'U+FFFE'],
+    ['\uFFFF', 'U+FFFF'],
+    ['\uD800', 'a lone surrogate (U+D800)'],
+    ['\uDFFF', 'a lone surrogate (U+DFFF)'],
+  ];
+
+  it.each(FORBIDDEN)('refuses %j in a value, naming the variable and the character', (char, name) => {
+    expect(() => fillTemplate(svg, variables, { title: `ab${char}c` })).toThrow(
+      `The value of variable "title" contains ${name} at position 3, a character XML does not allow`,
+    );
+    expect(() => fillTemplate(svg, variables, { title: `${char}` })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+  });
+
+  it('refuses them in a default saved before they were refused, and at save', () => {
+    const stale = variables.map((v) => (v.name === 'title' ? { ...v, defaultValue: 'old\u000Bdefault' } : v));
+    expect(() => fillTemplate(svg, stale, {})).toThrow(/^The default value of variable "title" contains U\+000B at position 4/);
+    const declared = [{ name: 'title', type: 'text' as const, defaultValue: 'a\uFFFEb' }];
+    expect(() => checkVariables(declared, new Map([['title', ['text']]]))).toThrow(
+      /^The default value of variable "title" contains U\+FFFE at position 2/,
+    );
+  });
+
+  it('keeps what XML allows, and the filled document parses as XML', () => {
+    const allowed = 'tab\there\nline\rcr \u0085 \u00A0 \uE000 \uFFFD \u{1F600} 中文 &<>"\'';
+    const filled = fillTemplate(svg, variables, { title: allowed });
+    expect(xmlProblem(Buffer.from(filled.svg, 'utf8'))).toBeUndefined();
+    expect(filled.svg).toContain('\u{1F600}');
+    // The oracle itself: the same document with a forbidden character is refused.
+    expect(xmlProblem(Buffer.from(filled.svg.replace('tab', '\u000B'), 'utf8'))).toBeDefined();
+  });
+});
+
+describe('SVG documents with characters XML forbids', () => {
+  it('are refused at save, with where the character is', () => {
+    expect(() => sanitizeTemplateSvg(wrap('<text>a\u000Bb</text>'))).toThrow(/^Invalid SVG: .*U\+000B at line 1, column \d+/);
+    expect(() => sanitizeTemplateSvg(wrap('<text>\n\uD800</text>'))).toThrow(
+      /^Invalid SVG: .*a lone surrogate \(U\+D800\) at line 2, column 1,/,
+    );
   });
 });

@@ -64,6 +64,20 @@ export class UsersRepository {
       .execute();
   }
 
+  /**
+   * Replaces a hash with a stronger one of the same password (an upgrade at login). Not a password change:
+   * sessions stay valid. Only while the stored hash is still `previousHash`, so a reset that landed meanwhile wins.
+   */
+  async upgradePasswordHash(id: string, previousHash: string, passwordHash: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash })
+      .where('id', '=', id)
+      .where('password_hash', '=', previousHash)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   /** Creates a verified administrator, or promotes and verifies the existing account with that e-mail. */
   async upsertAdmin(user: NewUser): Promise<UserRow> {
     return this.db

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AuthMessages, LoginBody, MeResponse, SessionResponse, TokenResponse } from '@render/contracts';
 import { sendError, userView } from '../lib/accounts.ts';
-import { hashPassword, verifyPassword } from '../lib/passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../lib/passwords.ts';
 import { normaliseEmail } from '../lib/signup-rules.ts';
 
 const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -25,6 +25,10 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!user || !passwordOk) throw new AppError('UNAUTHORIZED', AuthMessages.invalidCredentials);
       // Only after the password matched, so this cannot be used to probe which e-mails are registered.
       if (user.status !== 'verified') return sendError(reply, 403, 'FORBIDDEN', AuthMessages.unverified, { userId: user.id });
+      // The one moment the plain password is known: a hash made with older parameters is replaced.
+      if (needsRehash(user.password_hash)) {
+        await users.upgradePasswordHash(user.id, user.password_hash, await hashPassword(request.body.password));
+      }
       return { success: true as const, message: AuthMessages.loginSuccess, token: app.issueToken(user), user: await userView(app, user) };
     },
   );

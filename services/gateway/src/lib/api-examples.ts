@@ -1,22 +1,39 @@
 /**
  * One example call per public operation, in the order a walkthrough (and the Postman collection run)
- * makes them: signed in, render, templates, then account changes. An operation with more than one use
- * worth showing (HTML as an image and as a PDF) has further examples, each with a `name`. The OpenAPI export puts each body in
- * the document (`requestBody…example`), so the docs page, the Postman collections and the SDK all read
- * the same examples; test/api-examples.test.ts checks each body against its route's schema.
+ * makes them. An operation with more than one use worth showing (HTML as an image and as a PDF) has
+ * further examples, each with a `name`. The OpenAPI export puts each body in the document
+ * (`requestBody…example`), so the docs page, the Postman collections and the SDK all read the same
+ * examples; test/postman-collection.test.ts checks each body against its route's schema.
  *
- * Scripts may call `store(name, value)`, which the collection defines: it keeps a value (token, template
- * id, new API key) for the following calls, in the environment when one holds it.
+ * The collection must be safe to run against a real account with only `baseUrl` and `apiKey` set (the
+ * docs say so): calls that change the account or send mail are marked `changes` and run only when
+ * `allowChanges` is `yes`; calls that need a session token run only once `login` (with `email` and
+ * `password`) stored one. Scripts may call `store(name, value)`, which the collection defines: it keeps a
+ * non-empty string (token, template id, new API key) for the following calls, in the environment when one
+ * holds it, and never overwrites a variable with an empty value.
  *
- * `{{name}}` values are Postman variables (baseUrl, apiKey, token, email, password, templateId,
- * screenshotUrl); `expect` is the status a signed-in Free account gets, which the collection asserts.
+ * `{{name}}` values are Postman variables (see COLLECTION_VARIABLES); `expect` is the status a signed-in
+ * Free account gets, which the collection asserts.
  */
 export interface ApiExample {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
+  /** The path's parameters as Postman variables, e.g. { id: '{{templateId}}' }: every `{param}` needs one. */
+  params?: Record<string, string>;
   body?: Record<string, unknown>;
   query?: Record<string, string>;
   expect: number;
+  /**
+   * A billing call: where billing is not configured (no Stripe keys) the server answers 503 "Billing is not
+   * configured", which passes too.
+   */
+  billing?: true;
+  /** The status once `variable` is set to one of the caller's own ids instead of its placeholder. */
+  expectOnceSet?: { variable: string; status: number };
+  /** Changes the account (or someone's: a new account, a mail): run only when `allowChanges` is `yes`. */
+  changes?: true;
+  /** Variables the call needs (e.g. email and password); without them it is skipped. A session token is implied by the call's security. */
+  needs?: string[];
   /**
    * Set on an operation's further examples only (the first one is its main example): what this one shows,
    * e.g. "PDF". It names the Postman request and the document's example.
@@ -34,22 +51,6 @@ const TEMPLATE_SVG =
 export const API_EXAMPLES: ApiExample[] = [
   { method: 'GET', path: '/api/ping', expect: 200 },
   { method: 'GET', path: '/api/openapi.json', expect: 200 },
-  {
-    method: 'POST',
-    path: '/api/auth/signup',
-    body: {
-      name: 'Ada Lovelace',
-      email: '{{$randomEmail}}',
-      password: 'Str0ng-Passw0rd',
-      confirmPassword: 'Str0ng-Passw0rd',
-      company: 'Analytical Engines',
-      usageSource: 'business',
-      referralSource: 'search_engine',
-      plannedServices: ['html2img', 'chartjs2img'],
-      acceptTerms: true,
-    },
-    expect: 201,
-  },
   // A code that was never sent: the answer says so (the real code arrives by e-mail).
   {
     method: 'POST',
@@ -57,13 +58,15 @@ export const API_EXAMPLES: ApiExample[] = [
     body: { userId: '00000000-0000-4000-8000-000000000000', verificationCode: '000000' },
     expect: 400,
   },
-  // The answer is the same whether or not the address waits for a code (no account probing).
-  { method: 'POST', path: '/api/auth/resend-verification', body: { email: '{{$randomEmail}}' }, expect: 200 },
+  // The answer is the same whether or not the address waits for a code (no account probing); this one
+  // has no account, so no mail is sent.
+  { method: 'POST', path: '/api/auth/resend-verification', body: { email: 'nobody-{{$guid}}@example.com' }, expect: 200 },
   {
     method: 'POST',
     path: '/api/auth/login',
     body: { email: '{{email}}', password: '{{password}}' },
     expect: 200,
+    needs: ['email', 'password'],
     script: ["store('token', pm.response.json().token);"],
   },
   { method: 'GET', path: '/api/auth/me', expect: 200 },
@@ -136,6 +139,74 @@ export const API_EXAMPLES: ApiExample[] = [
     body: { url: '{{screenshotUrl}}', format: 'pdf', pageSize: 'Letter', landscape: true, margin: { top: '1cm', bottom: '1cm' } },
     expect: 200,
   },
+  // Reading and generating use a public template (the starters every deployment seeds), so nothing of
+  // the account's own is needed or touched.
+  {
+    method: 'GET',
+    path: '/api/template/public',
+    query: { sortBy: 'date' },
+    expect: 200,
+    script: ["const first = (pm.response.json().data || [])[0]; if (first) store('publicTemplateId', first.id);"],
+  },
+  { method: 'GET', path: '/api/template', expect: 200 },
+  { method: 'GET', path: '/api/template/user', expect: 200 },
+  { method: 'GET', path: '/api/template/starred', expect: 200 },
+  { method: 'GET', path: '/api/template/{id}', params: { id: '{{publicTemplateId}}' }, expect: 200, needs: ['publicTemplateId'] },
+  {
+    method: 'POST',
+    path: '/api/template/generate',
+    body: { templateId: '{{publicTemplateId}}', format: 'png' },
+    expect: 200,
+    needs: ['publicTemplateId'],
+  },
+  // Signed image URLs carry the signature the owner computes with their key; without one the answer is 403.
+  { method: 'GET', path: '/api/template/{id}/image', params: { id: '{{publicTemplateId}}' }, expect: 403, needs: ['publicTemplateId'] },
+  { method: 'GET', path: '/api/auth/payment-info', expect: 200, billing: true },
+  // Administrators only.
+  { method: 'GET', path: '/api/admin/stats', expect: 403 },
+  // Async renders: a convert call with "webhook" answers 202 with the render's id; set renderId to it to
+  // follow that render. The placeholder is nobody's render: "Render not found".
+  {
+    method: 'GET',
+    path: '/api/renders/{id}',
+    params: { id: '{{renderId}}' },
+    expect: 404,
+    expectOnceSet: { variable: 'renderId', status: 200 },
+  },
+  {
+    method: 'GET',
+    path: '/api/renders/{id}/image',
+    params: { id: '{{renderId}}' },
+    expect: 404,
+    expectOnceSet: { variable: 'renderId', status: 200 },
+  },
+  { method: 'GET', path: '/api/webhooks/deliveries', expect: 200 },
+  { method: 'GET', path: '/api/auth/webhook-secret', expect: 200 },
+  {
+    method: 'POST',
+    path: '/api/auth/reset-password',
+    body: { token: 'not-a-real-token', password: 'N3w-Passw0rd', confirmPassword: 'N3w-Passw0rd' },
+    expect: 400,
+  },
+
+  // What follows changes the account (or creates one, or sends mail): only with allowChanges = yes.
+  {
+    method: 'POST',
+    path: '/api/auth/signup',
+    body: {
+      name: 'Ada Lovelace',
+      email: 'ada-{{$guid}}@example.com',
+      password: 'Str0ng-Passw0rd',
+      confirmPassword: 'Str0ng-Passw0rd',
+      company: 'Analytical Engines',
+      usageSource: 'business',
+      referralSource: 'search_engine',
+      plannedServices: ['html2img', 'chartjs2img'],
+      acceptTerms: true,
+    },
+    expect: 201,
+    changes: true,
+  },
   {
     method: 'POST',
     path: '/api/template',
@@ -147,14 +218,13 @@ export const API_EXAMPLES: ApiExample[] = [
       variables: [{ name: 'title', type: 'text', defaultValue: 'Hello' }],
     },
     expect: 201,
+    changes: true,
     script: ["store('templateId', pm.response.json().data.id);"],
   },
-  { method: 'GET', path: '/api/template', expect: 200 },
-  { method: 'GET', path: '/api/template/user', expect: 200 },
-  { method: 'GET', path: '/api/template/{id}', expect: 200 },
   {
     method: 'PUT',
     path: '/api/template/{id}',
+    params: { id: '{{templateId}}' },
     body: {
       name: 'Hello card (edited)',
       width: 600,
@@ -163,48 +233,67 @@ export const API_EXAMPLES: ApiExample[] = [
       variables: [{ name: 'title', type: 'text', defaultValue: 'Hi' }],
     },
     expect: 200,
+    changes: true,
+    needs: ['templateId'],
   },
   {
     method: 'POST',
     path: '/api/template/generate',
+    name: 'your template',
     body: { templateId: '{{templateId}}', variables: { title: 'Hello from Postman' }, format: 'png', quality: 80 },
     expect: 200,
+    changes: true,
+    needs: ['templateId'],
   },
-  { method: 'POST', path: '/api/template/{id}/star', expect: 200 },
-  { method: 'GET', path: '/api/template/starred', expect: 200 },
-  { method: 'DELETE', path: '/api/template/{id}/star', expect: 200 },
-  { method: 'POST', path: '/api/template/{id}/duplicate', expect: 201 },
-  { method: 'POST', path: '/api/template/{id}/publish', expect: 200 },
-  { method: 'GET', path: '/api/template/public', query: { sortBy: 'date' }, expect: 200 },
-  // Signed image URLs carry the signature the template answers give; without one the answer is 403.
-  { method: 'GET', path: '/api/template/{id}/image', expect: 403 },
-  { method: 'DELETE', path: '/api/template/{id}', expect: 200 },
-  { method: 'GET', path: '/api/auth/payment-info', expect: 200 },
-  { method: 'POST', path: '/api/auth/upgrade', body: { interval: 'month', currency: 'usd' }, expect: 200 },
-  // The checkout above made the account a billing customer, so the portal opens; it has no subscription yet.
-  { method: 'POST', path: '/api/auth/manage-billing', expect: 200 },
-  { method: 'POST', path: '/api/auth/cancel-subscription', expect: 404 },
-  { method: 'POST', path: '/api/auth/reactivate-subscription', expect: 404 },
-  // Administrators only.
-  { method: 'GET', path: '/api/admin/stats', expect: 403 },
-  // Async renders: a convert call with "webhook" answers 202 with the render's id. The collection has no
-  // render id to poll (it calls no webhook), so these use the template id: "Render not found".
-  { method: 'GET', path: '/api/renders/{id}', expect: 404 },
-  { method: 'GET', path: '/api/renders/{id}/image', expect: 404 },
-  { method: 'GET', path: '/api/webhooks/deliveries', expect: 200 },
-  { method: 'GET', path: '/api/auth/webhook-secret', expect: 200 },
-  { method: 'POST', path: '/api/auth/webhook-secret/rotate', expect: 200 },
-  { method: 'POST', path: '/api/auth/forgot-password', body: { email: '{{email}}' }, expect: 200 },
+  { method: 'POST', path: '/api/template/{id}/star', params: { id: '{{templateId}}' }, expect: 200, changes: true, needs: ['templateId'] },
+  {
+    method: 'DELETE',
+    path: '/api/template/{id}/star',
+    params: { id: '{{templateId}}' },
+    expect: 200,
+    changes: true,
+    needs: ['templateId'],
+  },
   {
     method: 'POST',
-    path: '/api/auth/reset-password',
-    body: { token: 'not-a-real-token', password: 'N3w-Passw0rd', confirmPassword: 'N3w-Passw0rd' },
-    expect: 400,
+    path: '/api/template/{id}/duplicate',
+    params: { id: '{{templateId}}' },
+    expect: 201,
+    changes: true,
+    needs: ['templateId'],
+    script: ["store('copyId', pm.response.json().data.id);"],
   },
+  {
+    method: 'POST',
+    path: '/api/template/{id}/publish',
+    params: { id: '{{templateId}}' },
+    expect: 200,
+    changes: true,
+    needs: ['templateId'],
+  },
+  // Both are deleted again: the run leaves no template behind.
+  { method: 'DELETE', path: '/api/template/{id}', params: { id: '{{templateId}}' }, expect: 200, changes: true, needs: ['templateId'] },
+  {
+    method: 'DELETE',
+    path: '/api/template/{id}',
+    name: 'the copy',
+    params: { id: '{{copyId}}' },
+    expect: 200,
+    changes: true,
+    needs: ['copyId'],
+  },
+  { method: 'POST', path: '/api/auth/upgrade', body: { interval: 'month', currency: 'usd' }, expect: 200, billing: true, changes: true },
+  // The checkout above made the account a billing customer, so the portal opens; it has no subscription yet.
+  { method: 'POST', path: '/api/auth/manage-billing', expect: 200, billing: true, changes: true },
+  { method: 'POST', path: '/api/auth/cancel-subscription', expect: 404, billing: true, changes: true },
+  { method: 'POST', path: '/api/auth/reactivate-subscription', expect: 404, billing: true, changes: true },
+  { method: 'POST', path: '/api/auth/webhook-secret/rotate', expect: 200, changes: true },
+  { method: 'POST', path: '/api/auth/forgot-password', body: { email: '{{email}}' }, expect: 200, changes: true, needs: ['email'] },
   {
     method: 'POST',
     path: '/api/auth/api-key/regenerate',
     expect: 200,
+    changes: true,
     script: ["store('apiKey', pm.response.json().apiKey);"],
   },
 ];

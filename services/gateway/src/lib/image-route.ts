@@ -77,6 +77,11 @@ export interface RenderRouteSpec<B extends TObject, K extends RenderKind> {
   toPayload(body: Static<B>, request: FastifyRequest): RenderPayload<K> | Promise<RenderPayload<K>>;
   /** JSON (base64) or binary: the body field that chooses. */
   output(body: Static<B>): OutputMode;
+  /**
+   * For `cache`: what the image depends on beyond the body (a template's version), asked before the cache
+   * is read, so a changed source misses and a gone one gets its error rather than an old image.
+   */
+  cacheVersion?(body: Static<B>, request: FastifyRequest): Promise<string>;
 }
 
 /** A billed render call: body → job payload → reserve, render, settle (`credits`) → the image. */
@@ -115,7 +120,8 @@ export function renderRoute<B extends TObject, K extends RenderKind>(app: App, s
     const seconds = (input as { cache?: number }).cache ?? 0;
     if (seconds <= 0) return sendImage(reply, await render(), spec.output(input));
     // A hit comes with no render of its own: the credit reserved in onRequest is given back unclaimed.
-    const { outcome, hit } = await app.renderCache.through(request, input, seconds, render);
+    const version = await spec.cacheVersion?.(input, request);
+    const { outcome, hit } = await app.renderCache.through(request, input, seconds, render, version);
     return sendImage(reply.header('X-Cache', hit ? 'HIT' : 'MISS'), outcome, spec.output(input));
   });
 }

@@ -11,8 +11,15 @@ export interface RenderCache {
    * caller, same route, same body) was rendered within them, else by `render` (billed as usual), whose
    * image is then kept. Identical misses at the same time render once, across gateway replicas: the first
    * takes a lock in Redis and renders, the others wait for its image, and only the renderer is charged.
+   * `version` is what else the image depends on (a template's last change), so a new one misses.
    */
-  through(request: FastifyRequest, body: object, seconds: number, render: () => Promise<RenderOutcome>): Promise<CachedAnswer>;
+  through(
+    request: FastifyRequest,
+    body: object,
+    seconds: number,
+    render: () => Promise<RenderOutcome>,
+    version?: string,
+  ): Promise<CachedAnswer>;
 }
 
 export interface CachedAnswer {
@@ -119,9 +126,9 @@ async function renderCachePlugin(app: FastifyInstance, opts: RenderCacheOptions)
     throw new AppError('RENDER_TIMEOUT', 'The identical request this one waits for did not finish in time; please retry');
   }
 
-  async function through(request: FastifyRequest, body: object, seconds: number, render: () => Promise<RenderOutcome>) {
+  async function through(request: FastifyRequest, body: object, seconds: number, render: () => Promise<RenderOutcome>, version = '') {
     const { cache: _, ...rest } = body as Record<string, unknown>;
-    const key = ImageCache.keyOf(scopeOf(request), request.routeOptions.url ?? request.url, canonical(rest));
+    const key = ImageCache.keyOf(scopeOf(request), request.routeOptions.url ?? request.url, canonical(rest), version);
     const cached = await fromCache(key);
     if (cached) {
       await assertCredentials(request);

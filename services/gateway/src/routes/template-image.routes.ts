@@ -3,6 +3,8 @@ import {
   AppError,
   ErrorResponse,
   formatMessages,
+  isPrototypeKeyName,
+  PrototypeKeyNames,
   RenderLimits,
   StringEnum,
   type SvgOutputFormat,
@@ -142,6 +144,13 @@ const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions>
     async (request, reply) => {
       const { id } = request.params;
       const pairs = signedPairs(request);
+      const prototypeKey = pairs.find(([name]) => isPrototypeKeyName(name));
+      if (prototypeKey) {
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `Query parameter "${prototypeKey[0]}" is not allowed: ${PrototypeKeyNames.join(', ')} cannot name template variables`,
+        );
+      }
       const { ownerId, updatedAt } = await templatesClient.owner(id);
       const { owner, signingString } = await signedBy(id, ownerId, pairs);
       const { format, quality } = renditionOf(request.query);

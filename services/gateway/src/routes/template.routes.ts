@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorResponse, SvgOutputFormats, TemplateGenerateBody, TemplateRoutes } from '@render/contracts';
+import { ErrorResponse, SvgOutputFormats, TemplateGenerateBody, type TemplateRenderInput, TemplateRoutes } from '@render/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderRoute } from '../lib/image-route.ts';
 import { templatePayload } from '../lib/template-payload.ts';
@@ -33,6 +33,17 @@ const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
   }
 
+  // One filling per request, whether the cache asks for the template's version first or the render needs it.
+  const fillings = new WeakMap<FastifyRequest, Promise<TemplateRenderInput>>();
+  const filled = ({ templateId, variables }: TemplateGenerateBody, request: FastifyRequest) => {
+    let input = fillings.get(request);
+    if (!input) {
+      input = templatesClient.renderInput(templateId, identity.account(request).userId, variables ?? {});
+      fillings.set(request, input);
+    }
+    return input;
+  };
+
   renderRoute(app, {
     url: '/api/template/generate',
     kind: 'svg',
@@ -43,14 +54,11 @@ const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     body: TemplateGenerateBody,
     formats: [...SvgOutputFormats],
     errors: { 403: ErrorResponse, 404: ErrorResponse },
-    toPayload: ({ templateId, variables, format, quality, optimize }, request) =>
-      templatePayload(
-        templatesClient.renderInput(templateId, identity.account(request).userId, variables ?? {}),
-        format,
-        quality,
-        optimize,
-      ),
+    toPayload: (body, request) => templatePayload(filled(body, request), body.format, body.quality, body.optimize),
     output: (body) => body.outputType,
+    // Cached images are keyed on the template's last change, as signed URLs are: an edit misses, and a
+    // deleted (or no longer visible) template answers its 404 before the cache is read.
+    cacheVersion: async (body, request) => (await filled(body, request)).updatedAt,
   });
 };
 

@@ -11,6 +11,12 @@ export interface ChromiumLaunchSettings {
    * to: Chromium reads FONTCONFIG_FILE from its environment only. Unset or missing file: the system's.
    */
   fontconfig?: { file: string; env: Readonly<Record<string, string | undefined>> };
+  /**
+   * How long a render may take (RENDER_TIMEOUT_MS). DevTools calls are given longer than that, so a call a
+   * page's endless script holds up is ended by the render's deadline (the content's failure, not retried)
+   * rather than by puppeteer's protocol timeout (read as the browser failing, and retried).
+   */
+  renderTimeoutMs?: number;
 }
 
 export function chromiumLaunchOptions(settings: ChromiumLaunchSettings): LaunchOptions {
@@ -28,7 +34,7 @@ export function chromiumLaunchOptions(settings: ChromiumLaunchSettings): LaunchO
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    protocolTimeout: 30_000,
+    protocolTimeout: Math.max(30_000, (settings.renderTimeoutMs ?? 0) + 10_000),
     ...(fontconfig?.file && existsSync(fontconfig.file) ? { env: { ...fontconfig.env, FONTCONFIG_FILE: fontconfig.file } } : {}),
     args: [
       ...(sandbox ? [] : ['--no-sandbox']),

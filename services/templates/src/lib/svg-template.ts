@@ -1,4 +1,13 @@
-import { AppError, assertSvgDocument, ReservedVariableNames, TemplateLimits, type TemplateVariable } from '@render/contracts';
+import {
+  AppError,
+  assertSvgDocument,
+  isPrototypeKeyName,
+  PrototypeKeyNames,
+  ReservedVariableNames,
+  TemplateLimits,
+  type TemplateVariable,
+  xmlForbiddenCharacter,
+} from '@render/contracts';
 import type { StoredTemplateVariable, TemplateVariableKind } from '@render/db';
 import { DOMParser, type Document, type Element, type Node, XMLSerializer } from '@xmldom/xmldom';
 import { elementsOf, sanitizeSvgDocument, styleTextProblem } from './svg-sanitizer.ts';
@@ -94,9 +103,15 @@ function checkStyleValue(variable: { name: string }, value: string, what: string
 
 /** Checks one variable's value for its type; the message names the variable. */
 function checkValue(variable: { name: string; type: TemplateVariableKind }, value: string, what: string): void {
-  // Postgres text and jsonb refuse NUL, and XML cannot carry it.
-  if (value.includes('\u0000'))
-    throw new AppError('VALIDATION_ERROR', `${what} of variable "${variable.name}" must not contain a NUL character`);
+  // The filled document must stay well-formed XML (its SVG answer is served as is), and Postgres text and
+  // jsonb refuse NUL: refused, naming the variable, rather than silently changed.
+  const forbidden = xmlForbiddenCharacter(value);
+  if (forbidden) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `${what} of variable "${variable.name}" contains ${forbidden.name} at position ${forbidden.index + 1}, a character XML does not allow`,
+    );
+  }
   if (variable.type === 'number' && !isNumeric(value)) {
     throw new AppError('VALIDATION_ERROR', `${what} of variable "${variable.name}" must be a number, got "${value.slice(0, 40)}"`);
   }
@@ -116,6 +131,12 @@ export function checkVariables(variables: TemplateVariable[], bindings: Map<stri
   for (const variable of variables) {
     if (seen.has(variable.name)) throw new AppError('VALIDATION_ERROR', `Variable "${variable.name}" is declared more than once`);
     seen.add(variable.name);
+    if (isPrototypeKeyName(variable.name)) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `Variable name "${variable.name}" is not allowed (${PrototypeKeyNames.join(', ')} name a JavaScript object's prototype); pick another`,
+      );
+    }
     if ((ReservedVariableNames as readonly string[]).includes(variable.name)) {
       throw new AppError(
         'VALIDATION_ERROR',
@@ -182,9 +203,12 @@ export function fillTemplate(svg: string, variables: StoredTemplateVariable[], v
   }
   const resolved = new Map<string, string>();
   for (const variable of variables) {
-    const given = values[variable.name];
+    // Own properties only: a variable named like an Object.prototype member (toString) was not given one.
+    const given = Object.hasOwn(values, variable.name) ? values[variable.name] : undefined;
     const value = given === undefined ? variable.defaultValue : String(given);
     if (given !== undefined) checkValue(variable, value, 'The value');
+    // A default saved before characters XML forbids were refused at save would still reach the document.
+    else if (value !== '') checkValue(variable, value, 'The default value');
     resolved.set(variable.name, variable.type === 'number' && value !== '' ? String(Number(value)) : value);
   }
 

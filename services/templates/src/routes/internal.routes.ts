@@ -19,7 +19,7 @@ const internalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const row = await templates.findVisible(templateId(request.params.id), request.body.userId);
       if (!row) throw templateNotFound();
       const filled = fillTemplate(row.svg, row.variables, request.body.variables ?? {});
-      return { ...filled, width: row.width, height: row.height };
+      return { ...filled, width: row.width, height: row.height, updatedAt: row.updated_at.toISOString() };
     },
   );
 

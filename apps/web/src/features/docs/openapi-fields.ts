@@ -2,6 +2,8 @@
  * Reads the generated OpenAPI document (src/generated/openapi.json, exported from the gateway's own
  * schemas at build time) into what the docs page shows: operations, field tables and example bodies.
  */
+import { type OperationAccess, operationAccess } from '@render/contracts';
+
 export type JsonSchema = Record<string, unknown>;
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
@@ -132,10 +134,8 @@ export function operationsFor(doc: OpenApiDocument, match: (path: string, operat
   return views;
 }
 
-/** Whether the call accepts an API key (the security list names it). */
-export const acceptsApiKey = (operation: Operation) => (operation.security ?? []).some((requirement) => 'apiKey' in requirement);
-export const needsBearer = (operation: Operation) =>
-  (operation.security ?? []).length > 0 && (operation.security ?? []).every((requirement) => 'bearerAuth' in requirement);
+/** Who may call it, from its security requirements (an empty one among them: credentials optional). */
+export const accessOf = (operation: Operation): OperationAccess => operationAccess(operation.security);
 
 export interface NamedExample {
   /** `default` for an operation's main example, else the further example's key (`pdf`). */

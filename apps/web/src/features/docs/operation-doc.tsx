@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { acceptsApiKey, fieldRows, jsonBodySchema, needsBearer, type OpenApiDocument, type OperationView } from './openapi-fields.ts';
+import { accessOf, fieldRows, jsonBodySchema, type OpenApiDocument, type OperationView } from './openapi-fields.ts';
 
 const METHOD_COLOURS: Record<string, string> = {
   GET: 'bg-emerald-100 text-emerald-800',
@@ -14,7 +14,7 @@ export function OperationDoc({ view, doc }: { view: OperationView; doc: OpenApiD
   const { operation } = view;
   const rows = fieldRows(jsonBodySchema(operation), doc, (key, values) => t(key, values ?? {}));
   const caption = t('table.caption', { path: view.path });
-  const access = needsBearer(operation) ? t('access.bearer') : acceptsApiKey(operation) ? t('access.apiKey') : t('access.none');
+  const access = t(`access.${accessOf(operation)}`);
   return (
     <article className="scroll-mt-20" id={`${view.method}-${view.path}`.replace(/[^\w-]+/g, '-')}>
       <h3 className="flex flex-wrap items-center gap-2 font-mono text-sm">

@@ -1,4 +1,4 @@
-import { type ChartRenderPayload, MimeTypes } from '@render/contracts';
+import { type ChartRenderPayload, MimeTypes, withoutXmlForbiddenCharacters } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
 import { finishRendered, planEncoding } from '../image-encoder.ts';
@@ -49,7 +49,10 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
       try {
         if (format === 'svg') {
           if (!result.svg) throw new RenderError('Failed to generate image: the chart produced no SVG', false);
-          return { bytes: Buffer.from(result.svg, 'utf8'), format, mimeType: MimeTypes.svg, width, height };
+          // The browser's serializer keeps a control character of a label as it is, which no XML parser
+          // takes (Highcharts drops them itself): the SVG answer must parse, and they draw nothing.
+          const svg = withoutXmlForbiddenCharacters(result.svg);
+          return { bytes: Buffer.from(svg, 'utf8'), format, mimeType: MimeTypes.svg, width, height };
         }
         if (!plan) {
           const pdf = await page.pdf({ width: `${width}px`, height: `${height}px`, printBackground: true, pageRanges: '1', timeout: 0 });

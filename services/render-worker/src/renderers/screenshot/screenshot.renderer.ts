@@ -1,6 +1,6 @@
 import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
 import type { BoundingBox, CDPSession, Dialog, Page } from 'puppeteer-core';
-import { TimeoutError } from 'puppeteer-core';
+import { ProtocolError, TimeoutError } from 'puppeteer-core';
 import { pageEvaluator, RenderDiagnostics, withDiagnostics } from '../diagnostics.ts';
 import { finishRendered, type ImageEncoding, planEncoding } from '../image-encoder.ts';
 import { screenshot, withDeadline } from '../page-ops.ts';
@@ -145,7 +145,16 @@ async function injectCss(page: Page, css: string): Promise<void> {
  * deadline: the evaluation is cut at the time left, and the shared deadline still holds).
  */
 async function runJs(session: CDPSession, js: string, timeoutMs: number): Promise<void> {
-  const answer = await session.send('Runtime.evaluate', { expression: js, awaitPromise: true, returnByValue: false, timeout: timeoutMs });
+  const started = Date.now();
+  const answer = await session
+    .send('Runtime.evaluate', { expression: js, awaitPromise: true, returnByValue: false, timeout: timeoutMs })
+    .catch((err: unknown) => {
+      // Chromium ends a script that outlives `timeout` by terminating it, and answers a bare "Internal error":
+      // that is the content's endless loop, not the machinery failing, so it must not be retried.
+      if (err instanceof ProtocolError && Date.now() - started >= timeoutMs)
+        throw failure(`the js did not finish within ${Math.round(timeoutMs / 100) / 10} s (an endless loop?)`, false, err);
+      throw err;
+    });
   if (answer.exceptionDetails) {
     const details = answer.exceptionDetails;
     const text = (details.exception?.description ?? details.text ?? 'error').split('\n')[0]?.slice(0, 300);
