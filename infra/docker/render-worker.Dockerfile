@@ -20,30 +20,11 @@ RUN pnpm install --frozen-lockfile --offline
 # fonts.conf (the fontconfig file Chromium starts with, README "Fonts"). The chart libraries, JetBrains Mono
 # and the consent rules are read from node_modules.
 RUN node scripts/build-services.mjs --deploy /out render-worker
-
-# --- block lists: EasyList, EasyPrivacy and EasyList Cookie, with their licence ---------------------------
-# The worker's default lists are the project's own small ones (services/render-worker/blocklists); the image
-# ships the maintained lists instead. They are dual licensed GPLv3 / CC BY-SA 3.0 (commercial use allowed):
-# the licence texts go beside them. `--build-arg BLOCKLISTS=` (empty) builds without them: the project's lists.
-FROM ${NODE_IMAGE} AS blocklists
+# The maintained block lists, with their licence: EasyList, EasyPrivacy and the EasyList Cookie List are dual
+# licensed GPLv3 / CC BY-SA 3.0 (commercial use allowed); the licence texts and a README go beside them.
+# `--build-arg BLOCKLISTS=` (empty) builds without them: the worker then uses the project's own lists.
 ARG BLOCKLISTS=easylist
-RUN mkdir -p /blocklists \
- && if [ -n "$BLOCKLISTS" ]; then \
-      apt-get update && apt-get install -y --no-install-recommends ca-certificates curl && rm -rf /var/lib/apt/lists/* \
-      && cd /blocklists \
-      && curl -fsSL --retry 3 -o easylist.txt https://easylist.to/easylist/easylist.txt \
-      && curl -fsSL --retry 3 -o easyprivacy.txt https://easylist.to/easylist/easyprivacy.txt \
-      && curl -fsSL --retry 3 -o easylist-cookie.txt https://secure.fanboy.co.nz/fanboy-cookiemonster.txt \
-      && curl -fsSL --retry 3 -o LICENSE-GPL-3.0.txt https://www.gnu.org/licenses/gpl-3.0.txt \
-      && curl -fsSL --retry 3 -o LICENSE-CC-BY-SA-3.0.txt https://creativecommons.org/licenses/by-sa/3.0/legalcode.txt \
-      && printf '%s\n' \
-        'easylist.txt, easyprivacy.txt and easylist-cookie.txt are the EasyList authors'"'"' lists' \
-        '(https://easylist.to), dual licensed under the GNU GPL v3 (LICENSE-GPL-3.0.txt) and' \
-        'Creative Commons Attribution-ShareAlike 3.0 (LICENSE-CC-BY-SA-3.0.txt), as fetched when this image was built.' \
-        > README; \
-    else \
-      printf '%s\n' 'Built with an empty BLOCKLISTS: the worker uses the project'"'"'s own lists.' > /blocklists/README; \
-    fi
+RUN if [ -n "$BLOCKLISTS" ]; then node scripts/fetch-blocklists.mjs /out/blocklists; fi
 
 # --- runtime ----------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -59,8 +40,7 @@ ENV NODE_ENV=production \
     RENDER_QUEUES=html,svg,chart,code,screenshot
 # Owned by root, so the worker (and the Chromium it starts) can read but never change its code.
 COPY --from=build /out /app
-COPY --from=blocklists /blocklists /app/blocklists
-# The lists above when they were fetched (a file that is missing stops the worker); else the project's.
+# The lists the build fetched (a file that is missing stops the worker); else the project's.
 ARG BLOCKLISTS=easylist
 ENV BLOCKLIST_FILES=${BLOCKLISTS:+ads=/app/blocklists/easylist.txt,trackers=/app/blocklists/easyprivacy.txt} \
     COOKIE_LIST_FILES=${BLOCKLISTS:+/app/blocklists/easylist-cookie.txt}
