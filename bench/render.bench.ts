@@ -148,27 +148,30 @@ out.push(
       : 'production (node --import tsx, NODE_ENV=production, LOG_LEVEL warn)'
   }`,
 );
-out.push('');
-out.push(
-  table(
-    ['run', 'n', 'p50 ms', 'p95 ms', 'mean ms', 'renders/s', 'errors'],
-    [
-      row('raw       1 page, sequential', raw?.sequential),
-      row(`raw       ${opts.pages} pages, concurrent`, raw?.parallel),
-      row('stack     HTTP c=1, anonymous', stack?.sequential),
-      ...(stack?.pairedRaw ? [row('raw       1 page, alternated with it', stack.pairedRaw)] : []),
-      row(`stack     HTTP c=${opts.concurrency}, anonymous`, stack?.concurrent),
-      ...(stack?.keyed ?? []).flatMap((k) => [
-        row(`stack     HTTP c=1, ${k.name}`, k.sequential),
-        ...(k.pairedRaw ? [row('raw       1 page, alternated with it', k.pairedRaw)] : []),
-        row(`stack     HTTP c=${opts.concurrency}, ${k.name}`, k.concurrent),
-      ]),
-      row('naive     browser per request', naive),
-    ],
-  ),
-);
+// The HTML runs' tables only when one of their phases ran (e.g. not for `--only screenshot`).
+const htmlRuns = ['raw', 'stack', 'keys', 'naive'].some((phase) => opts.phases.has(phase as never));
+if (htmlRuns) out.push('');
+if (htmlRuns)
+  out.push(
+    table(
+      ['run', 'n', 'p50 ms', 'p95 ms', 'mean ms', 'renders/s', 'errors'],
+      [
+        row('raw       1 page, sequential', raw?.sequential),
+        row(`raw       ${opts.pages} pages, concurrent`, raw?.parallel),
+        row('stack     HTTP c=1, anonymous', stack?.sequential),
+        ...(stack?.pairedRaw ? [row('raw       1 page, alternated with it', stack.pairedRaw)] : []),
+        row(`stack     HTTP c=${opts.concurrency}, anonymous`, stack?.concurrent),
+        ...(stack?.keyed ?? []).flatMap((k) => [
+          row(`stack     HTTP c=1, ${k.name}`, k.sequential),
+          ...(k.pairedRaw ? [row('raw       1 page, alternated with it', k.pairedRaw)] : []),
+          row(`stack     HTTP c=${opts.concurrency}, ${k.name}`, k.concurrent),
+        ]),
+        row('naive     browser per request', naive),
+      ],
+    ),
+  );
 
-if (stack) {
+if (stack && htmlRuns) {
   // rest = what neither header covers: HTTP + validation + the gateway's Redis calls before the job is
   // stamped, and after the worker finishes: completion script, event stream wake-up, GETDEL, reply.
   const breakdown = (label: string, r: LoadResult): string[] => {

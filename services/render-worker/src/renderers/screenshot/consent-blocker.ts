@@ -141,6 +141,21 @@ export function consentRuleSelectors(url: string): string[] {
   return [...prehide.generic, ...prehide.bySite.filter((site) => site.pattern.test(url)).flatMap((site) => site.selectors)];
 }
 
+/** The rules for a frame's URL, for the last few URLs (the same pages are often captured again). */
+const rulesByUrl = new Map<string, ReturnType<typeof filterCompactRules>>();
+const RULES_CACHE_SIZE = 64;
+
+function rulesFor(url: string, mainFrame: boolean): ReturnType<typeof filterCompactRules> {
+  const key = `${mainFrame ? 'top' : 'frame'} ${url}`;
+  let rules = rulesByUrl.get(key);
+  if (!rules) {
+    rules = filterCompactRules(consentAssets().rules, { url, mainFrame });
+    if (rulesByUrl.size >= RULES_CACHE_SIZE) rulesByUrl.delete(rulesByUrl.keys().next().value as string);
+    rulesByUrl.set(key, rules);
+  }
+  return rules;
+}
+
 export type ConsentOutcome =
   /** No consent platform found on the page (its known containers stay pre-hidden). */
   | { status: 'none' }
@@ -341,7 +356,7 @@ export class ConsentBlocker {
           this.passesEnded = 0;
           this.passesNeeded = 1;
         }
-        const compact = filterCompactRules(consentAssets().rules, { url: String(message.url ?? ''), mainFrame: envelope.top === true });
+        const compact = rulesFor(String(message.url ?? ''), envelope.top === true);
         this.reply(contextId, { type: 'initResp', config: CONFIG, rules: { autoconsent: [], compact } });
         break;
       }

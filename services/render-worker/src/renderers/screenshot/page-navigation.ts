@@ -48,12 +48,14 @@ export class MainDocument {
     url: string,
     timeoutMs: number,
     waitUntil: 'load' | 'domcontentloaded' | 'networkidle' = 'load',
+    /** An isolated world already in the document (the consent script's), which saves making one. */
+    world?: () => number | undefined,
   ): Promise<void> {
     const until = Date.now() + timeoutMs;
     try {
       const event = waitUntil === 'networkidle' ? 'networkidle0' : waitUntil;
       await this.page.goto(url, { waitUntil: event, timeout: Math.max(500, timeoutMs) });
-      if (waitUntil === 'load') await fontsAndFrame(session, until - Date.now());
+      if (waitUntil === 'load') await fontsAndFrame(session, until - Date.now(), world?.());
     } catch (err) {
       if (err instanceof TimeoutError) {
         if (this.response) return this.assertAllowed();
@@ -113,11 +115,11 @@ export class MainDocument {
 const FONTS_AND_FRAME =
   'Promise.resolve(document.fonts && document.fonts.ready).then(() => new Promise((resolve) => requestAnimationFrame(() => resolve())))';
 
-async function fontsAndFrame(session: CDPSession, timeoutMs: number): Promise<void> {
+async function fontsAndFrame(session: CDPSession, timeoutMs: number, contextId?: number): Promise<void> {
   if (timeoutMs <= 0) return;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    evaluateIsolated(session, FONTS_AND_FRAME),
+    evaluateIsolated(session, FONTS_AND_FRAME, contextId),
     new Promise((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
     }),

@@ -1,5 +1,5 @@
 import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
-import type { BoundingBox, CDPSession, Dialog, Page } from 'puppeteer-core';
+import type { BoundingBox, Browser, CDPSession, Dialog, Page } from 'puppeteer-core';
 import { TimeoutError } from 'puppeteer-core';
 import { pageEvaluator, RenderDiagnostics, withDiagnostics } from '../diagnostics.ts';
 import { finishRendered, type ImageEncoding, planEncoding } from '../image-encoder.ts';
@@ -76,12 +76,17 @@ async function capture(
   const diagnostics = new RenderDiagnostics();
   const optional = p.errorOnSelectorNotFound === false;
   const steps = async () => {
-    await emulate(page, session, p, device);
-    if (p.hideCookieBanners) consent = await ConsentBlocker.install(session, page);
     const categories: BlockCategory[] = [...(p.blockAds ? ['ads' as const] : []), ...(p.blockTrackers ? ['trackers' as const] : [])];
-    if (categories.length) blocker = await RequestBlocker.install(session, categories, p.url, filters.network);
-    await requestOptions(page, p);
-    await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil);
+    // Independent of one another: sent together, so the job waits for DevTools once, not once per setting.
+    await Promise.all([
+      emulate(page, session, p, device),
+      p.hideCookieBanners ? ConsentBlocker.install(session, page).then((installed) => void (consent = installed)) : undefined,
+      categories.length
+        ? RequestBlocker.install(session, categories, p.url, filters.network).then((installed) => void (blocker = installed))
+        : undefined,
+      requestOptions(page, p),
+    ]);
+    await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => consent?.isolatedWorld);
     if (p.waitForSelector)
       await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()), optional ? diagnostics : undefined);
     if (p.css) await injectCss(page, p.css);
@@ -111,8 +116,22 @@ async function capture(
   }
 }
 
+/** Each browser's own user agent, asked once (a DevTools round trip per job otherwise). */
+const browserAgents = new WeakMap<Browser, Promise<string>>();
+
+function browserAgent(page: Page): Promise<string> {
+  const browser = page.browser();
+  let agent = browserAgents.get(browser);
+  if (!agent) {
+    agent = browser.userAgent();
+    agent.catch(() => browserAgents.delete(browser));
+    browserAgents.set(browser, agent);
+  }
+  return agent;
+}
+
 async function emulate(page: Page, session: CDPSession, p: ScreenshotRenderPayload, device: DeviceSettings): Promise<void> {
-  const userAgent = p.userAgent ?? device.userAgent ?? desktopUserAgent(await page.browser().userAgent());
+  const userAgent = p.userAgent ?? device.userAgent ?? desktopUserAgent(await browserAgent(page));
   // acceptLanguage sets the header and navigator.language(s); the locale override makes Intl agree.
   await Promise.all([
     session.send('Emulation.setUserAgentOverride', { userAgent, acceptLanguage: acceptLanguage(p.language), platform: device.platform }),
