@@ -80,9 +80,15 @@ async function capture(
     // Independent of one another: sent together, so the job waits for DevTools once, not once per setting.
     await Promise.all([
       emulate(page, session, p, device),
-      p.hideCookieBanners ? ConsentBlocker.install(session, page).then((installed) => void (consent = installed)) : undefined,
+      p.hideCookieBanners
+        ? ConsentBlocker.install(session, page).then((installed) => {
+            consent = installed;
+          })
+        : undefined,
       categories.length
-        ? RequestBlocker.install(session, categories, p.url, filters.network).then((installed) => void (blocker = installed))
+        ? RequestBlocker.install(session, categories, p.url, filters.network).then((installed) => {
+            blocker = installed;
+          })
         : undefined,
       requestOptions(page, p),
     ]);
