@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { LoadResult } from './lib/load.ts';
 import { parseOptions } from './lib/options.ts';
 import { cleanupAll, failRun, installExitHandlers } from './lib/processes.ts';
-import { openRawPage, type RawResults, runNaive, runRaw } from './lib/raw.ts';
+import { openRawPage, openRawScreenshots, type RawResults, runNaive, runRaw } from './lib/raw.ts';
 import { fmt, reportEnd, type Target, table, verdict, writeResults } from './lib/report.ts';
 import { DEFAULT_PAIR_BATCH, runStack, type StackResults } from './lib/stack.ts';
 import { HEIGHT, WIDTH } from './lib/workload.ts';
@@ -61,14 +61,20 @@ async function measureRound(first: boolean): Promise<Round> {
   }
   const formats = first && opts.phases.has('formats');
   const pipeline = first && opts.phases.has('pipeline');
-  if (opts.phases.has('stack') || opts.phases.has('keys') || formats || pipeline) {
+  const screenshots = first && opts.phases.has('screenshot');
+  if (opts.phases.has('stack') || opts.phases.has('keys') || formats || screenshots || pipeline) {
     if (opts.phases.has('stack'))
       log(`full stack: gateway + worker over HTTP (c=1 × ${opts.requests}, then c=${opts.concurrency} × ${opts.durationMs} ms)`);
     if (opts.phases.has('keys')) log('API keys: the same HTML runs with an unlimited and a Free account’s key');
     if (formats) log(`formats: each format through the full stack, c=1 × ${opts.formatRequests}`);
+    if (screenshots)
+      log(
+        `screenshot: local pages through the stack with an API key, alternated with a raw Puppeteer loop, c=1 × ${opts.screenshotRequests}`,
+      );
     if (pipeline) log(`pipeline: the c=1 runs again, the worker answering a fixed PNG (no Chromium work), c=1 × ${opts.requests}`);
     // The c=1 runs alternate with a raw page of their own (`runPaired`), so their ratios compare like moments.
     const rawPage = opts.phases.has('raw') ? await openRawPage(opts.chromiumPath) : undefined;
+    const rawShots = screenshots ? await openRawScreenshots(opts.chromiumPath) : undefined;
     try {
       round.stack = await runStack(repoRoot, {
         ...opts,
@@ -77,8 +83,10 @@ async function measureRound(first: boolean): Promise<Round> {
         formats,
         pipeline,
         rawRender: rawPage?.render,
+        rawScreenshot: rawShots?.shoot,
       });
     } finally {
+      await rawShots?.close();
       await rawPage?.close();
     }
   }
@@ -102,6 +110,7 @@ const { raw, stack } = rounds.at(-1) ?? {};
 const naive = rounds[0]?.naive;
 const formatResults = rounds[0]?.stack?.formats ?? [];
 const pipelineResults = rounds[0]?.stack?.pipeline ?? [];
+const screenshotResults = rounds[0]?.stack?.screenshots ?? [];
 await cleanupAll();
 
 // --- report --------------------------------------------------------------------------------------------
@@ -139,27 +148,30 @@ out.push(
       : 'production (node --import tsx, NODE_ENV=production, LOG_LEVEL warn)'
   }`,
 );
-out.push('');
-out.push(
-  table(
-    ['run', 'n', 'p50 ms', 'p95 ms', 'mean ms', 'renders/s', 'errors'],
-    [
-      row('raw       1 page, sequential', raw?.sequential),
-      row(`raw       ${opts.pages} pages, concurrent`, raw?.parallel),
-      row('stack     HTTP c=1, anonymous', stack?.sequential),
-      ...(stack?.pairedRaw ? [row('raw       1 page, alternated with it', stack.pairedRaw)] : []),
-      row(`stack     HTTP c=${opts.concurrency}, anonymous`, stack?.concurrent),
-      ...(stack?.keyed ?? []).flatMap((k) => [
-        row(`stack     HTTP c=1, ${k.name}`, k.sequential),
-        ...(k.pairedRaw ? [row('raw       1 page, alternated with it', k.pairedRaw)] : []),
-        row(`stack     HTTP c=${opts.concurrency}, ${k.name}`, k.concurrent),
-      ]),
-      row('naive     browser per request', naive),
-    ],
-  ),
-);
+// The HTML runs' tables only when one of their phases ran (e.g. not for `--only screenshot`).
+const htmlRuns = ['raw', 'stack', 'keys', 'naive'].some((phase) => opts.phases.has(phase as never));
+if (htmlRuns) out.push('');
+if (htmlRuns)
+  out.push(
+    table(
+      ['run', 'n', 'p50 ms', 'p95 ms', 'mean ms', 'renders/s', 'errors'],
+      [
+        row('raw       1 page, sequential', raw?.sequential),
+        row(`raw       ${opts.pages} pages, concurrent`, raw?.parallel),
+        row('stack     HTTP c=1, anonymous', stack?.sequential),
+        ...(stack?.pairedRaw ? [row('raw       1 page, alternated with it', stack.pairedRaw)] : []),
+        row(`stack     HTTP c=${opts.concurrency}, anonymous`, stack?.concurrent),
+        ...(stack?.keyed ?? []).flatMap((k) => [
+          row(`stack     HTTP c=1, ${k.name}`, k.sequential),
+          ...(k.pairedRaw ? [row('raw       1 page, alternated with it', k.pairedRaw)] : []),
+          row(`stack     HTTP c=${opts.concurrency}, ${k.name}`, k.concurrent),
+        ]),
+        row('naive     browser per request', naive),
+      ],
+    ),
+  );
 
-if (stack) {
+if (stack && htmlRuns) {
   // rest = what neither header covers: HTTP + validation + the gateway's Redis calls before the job is
   // stamped, and after the worker finishes: completion script, event stream wake-up, GETDEL, reply.
   const breakdown = (label: string, r: LoadResult): string[] => {
@@ -234,6 +246,42 @@ if (formatResults.length) {
   );
 }
 
+if (screenshotResults.length) {
+  out.push('');
+  out.push(
+    'Screenshots (first round): the stack’s default capture (hideCookieBanners on) with an API key vs a hand-written Puppeteer loop (goto load + screenshot; the full page scrolled through first), alternated, c=1, 800×600 PNG',
+  );
+  out.push(
+    table(
+      ['page', 'side', 'n', 'p50 ms', 'p95 ms', 'mean ms', 'render p50', 'p50 ÷ raw', 'errors'],
+      screenshotResults.flatMap((s) => [
+        [
+          s.name,
+          'stack',
+          String(s.stack.latency.n),
+          fmt(s.stack.latency.p50),
+          fmt(s.stack.latency.p95),
+          fmt(s.stack.latency.mean),
+          fmt(s.stack.renderMs?.p50),
+          fmt(ratio(s.stack.latency.p50, s.raw.latency.p50), 2),
+          String(s.stack.errors.total),
+        ],
+        [
+          '',
+          'raw',
+          String(s.raw.latency.n),
+          fmt(s.raw.latency.p50),
+          fmt(s.raw.latency.p95),
+          fmt(s.raw.latency.mean),
+          '',
+          '',
+          String(s.raw.errors.total),
+        ],
+      ]),
+    ),
+  );
+}
+
 /** A c=1 run's p50 over the raw page's: the one alternated with it when there is one, else the raw phase's. */
 const c1Ratio = (run: LoadResult | undefined, paired: LoadResult | undefined, raw: RawResults | undefined) =>
   ratio(run?.latency.p50, (paired ?? raw?.sequential)?.latency.p50);
@@ -271,6 +319,14 @@ const targetsOf = ({ raw, stack }: Round): Target[] => [
     op: '≥',
     limit: 20,
   },
+  ...screenshotResults.map(
+    (s): Target => ({
+      label: `screenshot ${s.name} p50 ÷ raw script p50`,
+      value: s.stack.latency.n && s.raw.latency.n ? ratio(s.stack.latency.p50, s.raw.latency.p50) : undefined,
+      op: '≤',
+      limit: s.goal,
+    }),
+  ),
   ...formatResults
     .filter((f) => f.target)
     .map(
@@ -325,6 +381,10 @@ const allErrors: [string, LoadResult | undefined][] = rounds.flatMap(({ raw, sta
     ['naive', naive],
     ...(stack?.formats ?? []).map((f): [string, LoadResult] => [f.name, f.result]),
     ...(stack?.pipeline ?? []).map((p): [string, LoadResult] => [`pipeline ${p.name}`, p.sequential]),
+    ...(stack?.screenshots ?? []).flatMap((s): [string, LoadResult][] => [
+      [`screenshot ${s.name}`, s.stack],
+      [`raw screenshot ${s.name}`, s.raw],
+    ]),
   ];
   return entries.map(([label, r]): [string, LoadResult | undefined] => [tag + label, r]);
 });

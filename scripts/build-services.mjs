@@ -51,6 +51,8 @@ export const TARGETS = {
       ['services/render-worker/src/renderers/code/code-canvas.browser.js', 'code-canvas.browser.js'],
       ['services/render-worker/src/renderers/chart/chart-host.browser.js', 'chart-host.browser.js'],
       ['infra/fonts/fonts.conf', 'fonts.conf'],
+      // The project's default ad and tracker lists (block-lists.ts finds them next to the bundle).
+      ['services/render-worker/blocklists', 'blocklists'],
     ],
   },
   db: { dir: 'packages/db', entries: { 'migrate.cli': 'src/migrate.cli.ts' }, assets: [] },

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serveScreenshotPage } from './screenshot-pages.ts';
 import { HTML } from './workload.ts';
 
 /** What a workload's request may depend on, known only once the stack runs. */
@@ -183,11 +184,11 @@ body{margin:0;font-family:sans-serif}header{background:#1e293b;color:#fff;paddin
 main{padding:48px;display:grid;grid-template-columns:repeat(3,1fr);gap:24px}.card{height:180px;border-radius:12px;background:#e2e8f0}
 </style></head><body><header>Bench page</header><main>${'<div class="card"></div>'.repeat(9)}</main></body></html>`;
 
-/** A loopback page for the screenshot workload; the worker is started with it allow-listed. */
+/** Loopback pages for the screenshot workload and phase; the worker is started with them allow-listed. */
 export async function startPageServer(): Promise<{ origin: string; hostPort: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
-    else res.writeHead(404).end();
+    else if (!serveScreenshotPage(req, res)) res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,7 +1,7 @@
 import { int, parseCommandLine, resultsPath } from './cli.ts';
 import type { StartMode } from './processes.ts';
 
-export type Phase = 'raw' | 'stack' | 'keys' | 'formats' | 'pipeline' | 'naive';
+export type Phase = 'raw' | 'stack' | 'keys' | 'formats' | 'screenshot' | 'pipeline' | 'naive';
 
 export interface BenchOptions {
   pages: number;
@@ -12,6 +12,8 @@ export interface BenchOptions {
   concurrency: number;
   naiveIterations: number;
   formatRequests: number;
+  /** Measured captures per page and side in the screenshot phase. */
+  screenshotRequests: number;
   /** Raw and stack runs repeated this many times; ratios are judged on their median. */
   rounds: number;
   phases: Set<Phase>;
@@ -32,11 +34,16 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
   --warmup-ms N         unmeasured lead-in of the concurrent runs           BENCH_WARMUP_MS (1000)
   --concurrency N       HTTP clients in the full-stack concurrent run       BENCH_CONCURRENCY (8)
   --naive N             browser-per-request iterations                      BENCH_NAIVE_ITERATIONS (10)
-  --only LIST           phases to run: raw,stack,keys,formats,pipeline,     BENCH_ONLY (all)
-                        naive (pipeline: the c=1 runs with a worker whose
-                        renderer answers a fixed PNG, i.e. the service's
-                        cost beyond Chromium)
+  --only LIST           phases to run: raw,stack,keys,formats,screenshot,   BENCH_ONLY (all)
+                        pipeline,naive (pipeline: the c=1 runs with a worker
+                        whose renderer answers a fixed PNG, i.e. the
+                        service's cost beyond Chromium; screenshot: the
+                        stack's default screenshot of local pages with an
+                        API key, alternated with a hand-written Puppeteer
+                        loop over the same pages)
   --format-requests N   measured requests per format (formats phase)        BENCH_FORMAT_REQUESTS (40)
+  --screenshot-requests N  measured captures per page and side              BENCH_SCREENSHOT_REQUESTS (60)
+                        (screenshot phase)
   --rounds N            repeat the raw, stack and keys phases N times, one  BENCH_ROUNDS (1)
                         after the other, and judge each ratio on its median
                         over the rounds (formats, pipeline and naive run
@@ -52,13 +59,14 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
 Also read: CHROMIUM_PATH, REDIS_URL (loopback only), DATABASE_URL (the template workload and the API-key
 runs create and drop their own database there; without it they are skipped).`;
 
-const PHASES: readonly Phase[] = ['raw', 'stack', 'keys', 'formats', 'pipeline', 'naive'];
+const PHASES: readonly Phase[] = ['raw', 'stack', 'keys', 'formats', 'screenshot', 'pipeline', 'naive'];
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: string): BenchOptions {
   const values = parseCommandLine(
     {
       pages: { type: 'string' },
       'format-requests': { type: 'string' },
+      'screenshot-requests': { type: 'string' },
       rounds: { type: 'string' },
       requests: { type: 'string' },
       'warmup-requests': { type: 'string' },
@@ -101,6 +109,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
     concurrency: int('--concurrency / BENCH_CONCURRENCY', values.concurrency ?? env.BENCH_CONCURRENCY, 8, 1),
     naiveIterations: int('--naive / BENCH_NAIVE_ITERATIONS', values.naive ?? env.BENCH_NAIVE_ITERATIONS, 10, 1),
     formatRequests: int('--format-requests / BENCH_FORMAT_REQUESTS', values['format-requests'] ?? env.BENCH_FORMAT_REQUESTS, 40, 1),
+    screenshotRequests: int(
+      '--screenshot-requests / BENCH_SCREENSHOT_REQUESTS',
+      values['screenshot-requests'] ?? env.BENCH_SCREENSHOT_REQUESTS,
+      60,
+      1,
+    ),
     rounds: int('--rounds / BENCH_ROUNDS', values.rounds ?? env.BENCH_ROUNDS, 1, 1),
     phases,
     start,

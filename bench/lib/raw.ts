@@ -2,6 +2,7 @@ import { chromiumLaunchOptions, DEFAULT_FONTCONFIG_FILE } from '@render/render-w
 import puppeteer, { type Browser, type LaunchOptions, type Page } from 'puppeteer-core';
 import { type LoadResult, runForDuration, runSequential, type Sample } from './load.ts';
 import { onCleanup, runCleanup } from './processes.ts';
+import { SHOT_HEIGHT, SHOT_WIDTH } from './screenshot-pages.ts';
 import { assertPng, HEIGHT, HTML, WIDTH } from './workload.ts';
 
 // Nothing in the bench HTML is fetched; a dead proxy port proves it (a fetch would fail, not leave the host).
@@ -17,8 +18,11 @@ export const launchOptions = (executablePath: string): LaunchOptions =>
   });
 
 /** Launches Chromium and registers it for teardown, so a Ctrl-C mid-phase leaves no browser behind. */
-async function launch(executablePath: string): Promise<{ browser: Browser; close(): Promise<void> }> {
-  const browser = await puppeteer.launch(launchOptions(executablePath));
+async function launch(
+  executablePath: string,
+  options = launchOptions(executablePath),
+): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const browser = await puppeteer.launch(options);
   const pid = browser.process()?.pid;
   // puppeteer starts Chromium as its own process group: killing the group takes its helpers with it.
   const killGroup = () => {
@@ -129,4 +133,51 @@ export async function runNaive(executablePath: string, opts: { iterations: numbe
   };
   // One unmeasured launch first, so the disk cache state does not decide the result.
   return runSequential(op, { warmup: 1, count: opts.iterations });
+}
+
+/**
+ * In the page: down a screen at a time, a frame at each step, back to the top, then the images still loading
+ * awaited. What a hand-written script does before a full-page capture of a page with lazy images.
+ */
+const RAW_SCROLL = `(async () => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  for (let y = innerHeight; y < document.documentElement.scrollHeight; y += innerHeight) {
+    scrollTo(0, y);
+    await frame();
+  }
+  scrollTo(0, 0);
+  await Promise.all(Array.from(document.images).filter((img) => !img.complete).map((img) => new Promise((resolve) => {
+    img.addEventListener('load', resolve, { once: true });
+    img.addEventListener('error', resolve, { once: true });
+  })));
+})()`;
+
+/**
+ * The screenshot phase's raw side: a hand-written Puppeteer loop over one warm page of its own browser (the
+ * worker's flags, without the egress proxy: the script fetches the page directly), `goto(url, load)` then
+ * `screenshot()`; for a full page it scrolls the page through first. No consent handling: the raw capture
+ * of the banner page shows the banner.
+ */
+export async function openRawScreenshots(
+  executablePath: string,
+): Promise<{ shoot(url: string, fullPage: boolean, height: number): Promise<Sample>; close(): Promise<void> }> {
+  const options = launchOptions(executablePath);
+  const args = (options.args ?? []).filter((arg) => !arg.startsWith('--proxy-'));
+  const { browser, close } = await launch(executablePath, { ...options, args });
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: SHOT_WIDTH, height: SHOT_HEIGHT, deviceScaleFactor: 1 });
+    return {
+      shoot: async (url, fullPage, height) => {
+        await page.goto(url, { waitUntil: 'load', timeout: TIMEOUT_MS });
+        if (fullPage) await page.evaluate(RAW_SCROLL);
+        assertPng(await page.screenshot({ type: 'png', fullPage }), { width: SHOT_WIDTH, height });
+        return {};
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }

@@ -5,6 +5,7 @@ import { FORMAT_WORKLOADS, type FormatWorkload, startPageServer, type WorkloadCo
 import { type LoadResult, runForDuration, runPaired, runSequential, type Sample } from './load.ts';
 import { freePort, onCleanup, runCleanup, type Service, type StartMode, startNodeService, startService } from './processes.ts';
 import { deleteKeysWithPrefix } from './redis-cleanup.ts';
+import { SCREENSHOT_CASES, type ScreenshotCase, SHOT_HEIGHT, SHOT_WIDTH } from './screenshot-pages.ts';
 import { startTemplateServices, type TemplateServices } from './template-stack.ts';
 import { assertPng, REQUEST_BODY } from './workload.ts';
 
@@ -51,6 +52,17 @@ export interface KeyedResult {
   concurrent: LoadResult;
 }
 
+/** One page of the screenshot phase: the stack's capture alternated with a hand-written Puppeteer loop's. */
+export interface ScreenshotResult {
+  name: string;
+  goal: number;
+  stack: LoadResult;
+  raw: LoadResult;
+}
+
+/** The raw side of the screenshot phase (raw.ts `openRawScreenshots`). */
+export type RawScreenshot = (url: string, fullPage: boolean, height: number) => Promise<Sample>;
+
 export interface StackResults {
   queuePrefix: string;
   sequential: LoadResult;
@@ -62,6 +74,8 @@ export interface StackResults {
   pipeline: PipelineResult[];
   concurrency: number;
   formats: FormatResult[];
+  /** The screenshot phase, when asked for (with the Free account's API key). */
+  screenshots: ScreenshotResult[];
   /** TCP connections the client opened over both runs: ~concurrency when keep-alive works. */
   connections: number;
   serviceWarnings: string[];
@@ -158,6 +172,9 @@ export async function runStack(
     keys: boolean;
     formats: boolean;
     formatRequests: number;
+    /** The screenshot phase: its pages through the stack with an API key, each alternated with `rawScreenshot`. */
+    rawScreenshot?: RawScreenshot;
+    screenshotRequests: number;
     /** The c=1 runs again, anonymous and keyed, with the worker replaced by `pipeline-worker.ts`. */
     pipeline?: boolean;
     /** A raw warm page's render: the c=1 runs alternate with it in batches of `pairBatch` (`runPaired`). */
@@ -207,7 +224,7 @@ export async function runStack(
   let client: ReturnType<typeof convertClient> | undefined;
   let templateServices: TemplateServices | undefined;
   try {
-    if ((opts.formats || opts.keys) && opts.databaseUrl)
+    if ((opts.formats || opts.keys || opts.rawScreenshot) && opts.databaseUrl)
       templateServices = await startTemplateServices(repoRoot, opts.databaseUrl, common, opts.start);
     gateway = startNodeService(
       opts.start,
@@ -260,6 +277,15 @@ export async function runStack(
       }
     }
 
+    // Through the path users take: a Free account's API key (its credit reserved and settled per call).
+    const screenshots: ScreenshotResult[] = [];
+    if (opts.rawScreenshot && templateServices) {
+      const apiKey = await templateServices.freeKey(`http://127.0.0.1:${port}`);
+      for (const shot of SCREENSHOT_CASES) {
+        screenshots.push(await runScreenshot(port, pageServer.origin, apiKey, shot, opts.rawScreenshot, opts));
+      }
+    }
+
     // Last, as it replaces the worker: the same gateway (and keys) with a worker that renders nothing.
     const pipeline: PipelineResult[] = [];
     if (opts.pipeline) {
@@ -298,6 +324,7 @@ export async function runStack(
       pipeline,
       concurrency: opts.concurrency,
       formats,
+      screenshots,
       connections: client.connections(),
       serviceWarnings: [...stoppedWarnings, ...worker.warnings, ...gateway.warnings, ...(templateServices?.warnings() ?? [])],
     };
@@ -359,6 +386,36 @@ async function runFormat(port: number, workload: FormatWorkload, context: Worklo
   try {
     const result = await runSequential(client.convert, { warmup: 5, count });
     return { name: workload.name, path: workload.path, reference: workload.reference === true, target: workload.target === true, result };
+  } finally {
+    client.close();
+  }
+}
+
+/** One screenshot case, the stack's c=1 capture and the raw loop's alternated in batches (`runPaired`). */
+async function runScreenshot(
+  port: number,
+  origin: string,
+  apiKey: string,
+  shot: ScreenshotCase,
+  raw: RawScreenshot,
+  opts: { screenshotRequests: number; warmupRequests: number; pairBatch?: number },
+): Promise<ScreenshotResult> {
+  const url = `${origin}${shot.path}`;
+  const { height } = shot;
+  const client = convertClient(port, 1, {
+    path: '/api/screenshot/convert',
+    body: Buffer.from(JSON.stringify({ url, width: SHOT_WIDTH, height: SHOT_HEIGHT, format: 'png', fullPage: shot.fullPage })),
+    headers: { 'x-api-key': apiKey },
+    // Both sides check the PNG's size: a full page must come out five screens tall.
+    check: (body) => assertPng(body, { width: SHOT_WIDTH, height }),
+  });
+  try {
+    const { result, baseline } = await runPaired(client.convert, () => raw(url, shot.fullPage, height), {
+      warmup: Math.min(opts.warmupRequests, 10),
+      count: opts.screenshotRequests,
+      batch: Math.min(opts.pairBatch ?? DEFAULT_PAIR_BATCH, 10),
+    });
+    return { name: shot.name, goal: shot.goal, stack: result, raw: baseline };
   } finally {
     client.close();
   }

@@ -16,13 +16,21 @@ export const REQUEST_BODY = Buffer.from(JSON.stringify({ html: HTML, width: WIDT
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Throws unless `bytes` is a PNG of the requested size (IHDR is always the first chunk). */
-export function assertPng(bytes: Uint8Array): void {
+/** A PNG's size from its header (IHDR is always the first chunk); undefined when it is not a PNG. */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length < 24 || !buf.subarray(0, 8).equals(PNG_SIGNATURE)) {
+  if (buf.length < 24 || !buf.subarray(0, 8).equals(PNG_SIGNATURE)) return undefined;
+  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+}
+
+/** Throws unless `bytes` is a PNG of the requested size. */
+export function assertPng(bytes: Uint8Array, expected: { width: number; height: number } = { width: WIDTH, height: HEIGHT }): void {
+  const size = pngSize(bytes);
+  if (!size) {
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     throw new Error(`not a PNG (${buf.length} bytes, starts ${buf.subarray(0, 8).toString('hex')})`);
   }
-  const width = buf.readUInt32BE(16);
-  const height = buf.readUInt32BE(20);
-  if (width !== WIDTH || height !== HEIGHT) throw new Error(`PNG is ${width}×${height}, expected ${WIDTH}×${HEIGHT}`);
+  if (size.width !== expected.width || size.height !== expected.height) {
+    throw new Error(`PNG is ${size.width}×${size.height}, expected ${expected.width}×${expected.height}`);
+  }
 }

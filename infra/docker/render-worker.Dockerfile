@@ -20,6 +20,11 @@ RUN pnpm install --frozen-lockfile --offline
 # fonts.conf (the fontconfig file Chromium starts with, README "Fonts"). The chart libraries, JetBrains Mono
 # and the consent rules are read from node_modules.
 RUN node scripts/build-services.mjs --deploy /out render-worker
+# The maintained block lists, with their licence: EasyList, EasyPrivacy and the EasyList Cookie List are dual
+# licensed GPLv3 / CC BY-SA 3.0 (commercial use allowed); the licence texts and a README go beside them.
+# `--build-arg BLOCKLISTS=` (empty) builds without them: the worker then uses the project's own lists.
+ARG BLOCKLISTS=easylist
+RUN if [ -n "$BLOCKLISTS" ]; then node scripts/fetch-blocklists.mjs /out/blocklists; fi
 
 # --- runtime ----------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -35,6 +40,10 @@ ENV NODE_ENV=production \
     RENDER_QUEUES=html,svg,chart,code,screenshot
 # Owned by root, so the worker (and the Chromium it starts) can read but never change its code.
 COPY --from=build /out /app
+# The lists the build fetched (a file that is missing stops the worker); else the project's.
+ARG BLOCKLISTS=easylist
+ENV BLOCKLIST_FILES=${BLOCKLISTS:+ads=/app/blocklists/easylist.txt,trackers=/app/blocklists/easyprivacy.txt} \
+    COOKIE_LIST_FILES=${BLOCKLISTS:+/app/blocklists/easylist-cookie.txt}
 # "node" (uid 1000) comes with the Node image; the Kubernetes manifests run as that uid.
 USER node
 WORKDIR /app/services/render-worker

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { LogLevel, loadConfig } from '@render/config';
+import { ConfigError, LogLevel, loadConfig, splitList } from '@render/config';
 import { ScreenshotLimits } from '@render/contracts';
 import { type Static, Type } from '@sinclair/typebox';
+import { type BlockListSettings, parseBlockListFiles } from './renderers/screenshot/block-lists.ts';
 
 /**
  * The fontconfig file: the system's fonts plus the emoji rules. Next to the compiled bundle (dist/fonts.conf,
@@ -70,14 +71,42 @@ export const WorkerConfigSchema = Type.Object({
    * while stitching and the encoding time; the default is 1280 × 40,000.
    */
   SCREENSHOT_MAX_PIXELS: Type.Integer({ minimum: 1_000_000, maximum: 400_000_000, default: ScreenshotLimits.fullPageMaxPixels }),
+  /**
+   * blockAds / blockTrackers lists: comma-separated `ads=<file>` / `trackers=<file>`, each in adblock or hosts
+   * syntax. Empty: the project's own small lists (blocklists/, Apache-2.0). The worker image sets EasyList and
+   * EasyPrivacy (GPLv3 / CC BY-SA 3.0, licence texts beside them).
+   */
+  BLOCKLIST_FILES: Type.String({ default: '' }),
+  /**
+   * Also block what Ghostery's tracker database lists (@ghostery/trackerdb). Its licence is CC-BY-NC-SA-4.0:
+   * non-commercial use only, so a paid service needs Ghostery's commercial licence to turn this on.
+   */
+  BLOCKLIST_TRACKERDB: Type.Boolean({ default: false }),
+  /**
+   * hideCookieBanners' element-hiding lists (adblock cosmetic syntax), comma-separated files. Empty: EasyList
+   * Cookie as packaged with autoconsent 15.1.0; the worker image sets the current one.
+   */
+  COOKIE_LIST_FILES: Type.String({ default: '' }),
 });
 
 export type WorkerConfig = Static<typeof WorkerConfigSchema> & {
   /** The environment Chromium inherits (its own variables, e.g. a proxy or locale, pass through). */
   CHROMIUM_ENV: Readonly<Record<string, string | undefined>>;
+  /** BLOCKLIST_FILES, BLOCKLIST_TRACKERDB and COOKIE_LIST_FILES, parsed (the files are read when the worker starts). */
+  BLOCKLISTS: BlockListSettings;
 };
 
-export const loadWorkerConfig = (env: Record<string, string | undefined> = process.env): WorkerConfig => ({
-  ...loadConfig(WorkerConfigSchema, env),
-  CHROMIUM_ENV: { ...env },
-});
+export const loadWorkerConfig = (env: Record<string, string | undefined> = process.env): WorkerConfig => {
+  const config = loadConfig(WorkerConfigSchema, env);
+  let files: BlockListSettings['files'];
+  try {
+    files = parseBlockListFiles(config.BLOCKLIST_FILES);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ${(err as Error).message}`);
+  }
+  return {
+    ...config,
+    CHROMIUM_ENV: { ...env },
+    BLOCKLISTS: { files, trackerDb: config.BLOCKLIST_TRACKERDB, cookieFiles: splitList(config.COOKIE_LIST_FILES) },
+  };
+};

@@ -27,6 +27,7 @@ import { rendererPools, renderers } from './renderers/index.ts';
 import { poolDefinitions } from './renderers/pools.ts';
 import { failureReason, RenderError } from './renderers/render-error.ts';
 import type { PoolName, RenderedImage, Renderer, RendererContext } from './renderers/renderer.ts';
+import { loadScreenshotFilters } from './renderers/screenshot/block-lists.ts';
 import { startWebhookWorker } from './webhooks/webhook.worker.ts';
 
 export interface RenderWorkerHandle {
@@ -54,6 +55,20 @@ export async function startRenderWorker(
   metrics: WorkerMetrics = createWorkerMetrics(),
 ): Promise<RenderWorkerHandle> {
   const queues = parseQueues(config.RENDER_QUEUES);
+  // Read once, before anything starts: a configured list that cannot be read stops the worker, naming it.
+  const filters = queues.includes('screenshot') ? loadScreenshotFilters(config.BLOCKLISTS) : undefined;
+  if (filters) {
+    const { network, cosmetic } = filters;
+    logger.info(
+      {
+        blockLists: network.stats.sources,
+        rules: network.stats.used,
+        cookieLists: cosmetic.stats.sources,
+        cookieRules: cosmetic.stats.generic + cosmetic.stats.specific,
+      },
+      'screenshot lists loaded',
+    );
+  }
   const proxy = await startEgressProxy({
     allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST),
     logger,
@@ -111,6 +126,7 @@ export async function startRenderWorker(
       timeoutMs: config.RENDER_IMAGE_TIMEOUT_MS,
     },
     fullPage: { maxHeight: config.SCREENSHOT_MAX_HEIGHT, maxPixels: config.SCREENSHOT_MAX_PIXELS },
+    ...(filters ? { filters } : {}),
   };
   // Warm the pools this process will need before taking jobs.
   const neededPools = [...new Set(queues.flatMap((kind) => rendererPools[kind]))];

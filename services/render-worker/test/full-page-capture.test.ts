@@ -64,11 +64,39 @@ const LAZY_PAGE = `<!doctype html><html><head><style>body{margin:0} img,#reveal{
       for (const entry of entries) if (entry.isIntersecting) entry.target.style.background = '#00c000';
     }).observe(document.getElementById('reveal'));
   </script></body></html>`;
-/** A page whose animation frames never come (so the scroll-through stalls), under a fixed black bar. */
+/** A page that replaced requestAnimationFrame with one that never calls back, under a fixed black bar. */
 const FROZEN_PAGE = `<!doctype html><html><head><style>body{margin:0}</style></head><body>
   <header style="position:fixed;top:0;left:0;right:0;height:${BAR_PX}px;background:#000"></header>
   <div style="height:4000px;background:#fff"></div>
   <script>window.requestAnimationFrame = () => 0;</script></body></html>`;
+/**
+ * A script loader that fetches its data when a box scrolls into view (the answer takes 400 ms), then adds an
+ * image and grows the page by 2,000 px, with a second such box at the new end.
+ */
+const GROWING_PAGE = `<!doctype html><html><head><style>body{margin:0}</style></head><body>
+  <div style="height:3000px;background:#fff"></div>
+  <div class="more" style="height:10px"></div>
+  <script>
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting || entry.target.dataset.done) continue;
+        entry.target.dataset.done = '1';
+        fetch('/slow-data').then((r) => r.text()).then(() => {
+          const block = document.createElement('div');
+          block.innerHTML = '<img src="/red.png" style="display:block;width:300px;height:200px"><div style="height:1800px"></div>';
+          document.body.append(block);
+          if (document.querySelectorAll('.more').length < 2) {
+            const more = document.createElement('div');
+            more.className = 'more';
+            more.style.height = '10px';
+            document.body.append(more);
+            observer.observe(more);
+          }
+        });
+      }
+    });
+    observer.observe(document.querySelector('.more'));
+  </script></body></html>`;
 const LAZY_IMAGE_Y = 8_000;
 const REVEAL_Y = 10_200;
 
@@ -77,12 +105,22 @@ beforeAll(async () => {
     .png()
     .toBuffer();
   const server = createServer((req, res) => {
+    if (req.url === '/slow-data') {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'), 400);
+      return;
+    }
     if (req.url === '/red.png') {
       res.writeHead(200, { 'content-type': 'image/png' }).end(red);
       return;
     }
     const clear = '<body style="margin:0"><div style="height:20000px"></div><div style="height:10px;background:#00f"></div></body>';
-    const pagesByUrl: Record<string, string> = { '/bands': BANDS_PAGE, '/hero': HERO_PAGE, '/lazy': LAZY_PAGE, '/frozen': FROZEN_PAGE };
+    const pagesByUrl: Record<string, string> = {
+      '/bands': BANDS_PAGE,
+      '/hero': HERO_PAGE,
+      '/lazy': LAZY_PAGE,
+      '/frozen': FROZEN_PAGE,
+      '/growing': GROWING_PAGE,
+    };
     const page = pagesByUrl[req.url ?? ''] ?? clear;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
@@ -243,13 +281,22 @@ describe('content that appears on scroll', () => {
     expect(image.at(150, 10)).toEqual([255, 255, 255]);
   });
 
-  it('a page that stalls the scroll-through is still captured from the top, within the render budget', async () => {
+  it('a page that broke requestAnimationFrame is still captured from the top, within the render budget', async () => {
     const shot = await renderScreenshot(payload({ url: `http://127.0.0.1:${pages.port}/frozen` }), context());
     expect([shot.width, shot.height]).toEqual([300, 4_000]);
     const image = await decode(shot.bytes);
     expect(near(image.at(150, 5), [0, 0, 0])).toBe(true); // the fixed bar where the page puts it: at the top
     expect(near(image.at(150, 600 + 5), [255, 255, 255])).toBe(true); // not one screen down
   }, 20_000);
+
+  it('waits for what the scroll set off, and scrolls on through what it added, until nothing new loads', async () => {
+    const shot = await renderScreenshot(payload({ url: `http://127.0.0.1:${pages.port}/growing` }), context());
+    // 3,010 px, then two loads of 2,000 px (and a 10 px marker): the second was only reachable once the first had arrived.
+    expect([shot.width, shot.height]).toEqual([300, 7_020]);
+    const image = await decode(shot.bytes);
+    expect(image.at(150, 3_010 + 100)).toEqual([255, 0, 0]);
+    expect(image.at(150, 5_020 + 100)).toEqual([255, 0, 0]);
+  });
 
   it('fullPageScroll: false captures the page as it loaded, without what only scrolling brings', async () => {
     const shot = await renderScreenshot(lazy({ fullPageScroll: false }), context());

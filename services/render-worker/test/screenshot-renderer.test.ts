@@ -1,20 +1,39 @@
 import dns from 'node:dns';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ScreenshotDevices, type ScreenshotRenderPayload } from '@render/contracts';
 import { PNG } from 'pngjs';
 import { KnownDevices } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadWorkerConfig } from '../src/config.ts';
 import { type LookupFn, parseAllowlist } from '../src/egress/address-policy.ts';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { RenderError } from '../src/renderers/render-error.ts';
 import type { RendererContext } from '../src/renderers/renderer.ts';
-import { consentVerdict } from '../src/renderers/screenshot/consent-blocker.ts';
+import {
+  DEFAULT_BLOCKLIST_DIR,
+  defaultScreenshotFilters,
+  loadScreenshotFilters,
+  packagedCookieList,
+  parseBlockListFiles,
+} from '../src/renderers/screenshot/block-lists.ts';
+import { consentVerdict, nextConsentStep } from '../src/renderers/screenshot/consent-blocker.ts';
+import { isConsentRequest } from '../src/renderers/screenshot/consent-scripts.ts';
+import {
+  addCosmeticList,
+  domainKeys,
+  emptyCosmeticFilters,
+  selectorsFor,
+  selectorToken,
+} from '../src/renderers/screenshot/cosmetic-filters.ts';
 import { acceptLanguage, deviceSettings } from '../src/renderers/screenshot/device-profiles.ts';
 import { imageSize } from '../src/renderers/screenshot/image-size.ts';
 import { blockingRule, isBlockedRequest } from '../src/renderers/screenshot/request-blocker.ts';
 import { renderScreenshot } from '../src/renderers/screenshot/screenshot.renderer.ts';
-import { parseTrackerDb, trackerFilters } from '../src/renderers/screenshot/tracker-filters.ts';
+import { addFilterList, addTrackerDb, emptyFilters, hostsOfLine } from '../src/renderers/screenshot/tracker-filters.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // The renderer on its own, over a real Chromium and the real egress proxy; the proxy gets an injected
@@ -25,6 +44,9 @@ let browser: TestPool;
 let pages: { server: Server; port: number };
 let canary: { server: Server; port: number; hits: string[] };
 const adHits: string[] = [];
+/** Where the banner tests save their captures to be looked at, when set (as full-page-capture.test.ts). */
+const SHOTS_DIR = process.env.SHOTS_DIR;
+const save = (name: string, bytes: Buffer) => SHOTS_DIR && writeFileSync(path.join(SHOTS_DIR, name), bytes);
 
 const listen = async (server: Server) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -43,6 +65,15 @@ const BANNER_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head>
   </div>
 </body></html>`;
 
+/** OneTrust's markup, injected by a script: the page's marker turns green when "Reject All" is clicked. */
+const INJECT_BANNER = `(() => {
+  const markup = ${JSON.stringify(BANNER_PAGE.slice(BANNER_PAGE.indexOf('<div id="onetrust-consent-sdk">'), BANNER_PAGE.lastIndexOf('</body>')))};
+  document.body.insertAdjacentHTML('beforeend', markup);
+})();`;
+
+/** Scripts each page asks for, as the server saw them. */
+const scriptHits: string[] = [];
+
 beforeAll(async () => {
   const hits: string[] = [];
   const canaryServer = createServer((req, res) => {
@@ -55,6 +86,32 @@ beforeAll(async () => {
   const pagesServer = createServer((req, res) => {
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (req.url === '/banner') return html(BANNER_PAGE);
+    if (req.url === '/late-banner') {
+      // The banner comes 150 ms after the load event, as a platform loaded by a tag manager would show it.
+      return html(`<body style="margin:0;background:#fff"><div id="rejected" style="width:20px;height:20px;background:#fff"></div>
+        <script>addEventListener('load', () => setTimeout(() => { ${INJECT_BANNER} }, 150));</script></body>`);
+    }
+    if (req.url === '/slow-consent') {
+      // The platform's script is added once the page has loaded and takes 600 ms to arrive.
+      return html(`<body style="margin:0;background:#fff"><div id="rejected" style="width:20px;height:20px;background:#fff"></div>
+        <script>addEventListener('load', () => { const s = document.createElement('script'); s.src = '/consent/otSDKStub.js'; document.head.append(s); });</script></body>`);
+    }
+    if (req.url === '/consent/otSDKStub.js') {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end(INJECT_BANNER), 600);
+      return;
+    }
+    if (req.url === '/cookie-notice') {
+      // A notice no consent platform rule knows, in the flow above the content: the cookie-notice list's.
+      return html(`<body style="margin:0"><div id="cookie-banner" style="height:100px;background:#ff0000">We use cookies</div>
+        <div style="height:400px;background:#00ff00"></div></body>`);
+    }
+    if (req.url === '/listed') {
+      return html(`<body style="margin:0;background:#0000ff"><script src="http://tracker.example:${pages.port}/t.js"></script></body>`);
+    }
+    if (req.url === '/t.js') {
+      scriptHits.push(`${req.headers.host?.split(':')[0]}${req.url}`);
+      return res.writeHead(200, { 'content-type': 'text/javascript' }).end('');
+    }
     if (req.url === '/ads') {
       // A listed ad host and a listed tracker host, both mapped to this server by the lookup below.
       return html(`<body style="margin:0;background:#0000ff">
@@ -79,12 +136,14 @@ beforeAll(async () => {
   // Only names the tests use; anything else fails like NXDOMAIN so nothing leaves the box.
   const lookup: LookupFn = async (hostname, options) => {
     if (hostname === 'intranet.test') return [{ address: '127.0.0.1', family: 4 }];
-    if (hostname === 'ads.doubleclick.net' || hostname === 'script.hotjar.com') return [{ address: '127.0.0.1', family: 4 }];
+    if (['ads.doubleclick.net', 'script.hotjar.com', 'tracker.example'].includes(hostname)) return [{ address: '127.0.0.1', family: 4 }];
     if (hostname === 'localhost') return dns.promises.lookup(hostname, options);
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   };
   proxy = await startEgressProxy({
-    allowlist: parseAllowlist(`127.0.0.1:${pages.port},ads.doubleclick.net:${pages.port},script.hotjar.com:${pages.port}`),
+    allowlist: parseAllowlist(
+      `127.0.0.1:${pages.port},ads.doubleclick.net:${pages.port},script.hotjar.com:${pages.port},tracker.example:${pages.port}`,
+    ),
     lookup,
   });
   browser = await startTestPool('screenshot', proxy.url, 'screenshot-test');
@@ -162,11 +221,52 @@ describe('screenshot renderer', () => {
   it('rejects the cookie popup of a known consent platform through the autoconsent rules', async () => {
     const url = `http://127.0.0.1:${pages.port}/banner`;
     const hidden = await renderScreenshot(payload(url), ctx);
+    save('banner-hidden.png', hidden.bytes);
     expect(pixel(hidden.bytes, 200, 250)).toEqual([255, 255, 255]);
     // The rule clicked "Reject All" (the page's own handler marks it), rather than only hiding the popup.
     expect(pixel(hidden.bytes, 5, 5)).toEqual([0, 255, 0]);
     const shown = await renderScreenshot(payload(url, { hideCookieBanners: false }), ctx);
+    save('banner-shown.png', shown.bytes);
     expect(pixel(shown.bytes, 200, 250)).toEqual([255, 0, 0]);
+  });
+
+  it('hides a banner that appears after the load event (the cookie-notice list, applied just before the capture)', async () => {
+    const url = `http://127.0.0.1:${pages.port}/late-banner`;
+    const hidden = await renderScreenshot(payload(url, { delay: 500 }), ctx);
+    expect(pixel(hidden.bytes, 200, 250)).toEqual([255, 255, 255]);
+    const shown = await renderScreenshot(payload(url, { delay: 500, hideCookieBanners: false }), ctx);
+    expect(pixel(shown.bytes, 200, 250)).toEqual([255, 0, 0]);
+  });
+
+  it('waits for a consent platform whose script is still loading, then rejects its popup', async () => {
+    const shot = await renderScreenshot(payload(`http://127.0.0.1:${pages.port}/slow-consent`), ctx);
+    save('slow-consent.png', shot.bytes);
+    expect(pixel(shot.bytes, 200, 250)).toEqual([255, 255, 255]);
+    // Clicked, not only hidden: the script arrived 600 ms after the load event and the capture waited for it.
+    expect(pixel(shot.bytes, 5, 5)).toEqual([0, 255, 0]);
+  });
+
+  it('hides a notice only the cookie-notice list knows, taking it out of the layout', async () => {
+    const url = `http://127.0.0.1:${pages.port}/cookie-notice`;
+    const hidden = await renderScreenshot(payload(url), ctx);
+    save('cookie-notice-hidden.png', hidden.bytes);
+    expect(pixel(hidden.bytes, 390, 50)).toEqual([0, 255, 0]);
+    const shown = await renderScreenshot(payload(url, { hideCookieBanners: false }), ctx);
+    save('cookie-notice-shown.png', shown.bytes);
+    expect(pixel(shown.bytes, 390, 50)).toEqual([255, 0, 0]);
+  });
+
+  it('blocks a host listed in a BLOCKLIST_FILES file (hosts syntax), which the default lists let through', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'blocklist-')), 'hosts.txt');
+    writeFileSync(file, '# trackers\n127.0.0.1 localhost\n0.0.0.0 tracker.example\n');
+    const filters = loadScreenshotFilters({ files: [{ category: 'trackers', path: file }], trackerDb: false, cookieFiles: [] });
+    const url = `http://127.0.0.1:${pages.port}/listed`;
+    scriptHits.length = 0;
+    const blocked = await renderScreenshot(payload(url, { blockTrackers: true }), { ...ctx, filters });
+    expect(pixel(blocked.bytes, 10, 10)).toEqual([0, 0, 255]);
+    expect(scriptHits).toEqual([]);
+    await renderScreenshot(payload(url, { blockTrackers: true }), ctx);
+    expect(scriptHits).toEqual(['tracker.example/t.js']);
   });
 
   it('sends the language as Accept-Language and navigator.language', async () => {
@@ -188,33 +288,95 @@ describe('screenshot units', () => {
     expect([...adHits].sort()).toEqual(reached);
   });
 
-  it('block decisions: a listed domain and its subdomains, not look-alikes, never the page’s own host', () => {
+  it('block decisions with the default lists: a listed domain and its subdomains, not look-alikes, never the page’s own host', () => {
     const ad = (url: string, pageHost = 'example.com', type?: string) => blockingRule(url, ['ads'], pageHost, type)?.filter;
-    // ||doubleclick.net^$3p from the installed trackerdb, for the host and any subdomain, case and root dot aside.
-    expect(ad('https://doubleclick.net/x')).toBe('||doubleclick.net^$3p');
-    expect(ad('https://Stats.G.DoubleClick.NET./x')).toMatch(/doubleclick\.net\^\$3p$/);
-    expect(ad('http://ads.doubleclick.net:8080/ad.js')).toMatch(/doubleclick\.net\^\$3p$/);
+    expect(ad('https://doubleclick.net/x')).toBe('||doubleclick.net^');
+    expect(ad('https://Stats.G.DoubleClick.NET./x')).toBe('||doubleclick.net^');
+    expect(ad('http://ads.doubleclick.net:8080/ad.js')).toBe('||doubleclick.net^');
     expect(ad('https://notdoubleclick.net/')).toBeUndefined();
     expect(ad('https://doubleclick.net.example.com/')).toBeUndefined();
     expect(ad('https://example.com/?u=doubleclick.net')).toBeUndefined();
-    // $3p: not from a page of the same site; never the page's own host.
-    expect(ad('https://ad.doubleclick.net/x', 'www.doubleclick.net')).toBeUndefined();
     expect(ad('https://doubleclick.net/', 'doubleclick.net')).toBeUndefined();
     expect(ad('data:text/plain,doubleclick.net')).toBeUndefined();
     expect(isBlockedRequest('not a url', ['ads', 'trackers'], 'example.com')).toBe(false);
-    // Path filters: Google Analytics' scripts (site_analytics) but not the rest of the host.
+    // Analytics are trackers, not ads.
     expect(isBlockedRequest('https://www.google-analytics.com/analytics.js', ['trackers'], 'example.com')).toBe(true);
     expect(isBlockedRequest('https://www.google-analytics.com/analytics.js', ['ads'], 'example.com')).toBe(false);
-    expect(isBlockedRequest('https://www.google-analytics.com/other.js', ['trackers'], 'example.com')).toBe(false);
-    // trackerdb_domain lines only attribute ownership: google.com itself is not blocked, its ad paths are.
+    // Path filters: google.com itself is not blocked, its ad paths are.
     expect(isBlockedRequest('https://www.google.com/maps/embed', ['ads', 'trackers'], 'example.com')).toBe(false);
     expect(isBlockedRequest('https://www.google.com/pagead/lvz?x=1', ['ads'], 'example.com')).toBe(true);
-    // Categories left out on purpose: tag managers (utilities), players, chat widgets.
+    // Left out on purpose: tag managers, which may load page content.
     expect(isBlockedRequest('https://www.googletagmanager.com/gtm.js?id=GTM-1', ['ads', 'trackers'], 'example.com')).toBe(false);
+    // The defaults are the project's own files, and nothing else.
+    expect(defaultScreenshotFilters().network.stats.sources).toEqual([
+      path.join(DEFAULT_BLOCKLIST_DIR, 'ads.txt'),
+      path.join(DEFAULT_BLOCKLIST_DIR, 'trackers.txt'),
+    ]);
+    expect(defaultScreenshotFilters().network.stats.used.ads).toBeGreaterThan(50);
+    expect(defaultScreenshotFilters().network.stats.used.trackers).toBeGreaterThan(50);
   });
 
-  it('parses trackerdb filters: host rules with separators, wildcards, party and type options; skips the rest', () => {
-    const db = parseTrackerDb(
+  it('parses adblock filters: host rules with separators, wildcards, party and type options, exceptions; skips the rest', () => {
+    const list = addFilterList(
+      emptyFilters(),
+      [
+        '[Adblock Plus 2.0]',
+        '! a comment',
+        '||ads.example^$3p',
+        '||stats.example/pixel*.gif|',
+        '||cdn.example/t.js$script',
+        '/^https:\\/\\/x\\.example\\//',
+        '||y.example^$domain=z.example',
+        '/banner/ads/*',
+        'example.org##.ad',
+        '||allowed.example^',
+        '@@||allowed.example/ok.js',
+      ].join('\n'),
+      'ads',
+      'inline',
+    );
+    expect(list.stats.used).toEqual({ ads: 4, trackers: 0 });
+    expect(list.stats.skipped).toEqual({ regex: 1, 'not-host-anchored': 1, options: 1, cosmetic: 1 });
+    const rule = (url: string, type?: string, pageHost = 'page.test') =>
+      blockingRule(url, ['ads', 'trackers'], pageHost, type, list)?.filter;
+    expect(rule('https://a.ads.example/')).toBe('||ads.example^$3p');
+    expect(rule('https://a.ads.example/', undefined, 'www.ads.example')).toBeUndefined(); // $3p: same site
+    expect(rule('https://stats.example/pixel-1.gif')).toBe('||stats.example/pixel*.gif|');
+    expect(rule('https://stats.example/pixel-1.gif?x')).toBeUndefined();
+    expect(rule('https://cdn.example/t.js', 'Script')).toBe('||cdn.example/t.js$script');
+    expect(rule('https://cdn.example/t.js', 'Image')).toBeUndefined();
+    expect(rule('https://allowed.example/other.js')).toBe('||allowed.example^');
+    expect(rule('https://allowed.example/ok.js')).toBeUndefined(); // the @@ exception
+    // An exception only lifts rules of its own category.
+    addFilterList(list, '||allowed.example^', 'trackers', 'inline 2');
+    expect(blockingRule('https://allowed.example/ok.js', ['trackers'], 'page.test', undefined, list)?.filter).toBe('||allowed.example^');
+  });
+
+  it('parses hosts files and plain domain lists: every name on a line, not the machine’s own names', () => {
+    expect(hostsOfLine('0.0.0.0 tracker.example')).toEqual(['tracker.example']);
+    expect(hostsOfLine('127.0.0.1\tone.example  two.example # trailing comment')).toEqual(['one.example', 'two.example']);
+    expect(hostsOfLine('127.0.0.1 localhost')).toEqual([]);
+    expect(hostsOfLine('::1 ip6-localhost')).toEqual([]);
+    expect(hostsOfLine('Plain.Example.')).toEqual(['plain.example']);
+    expect(hostsOfLine('# 0.0.0.0 commented.example')).toEqual([]);
+    expect(hostsOfLine('||anchored.example^')).toEqual([]);
+    const hosts = addFilterList(
+      emptyFilters(),
+      '# a hosts file\n127.0.0.1 localhost\n0.0.0.0 tracker.example\n0.0.0.0 ads.example cdn.ads.example\nlisted.example\n',
+      'trackers',
+      'hosts',
+    );
+    expect(hosts.stats.used.trackers).toBe(4);
+    const blocked = (url: string) => isBlockedRequest(url, ['trackers'], 'page.test', undefined, hosts);
+    expect(blocked('https://sub.tracker.example/x.js')).toBe(true);
+    expect(blocked('https://listed.example/')).toBe(true);
+    expect(blocked('http://localhost/')).toBe(false);
+    expect(isBlockedRequest('https://tracker.example/', ['ads'], 'page.test', undefined, hosts)).toBe(false);
+  });
+
+  it('reads trackerdb only when chosen, mapping its categories', () => {
+    const db = addTrackerDb(
+      emptyFilters(),
       [
         '! trackerdb_id:a trackerdb_category:advertising trackerdb_filter',
         '||ads.example^$3p',
@@ -222,34 +384,87 @@ describe('screenshot units', () => {
         '||owner.example^',
         '! trackerdb_id:b trackerdb_category:site_analytics trackerdb_filter',
         '||stats.example/pixel*.gif|',
-        '! trackerdb_id:b trackerdb_category:site_analytics trackerdb_filter',
-        '||cdn.example/t.js$script',
-        '! trackerdb_id:c trackerdb_category:site_analytics trackerdb_filter',
-        '/^https:\\/\\/x\\.example\\//',
-        '! trackerdb_id:c trackerdb_category:site_analytics trackerdb_filter',
-        '||y.example^$domain=z.example',
         '! trackerdb_id:d trackerdb_category:social_media trackerdb_filter',
         '||social.example^',
         '',
       ].join('\n'),
       'inline',
     );
-    expect(db.stats.used).toEqual({ ads: 1, trackers: 2 });
-    expect(db.stats.skipped).toEqual({ regex: 1, 'not-host-anchored': 0, options: 1, cosmetic: 0 });
-    const rule = (url: string, type?: string) => blockingRule(url, ['ads', 'trackers'], 'page.test', type, db)?.filter;
-    expect(rule('https://a.ads.example/')).toBe('||ads.example^$3p');
+    expect(db.stats.used).toEqual({ ads: 1, trackers: 1 });
+    const rule = (url: string) => blockingRule(url, ['ads', 'trackers'], 'page.test', undefined, db)?.filter;
     expect(rule('https://owner.example/')).toBeUndefined();
-    expect(rule('https://stats.example/pixel-1.gif')).toBe('||stats.example/pixel*.gif|');
-    expect(rule('https://stats.example/pixel-1.gif?x')).toBeUndefined();
-    expect(rule('https://cdn.example/t.js', 'Script')).toBe('||cdn.example/t.js$script');
-    expect(rule('https://cdn.example/t.js', 'Image')).toBeUndefined();
     expect(rule('https://social.example/')).toBeUndefined();
+    expect(defaultScreenshotFilters().network.stats.sources).not.toContain('@ghostery/trackerdb');
+    const chosen = loadScreenshotFilters({ files: [], trackerDb: true, cookieFiles: [] });
+    expect(chosen.network.stats.sources.at(-1)).toBe('@ghostery/trackerdb');
+    expect(chosen.network.stats.used.ads).toBeGreaterThan(1_000);
   });
 
-  it('loads the installed trackerdb once, with thousands of rules in each category', () => {
-    expect(trackerFilters.stats.source).toMatch(/@ghostery[\\/]trackerdb[\\/]dist[\\/]trackerdb\.txt$/);
-    expect(trackerFilters.stats.used.ads).toBeGreaterThan(1_000);
-    expect(trackerFilters.stats.used.trackers).toBeGreaterThan(500);
+  it('BLOCKLIST_FILES: ads=/trackers= entries; a malformed entry or an unreadable file is a clear error at start', () => {
+    expect(parseBlockListFiles(' ads=/a/easylist.txt, trackers=/b/easyprivacy.txt ,')).toEqual([
+      { category: 'ads', path: '/a/easylist.txt' },
+      { category: 'trackers', path: '/b/easyprivacy.txt' },
+    ]);
+    expect(() => parseBlockListFiles('/a/easylist.txt')).toThrow('BLOCKLIST_FILES: "/a/easylist.txt" is not ads=<file> or trackers=<file>');
+    expect(() => loadWorkerConfig({ BLOCKLIST_FILES: 'malware=/x' })).toThrow(/BLOCKLIST_FILES: "malware=\/x" is not/);
+    const config = loadWorkerConfig({ BLOCKLIST_FILES: 'ads=/x/a.txt', BLOCKLIST_TRACKERDB: 'true', COOKIE_LIST_FILES: '/c.txt' });
+    expect(config.BLOCKLISTS).toEqual({ files: [{ category: 'ads', path: '/x/a.txt' }], trackerDb: true, cookieFiles: ['/c.txt'] });
+    expect(loadWorkerConfig({}).BLOCKLISTS).toEqual({ files: [], trackerDb: false, cookieFiles: [] });
+    expect(() =>
+      loadScreenshotFilters({ files: [{ category: 'ads', path: '/nonexistent/list.txt' }], trackerDb: false, cookieFiles: [] }),
+    ).toThrow('BLOCKLIST_FILES: cannot read /nonexistent/list.txt (ENOENT)');
+  });
+
+  it('cosmetic rules: generic selectors indexed by their leading id or class, domain rules, exceptions; procedural rules skipped', () => {
+    expect(selectorToken('#Cookie-Bar > .x')).toBe('#cookie-bar');
+    expect(selectorToken('.cc-window')).toBe('.cc-window');
+    expect(selectorToken('[data-cookie-banner]')).toBeUndefined();
+    expect(selectorToken('#\\5f cookie')).toBeUndefined();
+    expect(selectorToken('.a, .b')).toBeUndefined();
+    expect(domainKeys('shop.example.co.uk')).toEqual(
+      expect.arrayContaining(['shop.example.co.uk', 'example.co.uk', 'example.co.*', 'example.*', 'co.uk', 'uk']),
+    );
+    const list = addCosmeticList(
+      emptyCosmeticFilters(),
+      [
+        '! comment',
+        '###cookie-bar',
+        '##.cc-window',
+        '##[data-cookie-banner]',
+        'example.com##.site-notice',
+        'shop.*##.shop-notice',
+        'example.com#@#.cc-window',
+        'example.com##.x:has-text(cookies)',
+        'example.com##+js(set-cookie, a, b)',
+        'example.com#?#.y:-abp-has(.z)',
+        '##.evil{background:red}',
+        '||blocked.example^',
+      ].join('\n'),
+      'inline',
+    );
+    expect(list.stats).toMatchObject({ generic: 3, specific: 2, skipped: 3 });
+    expect(selectorsFor(list, 'other.org', ['#cookie-bar', '.unrelated']).sort()).toEqual(['#cookie-bar', '[data-cookie-banner]']);
+    expect(selectorsFor(list, 'www.example.com', ['#cookie-bar', '.cc-window']).sort()).toEqual([
+      '#cookie-bar',
+      '.site-notice',
+      '[data-cookie-banner]',
+    ]);
+    expect(selectorsFor(list, 'shop.co.uk', [])).toEqual(expect.arrayContaining(['.shop-notice']));
+    // The packaged EasyList Cookie: thousands of rules, OneTrust's container among them.
+    const packaged = defaultScreenshotFilters().cosmetic;
+    expect(packaged.stats.sources).toEqual([packagedCookieList()]);
+    expect(packaged.stats.generic).toBeGreaterThan(10_000);
+    expect(packaged.byToken.get('#onetrust-consent-sdk')).toContain('#onetrust-consent-sdk');
+  });
+
+  it('consent requests: hosted platforms by host, self-hosted ones by script name', () => {
+    expect(isConsentRequest('https://cdn.cookielaw.org/scripttemplates/otSDKStub.js', 'script')).toBe(true);
+    expect(isConsentRequest('https://geolocation.onetrust.com/cookieconsentpub/v1/geo/location', 'fetch')).toBe(true);
+    expect(isConsentRequest('https://shop.example/assets/otSDKStub.js?v=2', 'script')).toBe(true);
+    expect(isConsentRequest('https://shop.example/assets/otSDKStub.js', 'image')).toBe(false);
+    expect(isConsentRequest('https://shop.example/app.js', 'script')).toBe(false);
+    expect(isConsentRequest('https://notcookielaw.org/x.js', 'script')).toBe(false);
+    expect(isConsentRequest('not a url', 'script')).toBe(false);
   });
 
   it('device numbers shared with the gateway match puppeteer’s device table', () => {
@@ -305,7 +520,8 @@ describe('screenshot units', () => {
     };
     expect(consentVerdict(undefined)).toBeUndefined();
     expect(consentVerdict(base)).toBeUndefined();
-    expect(consentVerdict({ ...base, findCmpAttempts: 2 })?.outcome).toEqual({ status: 'none' });
+    // A second pass running says nothing by itself: the passes that ended are counted apart (nextConsentStep).
+    expect(consentVerdict({ ...base, findCmpAttempts: 2 })).toBeUndefined();
     expect(
       consentVerdict({ ...base, lifecycle: 'runningOptOut', detectedCmps: ['Onetrust'], detectedPopups: ['Onetrust'] }),
     ).toBeUndefined();
@@ -316,5 +532,37 @@ describe('screenshot units', () => {
     expect(consentVerdict({ ...base, lifecycle: 'cmpDetected', detectedCmps: ['x'], prehideOn: false })?.outcome).toEqual({
       status: 'none',
     });
+  });
+
+  it('consent steps: the capture waits only for a platform being handled, a consent request loading, or the pass over the document', () => {
+    const state = {
+      lifecycle: 'started' as const,
+      prehideOn: true,
+      findCmpAttempts: 1,
+      detectedCmps: [] as string[],
+      detectedPopups: [] as string[],
+      heuristicPatterns: [],
+      heuristicSnippets: [],
+      selfTest: null,
+      clicks: 0,
+      startTime: 0,
+      endTime: 0,
+    };
+    const facts = { state, passesEnded: 1, passesNeeded: 1, consentLoading: false };
+    expect(nextConsentStep({ ...facts, state: undefined })).toEqual({ done: { status: 'none' } }); // no script here
+    expect(nextConsentStep(facts)).toEqual({ done: { status: 'none' } }); // looked, found nothing: at once
+    expect(nextConsentStep({ ...facts, passesEnded: 0 })).toEqual({ wait: 'detecting' });
+    expect(nextConsentStep({ ...facts, consentLoading: true })).toEqual({ wait: 'loading' });
+    expect(nextConsentStep({ ...facts, passesNeeded: 2 })).toEqual({ wait: 'detecting' });
+    expect(nextConsentStep({ ...facts, state: { ...state, lifecycle: 'runningOptOut', detectedCmps: ['Onetrust'] } })).toEqual({
+      wait: 'handling',
+    });
+    expect(nextConsentStep({ ...facts, state: { ...state, lifecycle: 'done', detectedPopups: ['Onetrust'], clicks: 1 } })).toEqual({
+      done: { status: 'handled', cmp: 'Onetrust' },
+    });
+    // Detection starts at DOMContentLoaded: a document still being parsed is captured as it is.
+    const initialized = { ...state, lifecycle: 'initialized' as const, findCmpAttempts: 0 };
+    expect(nextConsentStep({ ...facts, passesEnded: 0, state: initialized, documentLoading: true })).toEqual({ done: { status: 'none' } });
+    expect(nextConsentStep({ ...facts, passesEnded: 0, state: initialized, documentLoading: false })).toEqual({ wait: 'detecting' });
   });
 });

@@ -15,7 +15,9 @@ import type { BrowserManager } from './browser-manager.ts';
  * Both happen after the job has answered, in the background, so they add no latency to it.
  *
  * `fresh-context`: every job gets a new incognito context (own cookies, storage, cache) that is thrown away
- * afterwards — for live web pages, where state from one site must never reach the next job.
+ * afterwards — for live web pages, where state from one site must never reach the next job. Opening one
+ * costs 30–150 ms, so each slot keeps a spare: the next job's context is opened while this job renders (an
+ * unused context holds nothing), and a job waits for it only when jobs come faster than that.
  */
 export interface PageSlot {
   page: Page | null;
@@ -32,6 +34,14 @@ export interface PageSlot {
   /** A DevTools session of our own on this page, opened on first use (see page-ops `directSession`). */
   session?: { cdp: CDPSession; frameId: string };
   browserGeneration: number;
+  /** fresh-context: the next job's context, being opened (null: opening it failed; the job opens its own). */
+  spare?: Promise<FreshPage | null>;
+}
+
+interface FreshPage {
+  page: Page;
+  context: BrowserContext;
+  generation: number;
 }
 
 /** puppeteer-cluster hands tasks only the page; this finds the slot that owns it. */
@@ -109,6 +119,57 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
       return page;
     }
 
+    /** A new incognito context and its page, prepared, not yet the slot's. */
+    private async openFresh(slot: PageSlot): Promise<FreshPage> {
+      const browser = await manager.get();
+      const generation = manager.generation;
+      const context = await browser.createBrowserContext();
+      try {
+        const page = await manager.newPage(context);
+        slotOfPage.set(page, slot);
+        await settings.preparePage?.(page);
+        return { page, context, generation };
+      } catch (err) {
+        await withTimeout(context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+        throw err;
+      }
+    }
+
+    private openSpare(slot: PageSlot): void {
+      slot.spare = this.openFresh(slot).catch((err) => {
+        logger.debug({ err: (err as Error).message }, 'could not open a spare fresh context');
+        return null;
+      });
+    }
+
+    /** fresh-context: the spare (or a new context when it is missing or stale) becomes the slot's page. */
+    private async takeFresh(slot: PageSlot): Promise<void> {
+      let fresh = (await slot.spare) ?? null;
+      slot.spare = undefined;
+      if (fresh && (fresh.page.isClosed() || !manager.isCurrent(fresh.generation) || manager.openedWindow(fresh.page))) {
+        await withTimeout(fresh.context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+        fresh = null;
+      }
+      fresh ??= await this.openFresh(slot);
+      Object.assign(slot, {
+        page: fresh.page,
+        context: fresh.context,
+        applied: {},
+        session: undefined,
+        jobs: 0,
+        tainted: false,
+        broken: false,
+        browserGeneration: fresh.generation,
+      });
+      this.openSpare(slot);
+    }
+
+    private async closeSpare(slot: PageSlot): Promise<void> {
+      const spare = await slot.spare;
+      slot.spare = undefined;
+      if (spare) await withTimeout(spare.context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+    }
+
     private async discardPage(slot: PageSlot): Promise<void> {
       const { page, context } = slot;
       slot.page = null;
@@ -133,9 +194,26 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
     async workerInstance(): Promise<WorkerInstance> {
       const slot = newSlot();
       if (settings.mode === 'warm') slot.page = await this.openPage(slot);
+      else {
+        this.openSpare(slot);
+        await slot.spare;
+      }
 
       return {
         jobInstance: async () => {
+          if (settings.mode === 'fresh-context') {
+            // The last job's context is closed in the background (discardPage took it off the slot).
+            await this.takeFresh(slot);
+            const page = slot.page!;
+            return {
+              resources: { page },
+              close: async () => {
+                page.removeAllListeners('error');
+                slot.jobs += 1;
+                slot.ready = this.discardPage(slot);
+              },
+            };
+          }
           await slot.ready;
           const stale = !slot.page || slot.page.isClosed() || !manager.isCurrent(slot.browserGeneration) || manager.openedWindow(slot.page);
           if (stale) {
@@ -153,8 +231,8 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
               // A window it opened could still navigate it (see PageTargetGuard.openedWindow).
               if (manager.openedWindow(page)) slot.broken = true;
               slot.jobs += 1;
-              if (settings.mode === 'fresh-context' || slot.broken || slot.jobs >= settings.recycleAfter) {
-                if (settings.mode === 'warm') settings.onPageRecycled?.(slot.broken ? 'broken' : 'recycle_after');
+              if (slot.broken || slot.jobs >= settings.recycleAfter) {
+                settings.onPageRecycled?.(slot.broken ? 'broken' : 'recycle_after');
                 slot.ready = this.discardPage(slot);
               } else if (slot.tainted) {
                 slot.ready = this.resetPage(slot);
@@ -162,7 +240,7 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
             },
           };
         },
-        close: () => this.discardPage(slot),
+        close: () => Promise.all([slot.ready, this.closeSpare(slot), this.discardPage(slot)]).then(() => undefined),
         repair: () => this.discardPage(slot),
       };
     }

@@ -1,5 +1,6 @@
 import type { RenderedImage } from '@render/queue';
 import type { RenderCluster } from '../browser/render-cluster.ts';
+import type { ScreenshotFilters } from './screenshot/block-lists.ts';
 import type { FullPageLimits } from './screenshot/full-page-capture.ts';
 
 /** The image metadata is defined once, in @render/contracts (ImageMeta); the worker adds the bytes. */
@@ -31,6 +32,8 @@ export interface RendererContext {
   imageFetch: ImageFetchSettings;
   /** Full-page screenshot limits (worker config); absent: the contracts' defaults. */
   fullPage?: FullPageLimits;
+  /** Ad, tracker and cookie-notice lists (worker config, read at start); absent: the defaults (block-lists.ts). */
+  filters?: ScreenshotFilters;
 }
 
 /** A format's renderer: payload already validated against its job schema. */

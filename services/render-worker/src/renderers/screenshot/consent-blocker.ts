@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { type Config, type ConsentState, filterCompactRules, type IndexedCMPRuleset } from '@duckduckgo/autoconsent';
-import type { CDPSession, Protocol } from 'puppeteer-core';
+import { type Config, type ConsentState, decodeRules, filterCompactRules, type IndexedCMPRuleset } from '@duckduckgo/autoconsent';
+import type { CDPSession, Page, Protocol } from 'puppeteer-core';
+import { ConsentRequests } from './consent-scripts.ts';
 
 /**
  * Hides cookie/consent popups with DuckDuckGo's autoconsent: its maintained rule set (≈800 consent
@@ -13,6 +14,12 @@ import type { CDPSession, Protocol } from 'puppeteer-core';
  * The content script runs in an isolated world (as in a browser extension): page scripts cannot see or
  * tamper with it or with the binding it reports through. Its "eval" rule steps, which must read page
  * globals, run in the frame's main world with the page's own privileges and a time limit.
+ *
+ * It works alongside the page's loading: detection starts at DOMContentLoaded and a pass over the document
+ * takes milliseconds, so by the time the page is ready it has usually found nothing (the capture goes ahead
+ * at once) or is clicking through a popup (the capture waits for it, `nextConsentStep`). Popups it does not
+ * know, or that appear later, are hidden by the cookie-notice list just before the capture
+ * (cosmetic-hiding.ts), so nothing waits on a timer.
  */
 
 const WORLD = '__render_consent';
@@ -21,10 +28,6 @@ const MAX_EVALS = 100;
 const EVAL_TIMEOUT_MS = 1_000;
 /** Longest wait for a detected popup to be dealt with; the caller bounds it further by its deadline. */
 export const CONSENT_MAX_WAIT_MS = 4_000;
-/** Without any report from the script by then, it is not running on this document (e.g. an image URL). */
-const SILENT_GRACE_MS = 750;
-/** A click usually starts an exit animation or a re-layout; give it a moment before the capture. */
-const AFTER_CLICK_MS = 300;
 
 // Prehide is kept for longer than any render (it is removed when the popup is handled or when nothing
 // was found), so popups a platform injects late are still hidden when the capture happens.
@@ -44,19 +47,43 @@ const CONFIG: Config = {
   enablePopupMutationObserver: false,
   visualTest: false,
   logs: { lifecycle: false, rulesteps: false, detectionsteps: false, evals: false, errors: false, messages: false, waits: false },
-  performanceLoggingEnabled: false,
+  // On so that each detection pass marks its end (the prelude turns the marks into messages, below).
+  performanceLoggingEnabled: true,
   heuristicPopupSearchTimeout: 100,
 };
 
-// The script calls window.autoconsentSendMessage(object); a CDP binding takes one string, and it tells
-// Node which frame is the top one.
+/**
+ * autoconsent's clock in its world runs this much faster. Its rules wait by the clock between steps, sized
+ * for a person's browser still loading the site (OneTrust's waits 500 ms before clicking "Reject All", a
+ * detection retry comes every 500 ms, a platform without a popup is looked at for 5 s); here the page has
+ * loaded before the capture asks, and its conditions are polled, not guessed. The timeouts shrink alike, and
+ * everything stays bounded by CONSENT_MAX_WAIT_MS.
+ */
+const CONSENT_CLOCK_SPEED = 10;
+
+/**
+ * Runs in the script's isolated world before it. The script calls window.autoconsentSendMessage(object); a
+ * CDP binding takes one string, and it tells Node which frame is the top one. Some of the world's globals are
+ * replaced for the script alone (the page's own are untouched):
+ * - setTimeout: delays divided by CONSENT_CLOCK_SPEED (at least 10 ms).
+ * - requestIdleCallback: the script starts detecting "when idle", which on a busy page is up to 500 ms
+ *   after DOMContentLoaded; without it, at once.
+ * - performance.mark/measure: a detection pass marks the end of each stage; the last one
+ *   ("findCmpStageEnd_heuristic", run even when empty) is reported as `passEnded`, so Node knows that the
+ *   document as it was has been looked at and nothing found. Nothing reaches the page's performance timeline.
+ */
 const PRELUDE = `(() => {
   const send = globalThis.${BINDING};
   const top = window.top === window;
-  globalThis.autoconsentSendMessage = (message) => {
-    try { send(JSON.stringify({ top, message })); } catch {}
-    return Promise.resolve();
-  };
+  const post = (message) => { try { send(JSON.stringify({ top, message })); } catch {} };
+  globalThis.autoconsentSendMessage = (message) => { post(message); return Promise.resolve(); };
+  globalThis.requestIdleCallback = undefined;
+  const realSetTimeout = globalThis.setTimeout.bind(globalThis);
+  globalThis.setTimeout = (fn, ms, ...args) => realSetTimeout(fn, ms > 0 ? Math.max(10, ms / ${CONSENT_CLOCK_SPEED}) : ms, ...args);
+  try {
+    performance.mark = (name) => { if (name === 'findCmpStageEnd_heuristic') post({ type: 'passEnded' }); };
+    performance.measure = () => undefined;
+  } catch {}
 })();
 `;
 
@@ -76,6 +103,59 @@ function consentAssets(): { source: string; rules: IndexedCMPRuleset } {
   return assets;
 }
 
+/** Containers autoconsent pre-hides whatever the platform (its prehideElements adds Didomi's to every rule's). */
+const ALWAYS_PREHIDDEN = [
+  '#didomi-popup',
+  '.didomi-popup-container',
+  '.didomi-popup-notice',
+  '.didomi-consent-popup-preferences',
+  '#didomi-notice',
+  '.didomi-popup-backdrop',
+  '.didomi-screen-medium',
+];
+
+let prehide: { generic: string[]; bySite: { pattern: RegExp; selectors: string[] }[] } | undefined;
+
+/**
+ * The rule set's own popup containers for a top document at `url` (the rules without a URL pattern, and
+ * those whose pattern matches): hidden with the cookie-notice list just before the capture, as autoconsent
+ * pre-hides them while it works.
+ */
+export function consentRuleSelectors(url: string): string[] {
+  if (!prehide) {
+    prehide = { generic: [...ALWAYS_PREHIDDEN], bySite: [] };
+    for (const rule of decodeRules(consentAssets().rules)) {
+      const selectors = rule.prehideSelectors ?? [];
+      if (!selectors.length || rule.runContext?.main === false) continue;
+      const pattern = rule.runContext?.urlPattern;
+      if (!pattern) prehide.generic.push(...selectors);
+      else {
+        try {
+          prehide.bySite.push({ pattern: new RegExp(pattern), selectors });
+        } catch {
+          // A pattern this engine cannot compile: the rule still runs in the page.
+        }
+      }
+    }
+  }
+  return [...prehide.generic, ...prehide.bySite.filter((site) => site.pattern.test(url)).flatMap((site) => site.selectors)];
+}
+
+/** The rules for a frame's URL, for the last few URLs (the same pages are often captured again). */
+const rulesByUrl = new Map<string, ReturnType<typeof filterCompactRules>>();
+const RULES_CACHE_SIZE = 64;
+
+function rulesFor(url: string, mainFrame: boolean): ReturnType<typeof filterCompactRules> {
+  const key = `${mainFrame ? 'top' : 'frame'} ${url}`;
+  let rules = rulesByUrl.get(key);
+  if (!rules) {
+    rules = filterCompactRules(consentAssets().rules, { url, mainFrame });
+    if (rulesByUrl.size >= RULES_CACHE_SIZE) rulesByUrl.delete(rulesByUrl.keys().next().value as string);
+    rulesByUrl.set(key, rules);
+  }
+  return rules;
+}
+
 export type ConsentOutcome =
   /** No consent platform found on the page (its known containers stay pre-hidden). */
   | { status: 'none' }
@@ -92,6 +172,10 @@ interface Envelope {
 }
 
 const DONE_STATES = new Set(['done', 'optOutSucceeded', 'optInSucceeded']);
+/** A platform was found and its popup is being looked for or handled. */
+const HANDLING_STATES = new Set(['cmpDetected', 'openPopupDetected', 'runningOptOut', 'runningOptIn']);
+/** Before detection starts (the script waits for its rules, then for DOMContentLoaded). */
+const NOT_STARTED_STATES = new Set(['loading', 'waitingForInitResponse', 'initialized']);
 
 /** Verdict on the top frame's latest report; undefined while it is still deciding. */
 export function consentVerdict(state: ConsentState | undefined): { outcome: ConsentOutcome; clicked: boolean } | undefined {
@@ -101,10 +185,6 @@ export function consentVerdict(state: ConsentState | undefined): { outcome: Cons
   if (state.lifecycle === 'optOutFailed' || state.lifecycle === 'optInFailed')
     return { outcome: { status: 'failed', cmp }, clicked: false };
   if (state.lifecycle === 'nothingDetected') return { outcome: { status: 'none' }, clicked: false };
-  // The first pass over all rules found nothing: a popup that shows up later is still pre-hidden.
-  if (state.lifecycle === 'started' && state.findCmpAttempts >= 2 && state.detectedCmps.length === 0) {
-    return { outcome: { status: 'none' }, clicked: false };
-  }
   // A platform is present but shows no popup (prehide is only lifted once that is decided).
   if (state.lifecycle === 'cmpDetected' && !state.prehideOn && state.detectedPopups.length === 0) {
     return { outcome: { status: 'none' }, clicked: false };
@@ -112,62 +192,128 @@ export function consentVerdict(state: ConsentState | undefined): { outcome: Cons
   return undefined;
 }
 
+/** What is known of the top document when the capture is otherwise ready. */
+export interface ConsentFacts {
+  /** The script's latest report; undefined: it is not running on this document (an image, a PDF…). */
+  state: ConsentState | undefined;
+  /** Detection passes over this document that ended without finding a platform. */
+  passesEnded: number;
+  /** Passes that must have ended: the first one, or one that started after a consent request finished. */
+  passesNeeded: number;
+  /** A consent platform's request (its script, its banner's data) is in flight. */
+  consentLoading: boolean;
+  /** DOMContentLoaded has not fired: detection cannot start before it (the capture does not wait for it). */
+  documentLoading?: boolean;
+}
+
+export type ConsentStep = { done: ConsentOutcome } | { wait: 'handling' | 'loading' | 'detecting' };
+
+/**
+ * Whether the capture waits for the consent blocker: only while a platform it found is being dealt with,
+ * while a platform's request is still loading, or while its pass over the document as it is now has not
+ * ended (a pass takes milliseconds). Element hiding needs no wait: it is applied just before the capture.
+ */
+export function nextConsentStep(facts: ConsentFacts): ConsentStep {
+  const { state } = facts;
+  if (!state) return { done: { status: 'none' } };
+  const verdict = consentVerdict(state);
+  if (verdict) return { done: verdict.outcome };
+  if (state.detectedCmps.length > 0 || HANDLING_STATES.has(state.lifecycle)) return { wait: 'handling' };
+  if (facts.consentLoading) return { wait: 'loading' };
+  if (NOT_STARTED_STATES.has(state.lifecycle) && facts.documentLoading) return { done: { status: 'none' } };
+  if (facts.passesEnded < facts.passesNeeded) return { wait: 'detecting' };
+  return { done: { status: 'none' } };
+}
+
 export class ConsentBlocker {
   private topState: ConsentState | undefined;
+  private passesEnded = 0;
+  private passesNeeded = 1;
+  /** The top document's isolated world, where cosmetic-hiding.ts runs too. */
+  private topContext: number | undefined;
   private wake: (() => void) | undefined;
   private evals = 0;
   /** Execution context → frame, and each frame's main-world context, for eval steps. */
   private readonly frameOfContext = new Map<number, string>();
   private readonly mainWorldOfFrame = new Map<string, number>();
 
-  private constructor(private readonly session: CDPSession) {}
+  private constructor(
+    private readonly session: CDPSession,
+    private readonly requests: ConsentRequests,
+  ) {}
 
   /** Must run before the navigation: the script has to be in place when the first document starts. */
-  static async install(session: CDPSession): Promise<ConsentBlocker> {
+  static async install(session: CDPSession, page: Page): Promise<ConsentBlocker> {
     const { source } = consentAssets();
-    const blocker = new ConsentBlocker(session);
+    const blocker = new ConsentBlocker(session, new ConsentRequests(page));
     session.on('Runtime.executionContextCreated', blocker.onContextCreated);
     session.on('Runtime.executionContextDestroyed', blocker.onContextDestroyed);
     session.on('Runtime.executionContextsCleared', blocker.onContextsCleared);
     session.on('Runtime.bindingCalled', blocker.onBinding);
-    await session.send('Runtime.enable');
-    await session.send('Runtime.addBinding', { name: BINDING, executionContextName: WORLD });
-    await session.send('Page.enable');
-    await session.send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD });
+    // Sent together: DevTools handles them in order, and the job does not wait a round trip for each.
+    await Promise.all([
+      session.send('Runtime.enable'),
+      session.send('Runtime.addBinding', { name: BINDING, executionContextName: WORLD }),
+      session.send('Page.enable'),
+      session.send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD }),
+    ]);
     return blocker;
   }
 
+  /** The top document's isolated world (execution context id), once its script has reported. */
+  get isolatedWorld(): number | undefined {
+    return this.topContext;
+  }
+
   /**
-   * Waits until the top frame's popup is handled or known to be absent, at most `maxWaitMs`. Never throws:
-   * a banner that could not be removed is not a reason to fail the screenshot.
+   * Waits, at most `maxWaitMs`, only as long as `nextConsentStep` says; a consent request that finishes
+   * meanwhile calls for one more detection pass. Never throws: a banner that could not be removed is not
+   * a reason to fail the screenshot.
    */
   async settle(maxWaitMs: number): Promise<ConsentOutcome> {
-    const start = Date.now();
-    const until = start + Math.max(0, maxWaitMs);
-    for (;;) {
-      const verdict = consentVerdict(this.topState);
-      if (verdict) {
-        if (verdict.clicked) await sleep(Math.min(AFTER_CLICK_MS, Math.max(0, until - Date.now())));
-        return verdict.outcome;
-      }
-      const limit = this.topState ? until : Math.min(until, start + SILENT_GRACE_MS);
-      const left = limit - Date.now();
-      if (left <= 0) {
-        const cmp = this.topState?.detectedPopups[0] ?? this.topState?.detectedCmps[0];
-        return this.topState ? { status: 'pending', cmp } : { status: 'none' };
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
+    const until = Date.now() + Math.max(0, maxWaitMs);
+    this.requests.onSettled = () => {
+      this.passesNeeded = Math.max(this.passesNeeded, (this.topState?.findCmpAttempts ?? 0) + 1);
+      this.wake?.();
+    };
+    try {
+      for (;;) {
+        const facts: ConsentFacts = {
+          state: this.topState,
+          passesEnded: this.passesEnded,
+          passesNeeded: this.passesNeeded,
+          consentLoading: this.requests.loading,
         };
-      });
-      this.wake = undefined;
+        if (facts.state && NOT_STARTED_STATES.has(facts.state.lifecycle)) facts.documentLoading = await this.documentLoading();
+        const step = nextConsentStep(facts);
+        if ('done' in step) return step.done;
+        const left = until - Date.now();
+        if (left <= 0) return { status: 'pending', cmp: this.topState?.detectedPopups[0] ?? this.topState?.detectedCmps[0] };
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+      }
+    } finally {
+      this.requests.onSettled = undefined;
     }
   }
 
+  /** Whether the top document is still being parsed (asked of the script's own world, which the page cannot touch). */
+  private async documentLoading(): Promise<boolean> {
+    if (this.topContext === undefined) return true;
+    const answer = await this.session
+      .send('Runtime.evaluate', { expression: 'document.readyState', contextId: this.topContext, returnByValue: true })
+      .catch(() => undefined);
+    return answer?.result.value === 'loading';
+  }
+
   dispose(): void {
+    this.requests.dispose();
     this.session.off('Runtime.executionContextCreated', this.onContextCreated);
     this.session.off('Runtime.executionContextDestroyed', this.onContextDestroyed);
     this.session.off('Runtime.executionContextsCleared', this.onContextsCleared);
@@ -203,7 +349,14 @@ export class ConsentBlocker {
     const contextId = event.executionContextId;
     switch (message?.type) {
       case 'init': {
-        const compact = filterCompactRules(consentAssets().rules, { url: String(message.url ?? ''), mainFrame: envelope.top === true });
+        if (envelope.top) {
+          // A new top document: what was known of the last one no longer holds.
+          this.topState = undefined;
+          this.topContext = contextId;
+          this.passesEnded = 0;
+          this.passesNeeded = 1;
+        }
+        const compact = rulesFor(String(message.url ?? ''), envelope.top === true);
         this.reply(contextId, { type: 'initResp', config: CONFIG, rules: { autoconsent: [], compact } });
         break;
       }
@@ -213,6 +366,12 @@ export class ConsentBlocker {
       case 'report':
         if (envelope.top && message.mainFrame === true && message.state) {
           this.topState = message.state as ConsentState;
+          this.wake?.();
+        }
+        break;
+      case 'passEnded':
+        if (envelope.top && contextId === this.topContext) {
+          this.passesEnded += 1;
           this.wake?.();
         }
         break;
@@ -251,5 +410,3 @@ export class ConsentBlocker {
       .catch(() => undefined); // the document may be gone already
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,8 @@
-import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { TimeoutError } from 'puppeteer-core';
 import { findEgressRefusal } from '../../egress/egress-refusals.ts';
 import { isInfrastructureError, RenderError } from '../render-error.ts';
+import { evaluateIsolated } from './utility-world.ts';
 
 export const failure = (cause: string, retryable = false, error?: unknown) =>
   new RenderError(`Failed to capture screenshot: ${cause}`, retryable, { cause: error });
@@ -38,13 +39,23 @@ export class MainDocument {
   };
 
   /**
-   * Loads `url` and waits for its load event up to `timeoutMs`. A page that answered but keeps loading
-   * (a hanging font, an endless long-poll) is captured as it is, as a browser would show it.
+   * Loads `url` and waits for its load event up to `timeoutMs`, then for its web fonts and one frame (so
+   * what the load event left to lay out is drawn): no timer. A page that answered but keeps loading (a
+   * hanging font, an endless long-poll) is captured as it is, as a browser would show it.
    */
-  async load(url: string, timeoutMs: number, waitUntil: 'load' | 'domcontentloaded' | 'networkidle' = 'load'): Promise<void> {
+  async load(
+    session: CDPSession,
+    url: string,
+    timeoutMs: number,
+    waitUntil: 'load' | 'domcontentloaded' | 'networkidle' = 'load',
+    /** An isolated world already in the document (the consent script's), which saves making one. */
+    world?: () => number | undefined,
+  ): Promise<void> {
+    const until = Date.now() + timeoutMs;
     try {
       const event = waitUntil === 'networkidle' ? 'networkidle0' : waitUntil;
       await this.page.goto(url, { waitUntil: event, timeout: Math.max(500, timeoutMs) });
+      if (waitUntil === 'load') await fontsAndFrame(session, until - Date.now(), world?.());
     } catch (err) {
       if (err instanceof TimeoutError) {
         if (this.response) return this.assertAllowed();
@@ -94,6 +105,25 @@ export class MainDocument {
     if (code === 'ERR_ABORTED') return failure('net::ERR_ABORTED (the address may serve a download rather than a page)');
     return failure(`net::${code}`);
   }
+}
+
+/**
+ * The page's web fonts ready, then one animation frame. Evaluated in an isolated world (a page that replaced
+ * requestAnimationFrame or `document.fonts` cannot stall it); cut at `timeoutMs`, as a page whose main
+ * thread is stuck never answers.
+ */
+const FONTS_AND_FRAME =
+  'Promise.resolve(document.fonts && document.fonts.ready).then(() => new Promise((resolve) => requestAnimationFrame(() => resolve())))';
+
+async function fontsAndFrame(session: CDPSession, timeoutMs: number, contextId?: number): Promise<void> {
+  if (timeoutMs <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    evaluateIsolated(session, FONTS_AND_FRAME, contextId),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 function refusalFor(url: string, since: number) {

@@ -1,18 +1,19 @@
 import type { CDPSession } from 'puppeteer-core';
-import { type BlockCategory, type HostRule, matchingRule, type TrackerFilters, trackerFilters } from './tracker-filters.ts';
+import { defaultScreenshotFilters } from './block-lists.ts';
+import { type BlockCategory, type HostRule, matchingRule, type TrackerFilters } from './tracker-filters.ts';
 
 export type { BlockCategory };
 
 /**
- * The rule that refuses a request to `url` for the chosen categories, if any (see tracker-filters.ts for
- * the lists). The page's own host is never refused, so a capture of a listed site still loads its document.
+ * The rule that refuses a request to `url` for the chosen categories, if any (see block-lists.ts for the
+ * lists; by default the worker's configured ones). The page's own host is never refused, so a capture of a listed site still loads its document.
  */
 export function blockingRule(
   url: string,
   categories: readonly BlockCategory[],
   pageHost: string,
   type?: string,
-  filters: TrackerFilters = trackerFilters,
+  filters: TrackerFilters = defaultScreenshotFilters().network,
 ): HostRule | undefined {
   let parsed: URL;
   try {
@@ -30,8 +31,14 @@ export function blockingRule(
   return matchingRule(filters, { host, rest, ...(type ? { type } : {}), pageHost: page }, categories);
 }
 
-export function isBlockedRequest(url: string, categories: readonly BlockCategory[], pageHost: string, type?: string): boolean {
-  return blockingRule(url, categories, pageHost, type) !== undefined;
+export function isBlockedRequest(
+  url: string,
+  categories: readonly BlockCategory[],
+  pageHost: string,
+  type?: string,
+  filters?: TrackerFilters,
+): boolean {
+  return blockingRule(url, categories, pageHost, type, filters) !== undefined;
 }
 
 interface RequestPaused {
@@ -52,10 +59,16 @@ export class RequestBlocker {
     private readonly session: CDPSession,
     private readonly categories: readonly BlockCategory[],
     private readonly pageHost: string,
+    private readonly filters: TrackerFilters,
   ) {}
 
-  static async install(session: CDPSession, categories: readonly BlockCategory[], pageUrl: string): Promise<RequestBlocker> {
-    const blocker = new RequestBlocker(session, categories, new URL(pageUrl).hostname);
+  static async install(
+    session: CDPSession,
+    categories: readonly BlockCategory[],
+    pageUrl: string,
+    filters: TrackerFilters,
+  ): Promise<RequestBlocker> {
+    const blocker = new RequestBlocker(session, categories, new URL(pageUrl).hostname, filters);
     session.on('Fetch.requestPaused', blocker.onPaused);
     await session.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
     return blocker;
@@ -66,7 +79,7 @@ export class RequestBlocker {
   }
 
   private readonly onPaused = (event: RequestPaused) => {
-    const block = isBlockedRequest(event.request.url, this.categories, this.pageHost, event.resourceType);
+    const block = isBlockedRequest(event.request.url, this.categories, this.pageHost, event.resourceType, this.filters);
     if (block) this.blocked++;
     const answer = block
       ? this.session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' })

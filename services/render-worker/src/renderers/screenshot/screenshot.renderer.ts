@@ -1,5 +1,5 @@
 import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
-import type { BoundingBox, CDPSession, Dialog, Page } from 'puppeteer-core';
+import type { BoundingBox, Browser, CDPSession, Dialog, Page } from 'puppeteer-core';
 import { ProtocolError, TimeoutError } from 'puppeteer-core';
 import { pageEvaluator, RenderDiagnostics, withDiagnostics } from '../diagnostics.ts';
 import { finishRendered, type ImageEncoding, planEncoding } from '../image-encoder.ts';
@@ -7,7 +7,9 @@ import { screenshot, withDeadline } from '../page-ops.ts';
 import { printPdf } from '../pdf-print.ts';
 import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer } from '../renderer.ts';
-import { CONSENT_MAX_WAIT_MS, ConsentBlocker } from './consent-blocker.ts';
+import { defaultScreenshotFilters, type ScreenshotFilters } from './block-lists.ts';
+import { CONSENT_MAX_WAIT_MS, ConsentBlocker, consentRuleSelectors } from './consent-blocker.ts';
+import { hideCookieNotices } from './cosmetic-hiding.ts';
 import { acceptLanguage, type DeviceSettings, desktopUserAgent, deviceSettings } from './device-profiles.ts';
 import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture } from './full-page-capture.ts';
 import { imageSize } from './image-size.ts';
@@ -31,7 +33,10 @@ export const renderScreenshot: Renderer<ScreenshotRenderPayload> = async (payloa
     const plan = payload.format === 'pdf' ? undefined : planEncoding(payload.format, payload);
     const pool = await ctx.pool('screenshot');
     const limits = ctx.fullPage ?? DefaultFullPageLimits;
-    const image = await pool.run(({ page, slot }) => withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits)));
+    const filters = ctx.filters ?? defaultScreenshotFilters();
+    const image = await pool.run(({ page, slot }) =>
+      withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits, filters)),
+    );
     return await finishRendered(image, plan);
   } catch (err) {
     throw asScreenshotError(err);
@@ -52,6 +57,7 @@ async function capture(
   timeoutMs: number,
   plan: ImageEncoding | undefined,
   limits: FullPageLimits,
+  filters: ScreenshotFilters,
 ): Promise<RenderedImage> {
   const reserve = Math.min(CAPTURE_RESERVE_MAX_MS, Math.floor(timeoutMs / 4));
   const deadline = Date.now() + timeoutMs - reserve;
@@ -70,20 +76,36 @@ async function capture(
   const diagnostics = new RenderDiagnostics();
   const optional = p.errorOnSelectorNotFound === false;
   const steps = async () => {
-    await emulate(page, session, p, device);
-    if (p.hideCookieBanners) consent = await ConsentBlocker.install(session);
     const categories: BlockCategory[] = [...(p.blockAds ? ['ads' as const] : []), ...(p.blockTrackers ? ['trackers' as const] : [])];
-    if (categories.length) blocker = await RequestBlocker.install(session, categories, p.url);
-    await requestOptions(page, p);
-    await document.load(p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil);
+    // Independent of one another: sent together, so the job waits for DevTools once, not once per setting.
+    await Promise.all([
+      emulate(page, session, p, device),
+      p.hideCookieBanners
+        ? ConsentBlocker.install(session, page).then((installed) => {
+            consent = installed;
+          })
+        : undefined,
+      categories.length
+        ? RequestBlocker.install(session, categories, p.url, filters.network).then((installed) => {
+            blocker = installed;
+          })
+        : undefined,
+      requestOptions(page, p),
+    ]);
+    await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => consent?.isolatedWorld);
     if (p.waitForSelector)
       await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()), optional ? diagnostics : undefined);
     if (p.css) await injectCss(page, p.css);
     if (p.js) await runJs(session, p.js, Math.max(MIN_STEP_MS, left()));
     // Before the delay, so that it also lets what the scroll started settle.
     if (plan && p.fullPage && !p.selector && !p.clip && p.fullPageScroll !== false)
-      await revealLazyContent(session, { maxHeight: limits.maxHeight, budgetMs: left() });
-    await Promise.all([sleep(Math.min(p.delay, left())), consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left()))]);
+      await revealLazyContent(page, session, { maxHeight: limits.maxHeight, budgetMs: left() });
+    // The consent blocker has been at work since the document started; this waits only for a popup it is
+    // handling or a consent script still loading (consent-blocker.ts `nextConsentStep`).
+    await Promise.all([p.delay > 0 ? sleep(Math.min(p.delay, left())) : undefined, consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left()))]);
+    if (consent) {
+      await hideCookieNotices(session, filters.cosmetic, { contextId: consent.isolatedWorld, extraSelectors: consentRuleSelectors });
+    }
     // A page script may have sent the top frame somewhere else in the meantime.
     await document.assertAllowed();
     return plan ? shoot(page, session, await withoutMissingSelector(page, p, diagnostics), device, plan, limits) : printPage(page, p);
@@ -100,8 +122,22 @@ async function capture(
   }
 }
 
+/** Each browser's own user agent, asked once (a DevTools round trip per job otherwise). */
+const browserAgents = new WeakMap<Browser, Promise<string>>();
+
+function browserAgent(page: Page): Promise<string> {
+  const browser = page.browser();
+  let agent = browserAgents.get(browser);
+  if (!agent) {
+    agent = browser.userAgent();
+    agent.catch(() => browserAgents.delete(browser));
+    browserAgents.set(browser, agent);
+  }
+  return agent;
+}
+
 async function emulate(page: Page, session: CDPSession, p: ScreenshotRenderPayload, device: DeviceSettings): Promise<void> {
-  const userAgent = p.userAgent ?? device.userAgent ?? desktopUserAgent(await page.browser().userAgent());
+  const userAgent = p.userAgent ?? device.userAgent ?? desktopUserAgent(await browserAgent(page));
   // acceptLanguage sets the header and navigator.language(s); the locale override makes Intl agree.
   await Promise.all([
     session.send('Emulation.setUserAgentOverride', { userAgent, acceptLanguage: acceptLanguage(p.language), platform: device.platform }),

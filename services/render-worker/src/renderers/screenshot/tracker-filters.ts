@@ -1,42 +1,25 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-
 /**
- * The blockAds / blockTrackers lists: Ghostery's tracker database (`@ghostery/trackerdb`, a production
- * dependency updated often; bumping it updates the lists), read once from the installed package's
- * `dist/trackerdb.txt` when this module loads. Nothing is downloaded at run time.
- *
- * The file is adblock syntax, each filter preceded by `! trackerdb_id:<id> trackerdb_category:<category>
- * trackerdb_filter|trackerdb_domain`. Only `trackerdb_filter` lines are used: they are what Ghostery
- * blocks. `trackerdb_domain` lines say which organisation owns a domain (google.com and facebook.com are
- * "advertising" domains there); blocking them would break maps, sign-in buttons and embeds.
- *
- * Categories (trackerdb.json describes them):
- * - ads: `advertising`, `pornvertising`.
- * - trackers: `site_analytics` ("data analytics, site usage, and performance trackers") and `misc`
- *   ("different types of unclassified trackers").
- * - not blocked: `audio_video_player`, `social_media` (embedded players and feeds are page content),
- *   `customer_interaction` (chat and support widgets, shop personalisation), `utilities` (tag managers,
- *   privacy notices: "may be critical to website functionality"), `hosting` (CDNs), `extensions`, and
- *   `consent` (cookie banners are `hideCookieBanners`' job).
+ * The blockAds / blockTrackers lists: files in the standard adblock or hosts syntax, each for one category
+ * (block-lists.ts says which files are read). Parsed once at start into one Map by host: a request costs a
+ * lookup per label of its host, not a scan of the list.
  *
  * What is kept of adblock syntax: host-anchored filters (`||host^`, `||host/path*…`, `^` separators, `*`
- * wildcards, a trailing `|`), matched against the host and its parent domains through one Map (a lookup
- * per label, not a scan of the list), with the options `$3p`/`$third-party`, `$1p`/`$first-party` and the
- * resource types `script`, `image`, `stylesheet`, `xhr`, `subdocument`. Skipped and counted in
- * `TrackerFilterStats`: regular-expression filters, filters not anchored to a host, `domain=` and other
- * options, and cosmetic (`##`) rules. With trackerdb 1.0.945 that keeps 3,454 of the 3,610 filters of the
- * chosen categories (2,452 ads, 1,002 trackers; 127 regular expressions skipped).
+ * wildcards, a trailing `|`) and their `@@` exceptions, with the options `$3p`/`$third-party`,
+ * `$1p`/`$first-party` and the resource types `script`, `image`, `stylesheet`, `xhr`, `subdocument`.
+ * Hosts-file lines (`0.0.0.0 host`, `127.0.0.1 host …`) and bare domain lines block the whole host. Skipped
+ * and counted in `TrackerFilterStats`: regular expressions, filters not anchored to a host (`/ads/*`),
+ * `domain=` and other options, and cosmetic (`##`) rules, which cosmetic-filters.ts reads.
  *
- * Licence: the database is CC-BY-NC-SA-4.0 (non-commercial). Selling renders that use it needs Ghostery's
- * commercial licence, or a switch to EasyList/EasyPrivacy (GPL-3.0 or CC-BY-SA-3.0) once a package that
- * ships them is available to the build; they are adblock syntax too, so this parser carries over.
+ * Ghostery's tracker database (`@ghostery/trackerdb`, CC-BY-NC-SA-4.0: no commercial use) is read only
+ * when the worker is told to (BLOCKLIST_TRACKERDB); `addTrackerDb` maps its categories.
  */
 
 export type BlockCategory = 'ads' | 'trackers';
 
-const CategoryOf: Readonly<Record<string, BlockCategory>> = {
+export const BLOCK_CATEGORIES: readonly BlockCategory[] = ['ads', 'trackers'];
+
+/** trackerdb's categories: ads = advertising; trackers = site analytics and unclassified trackers. */
+const TrackerDbCategory: Readonly<Record<string, BlockCategory>> = {
   advertising: 'ads',
   pornvertising: 'ads',
   site_analytics: 'trackers',
@@ -56,6 +39,8 @@ export interface HostRule {
   category: BlockCategory;
   /** The original filter, for tests and logs. */
   filter: string;
+  /** An `@@` exception: requests it matches are let through even when another rule blocks them. */
+  allow?: boolean;
   /** Matched against what follows the host name (`:port/path?query`); absent: the whole host. */
   rest?: RegExp;
   party?: 'first' | 'third';
@@ -64,9 +49,10 @@ export interface HostRule {
 }
 
 export interface TrackerFilterStats {
-  source: string;
+  /** The files (or package) the rules came from. */
+  sources: string[];
   used: Record<BlockCategory, number>;
-  /** Filters of the chosen categories that cannot be expressed as a host rule here, by reason. */
+  /** Lines that cannot be expressed as a host rule here, by reason. */
   skipped: Record<'regex' | 'not-host-anchored' | 'options' | 'cosmetic', number>;
 }
 
@@ -76,7 +62,19 @@ export interface TrackerFilters {
   stats: TrackerFilterStats;
 }
 
+export function emptyFilters(): TrackerFilters {
+  return {
+    byHost: new Map(),
+    stats: { sources: [], used: { ads: 0, trackers: 0 }, skipped: { regex: 0, 'not-host-anchored': 0, options: 0, cosmetic: 0 } },
+  };
+}
+
 const HOST_ANCHORED = /^\|\|([a-z0-9-]+(?:\.[a-z0-9-]+)+)([\^/].*)?$/;
+const HOST_NAME = /^[a-z0-9-_]+(?:\.[a-z0-9-_]+)+$/;
+const HOSTS_LINE = /^(?:0\.0\.0\.0|127\.0\.0\.1|::1|::)\s+(.+)$/;
+/** Names a hosts file maps for the machine itself, not to block anything. */
+const HOSTS_SELF = new Set(['localhost', 'localhost.localdomain', 'local', 'broadcasthost', 'ip6-localhost', 'ip6-loopback', '0.0.0.0']);
+const COSMETIC = /#[@?$%]?#|#@[$?]#/;
 
 /** An adblock pattern (what follows the host) as a regular expression anchored at its start. */
 function restPattern(rest: string): RegExp {
@@ -93,12 +91,15 @@ function restPattern(rest: string): RegExp {
 
 type Parsed = { rule: Omit<HostRule, 'category'> & { host: string } } | { skip: keyof TrackerFilterStats['skipped'] };
 
+/** One adblock network filter (an `@@` exception included) as a host rule, or why it is skipped. */
 export function parseFilter(filter: string): Parsed {
-  if (filter.includes('##') || filter.includes('#@#')) return { skip: 'cosmetic' };
-  if (filter.startsWith('/')) return { skip: 'regex' };
-  const dollar = filter.indexOf('$');
-  const pattern = dollar === -1 ? filter : filter.slice(0, dollar);
-  const options = dollar === -1 ? [] : filter.slice(dollar + 1).split(/[,$]/);
+  if (COSMETIC.test(filter)) return { skip: 'cosmetic' };
+  const allow = filter.startsWith('@@');
+  const body = allow ? filter.slice(2) : filter;
+  if (/^\/.*\/(?:\$.*)?$/.test(body)) return { skip: 'regex' };
+  const dollar = body.indexOf('$');
+  const pattern = dollar === -1 ? body : body.slice(0, dollar);
+  const options = dollar === -1 ? [] : body.slice(dollar + 1).split(/[,$]/);
   const anchored = HOST_ANCHORED.exec(pattern.toLowerCase());
   if (!anchored) return { skip: 'not-host-anchored' };
   const [, host, rest] = anchored as unknown as [string, string, string | undefined];
@@ -116,6 +117,7 @@ export function parseFilter(filter: string): Parsed {
     rule: {
       host,
       filter,
+      ...(allow ? { allow } : {}),
       ...(wholeHost ? {} : { rest: restPattern(rest) }),
       ...(party ? { party } : {}),
       ...(types.size ? { types } : {}),
@@ -123,47 +125,85 @@ export function parseFilter(filter: string): Parsed {
   };
 }
 
-const FILTER_HEADER = /^! trackerdb_id:\S+ trackerdb_category:(\S+) trackerdb_filter\s*$/;
+function addRule(filters: TrackerFilters, host: string, rule: HostRule): void {
+  const byHost = filters.byHost as Map<string, HostRule[]>;
+  const rules = byHost.get(host);
+  if (rules) rules.push(rule);
+  else byHost.set(host, [rule]);
+  if (!rule.allow) filters.stats.used[rule.category]++;
+}
 
-/** Parses trackerdb.txt (exported for tests; the worker uses `trackerFilters`). */
-export function parseTrackerDb(text: string, source: string): TrackerFilters {
-  const byHost = new Map<string, HostRule[]>();
-  const stats: TrackerFilterStats = {
-    source,
-    used: { ads: 0, trackers: 0 },
-    skipped: { regex: 0, 'not-host-anchored': 0, options: 0, cosmetic: 0 },
-  };
+/** The hosts a line of a hosts file (or a plain domain list) names; empty when it is something else. */
+export function hostsOfLine(line: string): string[] {
+  const entry = line
+    .replace(/\s#.*$/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, '');
+  const mapped = HOSTS_LINE.exec(entry);
+  const names = mapped ? mapped[1]!.split(/\s+/) : HOST_NAME.test(entry) ? [entry] : [];
+  return names.map((name) => name.replace(/\.$/, '')).filter((name) => HOST_NAME.test(name) && !HOSTS_SELF.has(name));
+}
+
+/**
+ * Adds one list in adblock or hosts syntax (or a mix, or plain domains) to `filters`, every rule of it in
+ * `category`. Comments (`!`, `#`, `[Adblock Plus 2.0]`) and empty lines are ignored.
+ */
+export function addFilterList(filters: TrackerFilters, text: string, category: BlockCategory, source: string): TrackerFilters {
+  filters.stats.sources.push(source);
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('!') || line.startsWith('[')) continue;
+    if (COSMETIC.test(line)) {
+      filters.stats.skipped.cosmetic++;
+      continue;
+    }
+    if (line.startsWith('#')) continue;
+    const hosts = line.startsWith('||') || line.startsWith('@@') ? [] : hostsOfLine(line);
+    if (hosts.length) {
+      for (const host of hosts) addRule(filters, host, { category, filter: line });
+      continue;
+    }
+    const parsed = parseFilter(line);
+    if ('skip' in parsed) {
+      filters.stats.skipped[parsed.skip]++;
+      continue;
+    }
+    const { host, ...rule } = parsed.rule;
+    addRule(filters, host, { category, ...rule });
+  }
+  return filters;
+}
+
+const TRACKERDB_FILTER = /^! trackerdb_id:\S+ trackerdb_category:(\S+) trackerdb_filter\s*$/;
+
+/**
+ * Adds Ghostery's trackerdb.txt (adblock syntax, each filter preceded by `! trackerdb_id:<id>
+ * trackerdb_category:<category> trackerdb_filter|trackerdb_domain`). Only `trackerdb_filter` lines are
+ * used: `trackerdb_domain` lines say which organisation owns a domain (google.com is an "advertising"
+ * domain there), and blocking them would break maps, sign-in buttons and embeds. Its categories
+ * `audio_video_player`, `social_media`, `customer_interaction`, `utilities`, `hosting`, `extensions` and
+ * `consent` are not blocked.
+ */
+export function addTrackerDb(filters: TrackerFilters, text: string, source: string): TrackerFilters {
+  filters.stats.sources.push(source);
   const lines = text.split('\n');
   for (let i = 0; i < lines.length - 1; i++) {
-    const header = FILTER_HEADER.exec(lines[i]!);
+    const header = TRACKERDB_FILTER.exec(lines[i]!);
     if (!header) continue;
-    const category = CategoryOf[header[1]!];
+    const category = TrackerDbCategory[header[1]!];
     const filter = lines[++i]!.trim();
     if (!category || !filter || filter.startsWith('!')) continue;
     const parsed = parseFilter(filter);
     if ('skip' in parsed) {
-      stats.skipped[parsed.skip]++;
+      filters.stats.skipped[parsed.skip]++;
       continue;
     }
     const { host, ...rule } = parsed.rule;
-    const rules = byHost.get(host) ?? [];
-    rules.push({ category, ...rule });
-    byHost.set(host, rules);
-    stats.used[category]++;
+    addRule(filters, host, { category, ...rule });
   }
-  return { byHost, stats };
+  return filters;
 }
-
-/** The installed package's trackerdb.txt ("exports" hides dist/, so it is found next to the package's entry point). */
-function trackerDbFile(): string {
-  const entry = createRequire(import.meta.url).resolve('@ghostery/trackerdb');
-  return path.join(path.dirname(entry), '..', 'trackerdb.txt');
-}
-
-export const trackerFilters: TrackerFilters = (() => {
-  const file = trackerDbFile();
-  return parseTrackerDb(readFileSync(file, 'utf8'), file);
-})();
 
 /** Approximate registrable domain, for `$3p`: the last two labels, three under a country code's second level (co.uk, com.au). */
 export function siteOf(host: string): string {
@@ -183,23 +223,29 @@ export interface RequestFacts {
   pageHost: string;
 }
 
-/** The first rule of the chosen categories that blocks the request, walking up the host's labels. */
+function ruleApplies(rule: HostRule, request: RequestFacts, thirdParty: () => boolean): boolean {
+  if (rule.types && (!request.type || !rule.types.has(request.type))) return false;
+  if (rule.party && thirdParty() !== (rule.party === 'third')) return false;
+  return !rule.rest || rule.rest.test(request.rest);
+}
+
+/**
+ * The first rule of the chosen categories that blocks the request, walking up the host's labels, unless an
+ * exception of the same category lets it through.
+ */
 export function matchingRule(filters: TrackerFilters, request: RequestFacts, categories: readonly BlockCategory[]): HostRule | undefined {
-  let thirdParty: boolean | undefined;
-  let name = request.host;
-  for (;;) {
-    for (const rule of filters.byHost.get(name) ?? []) {
-      if (!categories.includes(rule.category)) continue;
-      if (rule.types && (!request.type || !rule.types.has(request.type))) continue;
-      if (rule.party) {
-        thirdParty ??= siteOf(request.host) !== siteOf(request.pageHost);
-        if (thirdParty !== (rule.party === 'third')) continue;
-      }
-      if (rule.rest && !rule.rest.test(request.rest)) continue;
-      return rule;
-    }
+  let third: boolean | undefined;
+  const thirdParty = () => (third ??= siteOf(request.host) !== siteOf(request.pageHost));
+  const candidates: HostRule[] = [];
+  for (let name = request.host; ; ) {
+    const rules = filters.byHost.get(name);
+    if (rules)
+      for (const rule of rules) if (categories.includes(rule.category) && ruleApplies(rule, request, thirdParty)) candidates.push(rule);
     const dot = name.indexOf('.');
-    if (dot === -1) return undefined;
+    if (dot === -1) break;
     name = name.slice(dot + 1);
   }
+  const block = candidates.find((rule) => !rule.allow);
+  if (!block || candidates.some((rule) => rule.allow && rule.category === block.category)) return undefined;
+  return block;
 }

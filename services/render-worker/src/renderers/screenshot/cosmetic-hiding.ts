@@ -1,0 +1,78 @@
+import type { CDPSession } from 'puppeteer-core';
+import { type CosmeticFilters, hidingCss, selectorsFor } from './cosmetic-filters.ts';
+
+/**
+ * hideCookieBanners' element hiding, applied to the top document just before the capture: whatever the page
+ * shows by then (a banner that came late included) is hidden, and nothing waits for it. Two DevTools calls:
+ * the page's ids and classes (which select the generic rules that could match, cosmetic-filters.ts), then
+ * one constructed stylesheet with those rules, the page's domain rules and the consent rule set's own
+ * container selectors. Runs in the consent script's isolated world when there is one, so page scripts
+ * cannot tamper with the calls.
+ */
+
+/** In the page: its host, its URL and the tokens ("#id", ".class", lower case) its elements carry. */
+const COLLECT = `function () {
+  const tokens = new Set();
+  for (const element of document.querySelectorAll('[id],[class]')) {
+    const id = element.getAttribute('id');
+    if (id) tokens.add('#' + id.toLowerCase());
+    const classes = element.getAttribute('class');
+    if (classes) for (const name of classes.split(/\\s+/)) if (name) tokens.add('.' + name.toLowerCase());
+  }
+  return { host: location.hostname, url: location.href, tokens: [...tokens] };
+}`;
+
+/** In the page: the rules as one more stylesheet (a <style> element where constructed sheets are missing). */
+const APPLY = `function (css) {
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  } catch {
+    const style = document.createElement('style');
+    style.textContent = css;
+    (document.head || document.documentElement).append(style);
+  }
+}`;
+
+async function call<T>(session: CDPSession, contextId: number | undefined, fn: string, args: unknown[] = []): Promise<T | undefined> {
+  // The world may be gone (a page script sent the top frame elsewhere): the new document's main world then.
+  const answer =
+    contextId === undefined
+      ? await session.send('Runtime.evaluate', {
+          expression: `(${fn})(${args.map((a) => JSON.stringify(a)).join(',')})`,
+          returnByValue: true,
+        })
+      : await session
+          .send('Runtime.callFunctionOn', {
+            functionDeclaration: fn,
+            executionContextId: contextId,
+            arguments: args.map((value) => ({ value })),
+            returnByValue: true,
+          })
+          .catch(() => undefined);
+  if (!answer) return call(session, undefined, fn, args);
+  return answer.exceptionDetails ? undefined : (answer.result.value as T);
+}
+
+/**
+ * Hides the page's cookie notices; answers how many rules were applied. Never throws: a page that cannot be
+ * styled (an image, a document gone meanwhile) is captured as it is.
+ */
+export async function hideCookieNotices(
+  session: CDPSession,
+  filters: CosmeticFilters,
+  options: { contextId?: number; extraSelectors?: (url: string) => readonly string[] },
+): Promise<number> {
+  try {
+    const page = await call<{ host: string; url: string; tokens: string[] }>(session, options.contextId, COLLECT);
+    if (!page) return 0;
+    const selectors = new Set(selectorsFor(filters, page.host, page.tokens));
+    for (const selector of options.extraSelectors?.(page.url) ?? []) selectors.add(selector);
+    if (!selectors.size) return 0;
+    await call(session, options.contextId, APPLY, [hidingCss([...selectors])]);
+    return selectors.size;
+  } catch {
+    return 0;
+  }
+}
