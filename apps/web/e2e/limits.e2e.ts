@@ -15,17 +15,21 @@ describe('limits in the copy, launch period off', () => {
       for (const viewport of [DESKTOP, PHONE]) {
         const tracked = await openPage({ viewport, language });
         const { page } = tracked;
-        await page.goto(`${baseUrl()}/pricing`);
-        await page.getByTestId('plan-free').waitFor();
-        await page.waitForResponse((r) => r.url().endsWith('/api/limits')).catch(() => undefined);
+        // Each page reads GET /api/limits; once it has answered (and React drew), the copy is final.
+        const visit = async (path: string) => {
+          const read = page.waitForResponse((r) => r.url().endsWith('/api/limits'));
+          await page.goto(`${baseUrl()}${path}`);
+          expect((await read).status()).toBe(200);
+          await page.locator('main h1').first().waitFor();
+          await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+        };
+        await visit('/pricing');
         await expect(page.getByTestId('plan-free').textContent()).resolves.toContain(
           language === 'fr' ? '50 crédits par période glissante de 30 jours' : '50 credits per rolling 30 days',
         );
         expect(await page.getByTestId('launch-note').count()).toBe(0);
 
-        await page.goto(`${baseUrl()}/`);
-        await page.locator('main h1').first().waitFor();
-        await page.waitForLoadState('networkidle');
+        await visit('/');
         expect(await page.getByTestId('hero-launch-note').count()).toBe(0);
         expect(await page.locator('body').textContent()).not.toMatch(language === 'fr' ? /Période de lancement/ : /Launch period/);
 

@@ -236,7 +236,7 @@ describe('anonymous calls', () => {
     );
   });
 
-  it('get full pages cut at the anonymous size cap, with a warning that says how to get more', async () => {
+  it('get full pages and elements cut at the anonymous size cap, with a warning that says how to get more', async () => {
     const url = `http://127.0.0.1:${sitePort}/`;
     const body = { url, fullPage: true, outputType: 'json' };
     const anonymous = await gateway.post('/api/screenshot/convert', body, { 'x-forwarded-for': client() });
@@ -251,9 +251,24 @@ describe('anonymous calls', () => {
         message: expect.stringContaining('allowed without an API key (sign up for a free key to capture more)'),
       }),
     ]);
+    // An element is as tall as the page makes it: cut there too.
+    const element = await gateway.post(
+      '/api/screenshot/convert',
+      { url, selector: 'div', outputType: 'json' },
+      { 'x-forwarded-for': client() },
+    );
+    expect(fields(element.headers.get('ratelimit'))).toMatchObject({ 'anon-minute': { r: 14 } });
+    expect((await element.json()).data).toMatchObject({ width: 1280, height: Math.floor(6_000_000 / 1280) });
+
     const user = await verifiedUser(auth);
     const keyed = await gateway.post('/api/screenshot/convert', body, { 'x-api-key': user.apiKey });
     expect((await keyed.json()).data).toMatchObject({ width: 1280, height: 10_000, warnings: [] });
+    const keyedElement = await gateway.post(
+      '/api/screenshot/convert',
+      { url, selector: 'div', outputType: 'json' },
+      { 'x-api-key': user.apiKey },
+    );
+    expect((await keyedElement.json()).data).toMatchObject({ width: 1280, height: 10_000 });
   });
 });
 
@@ -307,7 +322,8 @@ describe('calls with credentials', () => {
     const oldest = await seedCharged(user.userId, 30, 20);
     await seedCharged(user.userId, 20, 2);
     const returnsAt = new Date(oldest.getTime() + WINDOW_MS);
-    for (const credentials of [{ 'x-api-key': user.apiKey }, { authorization: `Bearer ${user.token}` }]) {
+    const both: Record<string, string>[] = [{ 'x-api-key': user.apiKey }, { authorization: `Bearer ${user.token}` }];
+    for (const credentials of both) {
       const refused = await html(gateway, {}, credentials);
       expect(refused.status).toBe(402);
       expect(refused.headers.get('x-credits-limit')).toBe('50');

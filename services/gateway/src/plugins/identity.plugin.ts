@@ -107,16 +107,16 @@ const accountOf = (owner: ApiKeyOwnerResponse): AccountCaller => ({
   plan: owner.plan,
 });
 
-/**
- * Who is calling: credentials become a caller through the account service (`authClient`), session tokens
- * are cached briefly, and calls without credentials share a per-IP limit in Redis.
- */
 /** Records the credits a reservation left, for the answer's X-Credits-* headers (when the service said its limit). */
 function showCredits(request: FastifyRequest, standing: { remaining: number | null; limit?: number | null }): void {
   if (standing.limit === undefined) return;
   limitsOf(request).credits = { limit: standing.limit, remaining: standing.remaining } satisfies CreditStanding;
 }
 
+/**
+ * Who is calling: credentials become a caller through the account service (`authClient`), session tokens
+ * are cached briefly, and calls without credentials are held to the per-address limits (`anonymousLimits`).
+ */
 async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions) {
   const { authClient, accountChanges } = app;
   const sessions = new SessionCache(opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
