@@ -40,6 +40,9 @@ export class Fleet {
         LOG_LEVEL: 'warn',
         // Anonymous load from one IP, far above the demo pages' per-IP limit.
         ANON_RATE_LIMIT_PER_MINUTE: '100000000',
+        ANON_RATE_LIMIT_PER_DAY: '100000000',
+        ANON_MAX_IN_FLIGHT: '100000000',
+        ANON_MAX_PIXELS: '16000000',
         MAX_QUEUE_DEPTH: '5000',
       },
       this.repoRoot,

@@ -237,6 +237,9 @@ export async function runStack(
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         ANON_RATE_LIMIT_PER_MINUTE: '1000000',
+        ANON_RATE_LIMIT_PER_DAY: '1000000',
+        ANON_MAX_IN_FLIGHT: '1000000',
+        ANON_MAX_PIXELS: '16000000',
         // The bench measures speed, not limits: its keyed runs drive a Free account at the full concurrency,
         // which the Free plan's in-flight limit (4 per account and replica by default) would turn into 429s.
         FREE_MAX_IN_FLIGHT: String(Math.max(16, opts.concurrency * 2)),

@@ -8,6 +8,11 @@ export const ErrorCodes = {
   INVALID_SVG: 422,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /**
+   * A render a caller without credentials may not ask for (too large, or costing more than a minute's quota):
+   * only an API key gets it through, so it is not a 429 to retry.
+   */
+  ANONYMOUS_LIMIT: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,

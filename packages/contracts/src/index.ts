@@ -7,6 +7,7 @@ export * from './code.ts';
 export * from './errors.ts';
 export * from './form-check.ts';
 export * from './internal.ts';
+export * from './limits.ts';
 export * from './mcp.ts';
 export * from './pdf.ts';
 export * from './render.ts';

@@ -3,6 +3,7 @@
 // trusts a shape it has not declared.
 import { type Static, Type } from '@sinclair/typebox';
 import { UserView } from './auth.ts';
+import { PlanRulesResponse } from './limits.ts';
 import { defineRoute } from './route.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 import { TemplateIdParams, TemplateVariableValues, templateErrorResponses } from './template.ts';
@@ -102,6 +103,8 @@ export const CreditReserveResponse = Type.Object({
   role: ApiKeyOwnerResponse.properties.role,
   plan: ApiKeyOwnerResponse.properties.plan,
   remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  /** The account's credits per window (null: no limit); what the gateway answers as X-Credits-Limit. */
+  limit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
   /** The spares leased (a subset of those asked for: none past the limit, none whose id was taken). */
   spares: Type.Optional(Type.Array(Type.String())),
 });
@@ -115,6 +118,13 @@ export const CreditRefusedResponse = Type.Object({
   message: Type.String(),
   code: Type.String(),
   owner: Type.Optional(ApiKeyOwnerResponse),
+  /** The account's credits per window, all used. */
+  limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  /**
+   * When the next credit comes back (ISO 8601): the oldest one counted leaves the rolling window. No `format`:
+   * the gateway checks answers with TypeBox's compiler, which knows no formats.
+   */
+  resetsAt: Type.Optional(Type.String({ maxLength: 40 })),
 });
 export type CreditRefusedResponse = Static<typeof CreditRefusedResponse>;
 
@@ -178,6 +188,11 @@ export const AuthInternalRoutes = {
     summary: 'Charge or release several reservations at once (idempotent)',
     body: CreditSettleBatchBody,
     response: { 200: CreditSettleBatchResponse },
+  }),
+  planRules: defineRoute('GET', '/internal/plan-rules', {
+    tags,
+    summary: 'The credit rules in force: the launch period, the Free plan’s credits per window',
+    response: { 200: PlanRulesResponse },
   }),
   webhookSecret: defineRoute('POST', '/internal/webhook-secret', {
     tags,

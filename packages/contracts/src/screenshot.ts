@@ -344,7 +344,12 @@ export const ScreenshotRenderPayload = Type.Composite(
   [
     Type.Omit(ScreenshotConvertBody, ['outputType', 'omitBackground', 'cache', 'webhook', 'optimize', ...PdfFieldNames]),
     // Only for format pdf: the page options, resolved by the gateway. `optimize` only when asked for.
-    Type.Object({ pdf: Type.Optional(PdfJobOptions), optimize: Type.Optional(Type.Boolean()) }),
+    // `maxCapturePixels`: a lower cut for a full page or an element than the worker's own (anonymous callers' size cap).
+    Type.Object({
+      pdf: Type.Optional(PdfJobOptions),
+      optimize: Type.Optional(Type.Boolean()),
+      maxCapturePixels: Type.Optional(Type.Integer({ minimum: 1 })),
+    }),
   ],
   { additionalProperties: false },
 );

@@ -131,20 +131,20 @@ describe('migrations', () => {
   it('rate-limit buckets: shared takes, refill on the database clock, and pruning of refilled rows', async () => {
     const login = new PostgresTokenBuckets(db, 'test:login', 2, 60_000);
     const other = new PostgresTokenBuckets(db, 'test:login', 2, 60_000); // another replica, same limit
-    expect(await login.take('a')).toBe(true);
-    expect(await other.take('a')).toBe(true);
-    expect(await login.take('a')).toBe(false);
-    expect(await other.take('b')).toBe(true); // keys are separate
+    expect((await login.take('a')).allowed).toBe(true);
+    expect((await other.take('a')).allowed).toBe(true);
+    expect((await login.take('a')).allowed).toBe(false);
+    expect((await other.take('b')).allowed).toBe(true); // keys are separate
     // Half the window later, one token has come back.
     await db
       .updateTable('rate_limit_buckets')
       .set({ updated_at: sql<Date>`updated_at - interval '30 seconds'` })
       .where('key', 'like', '%:a')
       .execute();
-    expect(await other.take('a')).toBe(true);
-    expect(await login.take('a')).toBe(false);
-    expect(await takeAllShared('c', login, new PostgresTokenBuckets(db, 'test:hour', 1, 3_600_000))).toBe(true);
-    expect(await takeAllShared('c', login, new PostgresTokenBuckets(db, 'test:hour', 1, 3_600_000))).toBe(false);
+    expect((await other.take('a')).allowed).toBe(true);
+    expect((await login.take('a')).allowed).toBe(false);
+    expect((await takeAllShared('c', login, new PostgresTokenBuckets(db, 'test:hour', 1, 3_600_000))).allowed).toBe(true);
+    expect((await takeAllShared('c', login, new PostgresTokenBuckets(db, 'test:hour', 1, 3_600_000))).allowed).toBe(false);
 
     await db
       .updateTable('rate_limit_buckets')

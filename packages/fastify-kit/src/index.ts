@@ -7,4 +7,4 @@ export { INTERNAL_TOKEN_HEADER, requireInternalToken, safeEqual } from './intern
 export { listenUntilSignalled } from './listen.ts';
 export { default as metrics, HTTP_BUCKETS, type MetricsOptions } from './metrics.plugin.ts';
 export { RequestLogController, type RequestLogOptions } from './request-log.ts';
-export { TokenBuckets } from './token-buckets.ts';
+export { TokenBuckets, takeAll } from './token-buckets.ts';

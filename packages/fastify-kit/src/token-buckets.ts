@@ -1,3 +1,5 @@
+import { type BucketState, bucketState } from '@render/contracts';
+
 /**
  * In-memory token buckets (e.g. per client IP or per account). Per process: with N replicas a key gets N
  * times the limit; limits that must hold across replicas use @render/queue's RedisTokenBuckets.
@@ -7,24 +9,40 @@ export class TokenBuckets {
   private readonly refillPerMs: number;
 
   constructor(
-    private readonly capacity: number,
-    windowMs: number,
+    readonly capacity: number,
+    readonly windowMs: number,
     private readonly now: () => number = Date.now,
   ) {
     this.refillPerMs = capacity / windowMs;
   }
 
-  /** Takes one token for `key`; false when the bucket is empty (the caller answers 429). */
-  take(key: string): boolean {
+  /** Takes `units` tokens for `key`, or none when fewer are left (the caller answers 429 with what it says). */
+  take(key: string, units = 1): BucketState {
+    return this.apply(key, units, true);
+  }
+
+  /** What `take` would answer, without taking anything. */
+  peek(key: string, units = 1): BucketState {
+    return this.apply(key, units, false);
+  }
+
+  private apply(key: string, units: number, commit: boolean): BucketState {
+    const tokens = this.level(key);
+    const allowed = tokens >= units;
+    const left = allowed && commit ? tokens - units : tokens;
+    if (commit) {
+      this.buckets.set(key, { tokens: left, updatedAt: this.now() });
+      if (this.buckets.size > 50_000) this.prune(this.now());
+    }
+    return bucketState(left, this.capacity, this.refillPerMs, allowed, units);
+  }
+
+  /** The tokens `key` has now (refilled), without taking any. */
+  level(key: string): number {
     const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.capacity, updatedAt: now };
-    bucket.tokens = Math.min(this.capacity, bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs);
-    bucket.updatedAt = now;
-    const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
-    this.buckets.set(key, bucket);
-    if (this.buckets.size > 50_000) this.prune(now);
-    return allowed;
+    const bucket = this.buckets.get(key);
+    if (!bucket) return this.capacity;
+    return Math.min(this.capacity, bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs);
   }
 
   /** Full buckets behave exactly like absent ones, so they can go (bounds memory under many keys). */
@@ -33,4 +51,13 @@ export class TokenBuckets {
       if (bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs >= this.capacity) this.buckets.delete(key);
     }
   }
+}
+
+/**
+ * Takes `units` from every bucket of `key`, or from none when one of them has fewer (so a refusal by the
+ * longer window does not also spend the shorter one). Answers each bucket's state, in order.
+ */
+export function takeAll(buckets: readonly TokenBuckets[], key: string, units = 1): { allowed: boolean; buckets: BucketState[] } {
+  const allowed = buckets.every((bucket) => bucket.peek(key, units).allowed);
+  return { allowed, buckets: buckets.map((bucket) => (allowed ? bucket.take(key, units) : bucket.peek(key, units))) };
 }

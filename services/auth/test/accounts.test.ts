@@ -236,6 +236,9 @@ describe('verification codes', () => {
     const tooSoon = await stack.call('POST', '/api/auth/resend-verification', { body: { email } });
     expect(tooSoon.status).toBe(429);
     expect(await json(tooSoon)).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    // One mail a minute: the next is due within the minute.
+    expect(Number(tooSoon.headers.get('retry-after'))).toBeGreaterThan(50);
+    expect(Number(tooSoon.headers.get('retry-after'))).toBeLessThanOrEqual(60);
 
     // Unknown addresses get the same answer as known ones.
     const unknown = await stack.call('POST', '/api/auth/resend-verification', { body: { email: uniqueEmail('ghost') } });

@@ -29,8 +29,8 @@ const settleBatch = (s: Stack, requestIds: string[], outcome: 'charged' | 'relea
 const statusOf = async (s: Stack, requestId: string) =>
   (await s.db.selectFrom('credit_ledger').select('status').where('request_id', '=', requestId).executeTakeFirst())?.status;
 
-/** Fills a user's window with `n` charged credits, `daysAgo` old, straight in the ledger. */
-async function seedCharged(s: Stack, userId: string, n: number, daysAgo = 0) {
+/** Fills a user's window with `n` charged credits, `daysAgo` old, straight in the ledger; answers when they were taken. */
+async function seedCharged(s: Stack, userId: string, n: number, daysAgo = 0): Promise<Date> {
   const created = new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000);
   await s.db
     .insertInto('credit_ledger')
@@ -38,6 +38,7 @@ async function seedCharged(s: Stack, userId: string, n: number, daysAgo = 0) {
       Array.from({ length: n }, () => ({ user_id: userId, request_id: randomUUID(), status: 'charged' as const, created_at: created })),
     )
     .execute();
+  return created;
 }
 
 describe('credits: reserve, settle and usage', () => {
@@ -85,14 +86,23 @@ describe('credits: reserve, settle and usage', () => {
   it('refuses the 51st credit with 402, and forgets credits older than 30 days', async () => {
     const user = await verifiedUser(stack);
     await seedCharged(stack, user.userId, 30, 31); // outside the window
-    await seedCharged(stack, user.userId, 49, 29);
+    const oldest = await seedCharged(stack, user.userId, 49, 29);
     expect(await usage(stack, user.token)).toMatchObject({ used: 49, remaining: 1 });
-    expect((await reserve(stack, user.userId)).status).toBe(200);
+    expect(await json(await reserve(stack, user.userId))).toMatchObject({ remaining: 0, limit: 50 });
     const refused = await reserve(stack, user.userId);
     expect(refused.status).toBe(402);
-    expect((await json(refused)).message).toBe(creditLimitMessage);
-    expect(creditLimitMessage).toBe(
-      'You have used all 50 credits of your plan for this 30-day window. Upgrade to Pro for unlimited conversions.',
+    // The next credit comes back when the oldest one in the window (29 days old) leaves it: tomorrow.
+    const returnsAt = new Date(oldest.getTime() + 30 * 24 * 60 * 60 * 1000);
+    expect(await json(refused)).toEqual({
+      success: false,
+      code: 'PAYMENT_REQUIRED',
+      message: creditLimitMessage(returnsAt),
+      limit: 50,
+      resetsAt: returnsAt.toISOString(),
+    });
+    expect(creditLimitMessage(new Date('2026-12-03T14:05:59.000Z'))).toBe(
+      'You have used all 50 credits of your plan for this rolling 30-day window. Your next credit comes back on 3 December 2026 at 14:05 UTC, ' +
+        'when the oldest one leaves the window. Upgrade to Pro for unlimited conversions.',
     );
     expect(await usage(stack, user.token)).toMatchObject({ used: 50, remaining: 0 });
   });
@@ -111,7 +121,7 @@ describe('credits: reserve, settle and usage', () => {
     const pro = await verifiedUser(stack);
     await stack.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', pro.userId).execute();
     await seedCharged(stack, pro.userId, 60);
-    expect((await reserve(stack, pro.userId)).status).toBe(200);
+    expect(await json(await reserve(stack, pro.userId))).toMatchObject({ remaining: null, limit: null });
     expect(await usage(stack, pro.token)).toMatchObject({ plan: 'pro', used: 61, limit: null, remaining: null, totalCredits: null });
 
     const admin = await verifiedUser(stack);
@@ -124,8 +134,15 @@ describe('credits: reserve, settle and usage', () => {
   it('lifts every limit with LAUNCH_UNLIMITED', async () => {
     const user = await verifiedUser(unlimited);
     await seedCharged(unlimited, user.userId, 60);
-    expect((await reserve(unlimited, user.userId)).status).toBe(200);
+    expect(await json(await reserve(unlimited, user.userId))).toMatchObject({ remaining: null, limit: null });
     expect(await usage(unlimited, user.token)).toMatchObject({ plan: 'free', used: 61, limit: null });
+  });
+
+  it('tells the gateway the rules in force: the launch period is one setting (LAUNCH_UNLIMITED)', async () => {
+    const rules = (s: Stack, token = INTERNAL_TOKEN) => s.call('GET', '/internal/plan-rules', { headers: { 'x-internal-token': token } });
+    expect(await json(await rules(stack))).toEqual({ launchPeriod: false, freeCredits: 50, windowDays: 30 });
+    expect(await json(await rules(unlimited))).toEqual({ launchPeriod: true, freeCredits: null, windowDays: 30 });
+    expect((await rules(stack, 'wrong-token-0123456789')).status).toBe(401);
   });
 
   it('answers 404 for an unknown account and 400 for a malformed one', async () => {
@@ -147,6 +164,7 @@ describe('credits: reserved by API key, settled in batches', () => {
       role: 'user',
       plan: 'free',
       remaining: 49,
+      limit: 50,
       spares: [],
     });
     // Idempotent per requestId, like the reservation by account id.
@@ -222,22 +240,21 @@ describe('credits: reserved by API key, settled in batches', () => {
 
   it('answers 402 with the owner when the window is used up, and no limit for Pro', async () => {
     const user = await verifiedUser(stack);
-    await seedCharged(stack, user.userId, 49);
-    expect(await json(await reserveByKey(stack, user.apiKey))).toMatchObject({ remaining: 0 });
+    const oldest = await seedCharged(stack, user.userId, 49);
+    expect(await json(await reserveByKey(stack, user.apiKey))).toMatchObject({ remaining: 0, limit: 50 });
     const refused = await reserveByKey(stack, user.apiKey);
     expect(refused.status).toBe(402);
-    expect(await json(refused)).toEqual({
+    const returnsAt = new Date(oldest.getTime() + 30 * 24 * 60 * 60 * 1000);
+    const refusal = {
       success: false,
       code: 'PAYMENT_REQUIRED',
-      message: creditLimitMessage,
-      owner: { userId: user.userId, role: 'user', plan: 'free' },
-    });
-    // Asked by account id, the refusal stays the plain error.
-    expect(await json(await reserve(stack, user.userId))).toEqual({
-      success: false,
-      code: 'PAYMENT_REQUIRED',
-      message: creditLimitMessage,
-    });
+      message: creditLimitMessage(returnsAt),
+      limit: 50,
+      resetsAt: returnsAt.toISOString(),
+    };
+    expect(await json(refused)).toEqual({ ...refusal, owner: { userId: user.userId, role: 'user', plan: 'free' } });
+    // Asked by account id, the owner is the caller already.
+    expect(await json(await reserve(stack, user.userId))).toEqual(refusal);
 
     await stack.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
     expect(await json(await reserveByKey(stack, user.apiKey))).toMatchObject({ plan: 'pro', remaining: null });

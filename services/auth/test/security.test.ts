@@ -64,6 +64,11 @@ describe('login', () => {
     const blocked = await stack.call('POST', '/api/auth/login', { body: { email: user.email, password: user.password } });
     expect(blocked.status).toBe(429);
     expect(await json(blocked)).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    // When the bucket (4 per 15 minutes, one back every 225 s) has a token again, from the bucket itself.
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThan(200);
+    expect(retryAfter).toBeLessThanOrEqual(225);
   });
 
   it('shares the limits across auth replicas (the buckets live in Postgres)', async () => {

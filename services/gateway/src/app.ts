@@ -11,17 +11,19 @@ import {
 } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { GatewayConfig } from './config.ts';
+import { anonymousAdvantages, type GatewayConfig } from './config.ts';
 import { accountForwardHooks } from './lib/account-forwarding.ts';
 import { telemetryOrigins, webAppConfig } from './lib/web-telemetry.ts';
 import { parseWebhookAllowlist, parseWebhookPorts } from './lib/webhook-target.ts';
 import accountChanges from './plugins/account-changes.plugin.ts';
 import accountLimits from './plugins/account-limits.plugin.ts';
+import anonymousLimits from './plugins/anonymous-limits.plugin.ts';
 import asyncRenders from './plugins/async-renders.plugin.ts';
 import authClient from './plugins/auth-client.plugin.ts';
 import credits from './plugins/credits.plugin.ts';
 import identity from './plugins/identity.plugin.ts';
 import innerCalls from './plugins/inner-calls.plugin.ts';
+import limitHeaders from './plugins/limit-headers.plugin.ts';
 import openapi from './plugins/openapi.plugin.ts';
 import redis from './plugins/redis.plugin.ts';
 import renderCache from './plugins/render-cache.plugin.ts';
@@ -31,6 +33,7 @@ import templatesClient from './plugins/templates-client.plugin.ts';
 import webApp from './plugins/web-app.plugin.ts';
 import convertRoutes from './routes/convert.routes.ts';
 import forwardRoutes from './routes/forward.routes.ts';
+import limitsRoutes from './routes/limits.routes.ts';
 import mcpRoutes from './routes/mcp.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
 import rendersRoutes from './routes/renders.routes.ts';
@@ -55,7 +58,10 @@ export function serverOptions(config: GatewayConfig): FastifyServerOptions {
 /** The gateway as one plugin: dependencies first, then routes. server.ts and the tests both register it. */
 export default async function app(fastify: FastifyInstance, opts: { config: GatewayConfig }) {
   const { config } = opts;
+  for (const problem of anonymousAdvantages(config)) fastify.log.warn(`anonymous callers are better off than Free accounts: ${problem}`);
   await fastify.register(errorHandler);
+  // Early, so its hooks see every answer (a Retry-After on each 429 and 503, whoever made it).
+  await fastify.register(limitHeaders);
   const origins = telemetryOrigins(config);
   await fastify.register(securityHeaders, { connectOrigins: origins.connect, scriptOrigins: origins.script });
   await fastify.register(openapi);
@@ -93,9 +99,14 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     settleBatchMs: config.CREDIT_SETTLE_BATCH_MS,
   });
   await fastify.register(accountChanges, { redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX });
-  await fastify.register(identity, {
-    anonRateLimitPerMinute: config.ANON_RATE_LIMIT_PER_MINUTE,
+  await fastify.register(anonymousLimits, {
+    perMinute: config.ANON_RATE_LIMIT_PER_MINUTE,
+    perDay: config.ANON_RATE_LIMIT_PER_DAY,
+    maxInFlight: config.ANON_MAX_IN_FLIGHT,
+    maxPixels: config.ANON_MAX_PIXELS,
     keyPrefix: config.QUEUE_PREFIX,
+  });
+  await fastify.register(identity, {
     leaseTtlMs: config.KEY_LEASE_TTL_MS,
     leaseSteadyPerSecond: config.KEY_LEASE_STEADY_PER_SECOND,
   });
@@ -125,6 +136,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   // Before the routes: its hook ties the MCP tools' inner calls to their client's connection.
   await fastify.register(innerCalls);
   await fastify.register(pingRoutes);
+  await fastify.register(limitsRoutes, { freeMaxInFlight: config.FREE_MAX_IN_FLIGHT, proMaxInFlight: config.PRO_MAX_IN_FLIGHT });
   await fastify.register(rendersRoutes);
   await fastify.register(convertRoutes);
   await fastify.register(templateRoutes);

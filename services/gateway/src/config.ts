@@ -1,4 +1,5 @@
 import { LogLevel, loadConfig } from '@render/config';
+import { FREE_PLAN_CREDITS } from '@render/contracts';
 import { type Static, Type } from '@sinclair/typebox';
 
 export const GatewayConfigSchema = Type.Object({
@@ -81,8 +82,21 @@ export const GatewayConfigSchema = Type.Object({
   /** How long credits leased ahead for a busy API key are kept unused before they are given back. */
   KEY_LEASE_TTL_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5_000 }),
   KEY_LEASE_STEADY_PER_SECOND: Type.Integer({ minimum: 0, maximum: 10_000, default: 10 }),
-  /** Convert calls per minute per client IP without credentials (the demo pages). */
+  /**
+   * Calls without credentials (the demo pages), per client address, shared by every replica through Redis:
+   * quota units per minute and per day (a render costs one unit per started 1024 × 1024 pixels, AVIF ×4, PDF
+   * ×2; see AnonymousCost in contracts). The day's quota stays below a Free account's credits, so an account
+   * is never worse off than no account.
+   */
   ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
+  ANON_RATE_LIMIT_PER_DAY: Type.Integer({ minimum: 1, default: 40 }),
+  /** Renders in flight at once per address without credentials, per replica (no more than a Free account's). */
+  ANON_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 2 }),
+  /**
+   * Largest image without credentials (width × height × scale²; full pages and elements are cut there): an
+   * iPad Pro screenshot (5.6 M) fits. With an API key the limit is the render limit, 16,000,000.
+   */
+  ANON_MAX_PIXELS: Type.Integer({ minimum: 1_000_000, maximum: 16_000_000, default: 6_000_000 }),
   /**
    * The built web app (apps/web/dist). When set, the gateway serves it at `/` with a client-route
    * fallback; unset (local development, where Vite serves it), it serves only the API.
@@ -99,6 +113,22 @@ export const GatewayConfigSchema = Type.Object({
 });
 
 export type GatewayConfig = Static<typeof GatewayConfigSchema>;
+
+/**
+ * Where the anonymous limits would leave a caller better off without an account than with a Free one
+ * (issue: an account must never be worse off): the day's quota reaching a Free account's credits, or more
+ * renders in flight. Logged at boot; tests and benchmarks lift the limits on purpose.
+ */
+export function anonymousAdvantages(config: GatewayConfig): string[] {
+  const problems: string[] = [];
+  if (config.ANON_RATE_LIMIT_PER_DAY >= FREE_PLAN_CREDITS) {
+    problems.push(`ANON_RATE_LIMIT_PER_DAY (${config.ANON_RATE_LIMIT_PER_DAY}) is not below a Free account's ${FREE_PLAN_CREDITS} credits`);
+  }
+  if (config.ANON_MAX_IN_FLIGHT > config.FREE_MAX_IN_FLIGHT) {
+    problems.push(`ANON_MAX_IN_FLIGHT (${config.ANON_MAX_IN_FLIGHT}) is above FREE_MAX_IN_FLIGHT (${config.FREE_MAX_IN_FLIGHT})`);
+  }
+  return problems;
+}
 
 export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig =>
   loadConfig(GatewayConfigSchema, env);

@@ -9,7 +9,9 @@ import { startGateway, startWorker, type TestGateway, uniquePrefix } from './hel
 const HTML = '<html><body style="margin:0;background:#00f"></body></html>';
 // Never finishes: the worker's render deadline fails it, so the call ends in an error.
 const ENDLESS = '<html><body><script>for(;;){}</script></body></html>';
-const LIMIT_MESSAGE = 'You have used all 50 credits of your plan for this 30-day window. Upgrade to Pro for unlimited conversions.';
+// The date is the oldest charge's plus 30 days (test/limit-headers.test.ts holds it to the ledger).
+const LIMIT_MESSAGE =
+  /^You have used all 50 credits of your plan for this rolling 30-day window\. Your next credit comes back on \d{1,2} [A-Z][a-z]+ \d{4} at \d\d:\d\d UTC, when the oldest one leaves the window\. Upgrade to Pro for unlimited conversions\.$/;
 
 let auth: Stack;
 let worker: RenderWorkerHandle;
@@ -107,7 +109,7 @@ describe('authenticated convert calls and credits', () => {
     const refused = await convert();
     expect(refused.status).toBe(402);
     expect(refused.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await refused.json()).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED', message: LIMIT_MESSAGE });
+    expect(await refused.json()).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED', message: expect.stringMatching(LIMIT_MESSAGE) });
     expect(await used(user.token)).toBe(50);
   });
 
@@ -132,7 +134,7 @@ describe('authenticated convert calls and credits', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 402)).toHaveLength(49);
     const refused = results.find((r) => r.status === 402)!;
-    expect(await refused.json()).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED', message: LIMIT_MESSAGE });
+    expect(await refused.json()).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED', message: expect.stringMatching(LIMIT_MESSAGE) });
     await Promise.all(results.map((r) => r.arrayBuffer().catch(() => undefined)));
     expect(await used(user.token)).toBe(50);
   });

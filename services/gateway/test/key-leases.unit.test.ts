@@ -80,6 +80,20 @@ describe('KeyLeases', () => {
     expect(leases.ask('k', owner(null))?.spares).toHaveLength(4);
   });
 
+  it('counts the spares still unused as credits left, for the answer of the render that takes one', () => {
+    const { leases } = setup();
+    leases.begin('k');
+    leases.begin('k');
+    const request = leases.ask('k', owner(40))!;
+    leases.settle('k', request, { ...owner(10), limit: 50, spares: request.spares.slice(0, 3) }, 0);
+    // 10 left after the lease's 3 spares; each render that takes one leaves the others still there.
+    expect([leases.take('k', 10), leases.take('k', 10), leases.take('k', 10)].map((t) => [t?.remaining, t?.limit])).toEqual([
+      [12, 50],
+      [11, 50],
+      [10, 50],
+    ]);
+  });
+
   it('gives back spares past their time, and every spare when an account changed', () => {
     const { leases, givenBack } = setup();
     leases.begin('a');

@@ -262,6 +262,9 @@ export async function startStack(): Promise<Stack> {
       INTERNAL_TOKEN: internalToken,
       RENDER_DEADLINE_MS: String(RENDER_DEADLINE_MS),
       ANON_RATE_LIMIT_PER_MINUTE: '100000',
+      ANON_RATE_LIMIT_PER_DAY: '100000',
+      ANON_MAX_IN_FLIGHT: '100000',
+      ANON_MAX_PIXELS: '16000000',
       // The load tests keep up to 12 renders of one Free account in flight.
       FREE_MAX_IN_FLIGHT: '32',
     },

@@ -92,7 +92,8 @@ export type ReserveResult =
    * limit. `spares`: the request ids leased ahead (see `reserve`).
    */
   | { ok: true; reservationId: string; replayed: boolean; owner: CreditOwner; remaining: number | null; spares: string[] }
-  | { ok: false; reason: 'limit_reached'; used: number; owner: CreditOwner }
+  /** `oldestAt`: when the oldest credit counted in the window was taken (it comes back when that leaves the window). */
+  | { ok: false; reason: 'limit_reached'; used: number; owner: CreditOwner; oldestAt: Date | null }
   | { ok: false; reason: 'unknown_user'; used: 0 };
 
 const columns = ['id', 'user_id', 'request_id', 'status', 'created_at', 'settled_at', 'kind', 'format', 'size_bytes', 'render_ms'] as const;
@@ -196,6 +197,18 @@ export class CreditLedgerRepository {
     return Number(row.n);
   }
 
+  /** When the oldest credit counted against the limit since `since` was taken (null: none is). */
+  async oldestUsedAt(userId: string, since: Date): Promise<Date | null> {
+    const row = await this.db
+      .selectFrom('credit_ledger')
+      .select((eb) => eb.fn.min('created_at').as('oldest'))
+      .where('user_id', '=', userId)
+      .where('created_at', '>=', since)
+      .where('status', 'in', usedStatuses('limit'))
+      .executeTakeFirst();
+    return row?.oldest ? new Date(row.oldest as unknown as string | Date) : null;
+  }
+
   /**
    * Reserves one credit for `requestId` and answers whom for (the owner of the API key, when the account
    * is named by one: a revoked key finds nobody). One statement finds the account and, if it has no limit
@@ -263,7 +276,8 @@ export class CreditLedgerRepository {
       const used = await new CreditLedgerRepository(trx).countUsed(userId, since, 'limit');
       const replay = await this.replayOf(trx, owner, requestId, limit === null ? null : Math.max(0, limit - used));
       if (replay) return replay;
-      return { ok: false, reason: 'limit_reached', used, owner };
+      const oldestAt = await new CreditLedgerRepository(trx).oldestUsedAt(userId, since);
+      return { ok: false, reason: 'limit_reached', used, owner, oldestAt };
     });
   }
 

@@ -1,3 +1,4 @@
+import { type BucketState, bucketState } from '@render/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../schema.ts';
 
@@ -20,8 +21,8 @@ export class PostgresTokenBuckets {
     this.refillPerMs = capacity / windowMs;
   }
 
-  /** Takes one token for `key`; false when the bucket is empty (the caller answers 429). */
-  async take(key: string): Promise<boolean> {
+  /** Takes one token for `key`; not allowed when the bucket is empty (the caller answers 429, saying when to retry). */
+  async take(key: string): Promise<BucketState> {
     const refilled = sql<number>`least(${this.capacity}::double precision, rate_limit_buckets.tokens + extract(epoch from (now() - rate_limit_buckets.updated_at)) * 1000 * ${this.refillPerMs}::double precision)`;
     const row = await this.db
       .insertInto('rate_limit_buckets')
@@ -38,9 +39,9 @@ export class PostgresTokenBuckets {
           updated_at: sql<Date>`now()`,
         }),
       )
-      .returning('allowed')
+      .returning(['allowed', 'tokens'])
       .executeTakeFirstOrThrow();
-    return row.allowed;
+    return bucketState(Number(row.tokens), this.capacity, this.refillPerMs, row.allowed, 1);
   }
 
   /** Rows of buckets that have refilled completely behave like absent ones; drops those older than `olderThanMs`. */
@@ -53,6 +54,22 @@ export class PostgresTokenBuckets {
   }
 }
 
-/** All buckets must allow; every one is charged so a burst cannot slip through the stricter window. */
-export const takeAllShared = async (key: string, ...buckets: PostgresTokenBuckets[]): Promise<boolean> =>
-  (await Promise.all(buckets.map((b) => b.take(key)))).every(Boolean);
+/** What several buckets answered together: allowed when every one did, else when to come back. */
+export interface SharedTake {
+  allowed: boolean;
+  /** Whole seconds until every refusing bucket has a token again (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+/** Every bucket is charged (so a burst cannot slip through the stricter window) and all must allow. */
+export async function takeAllShared(key: string, ...buckets: PostgresTokenBuckets[]): Promise<SharedTake> {
+  const states = await Promise.all(buckets.map((b) => b.take(key)));
+  return sharedTake(states);
+}
+
+/** Several takes as one verdict: refused when any was, to be retried once the slowest refusal has passed. */
+export function sharedTake(states: readonly BucketState[]): SharedTake {
+  const allowed = states.every((s) => s.allowed);
+  const waitMs = Math.max(0, ...states.map((s) => s.retryAfterMs));
+  return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(waitMs / 1000)) };
+}

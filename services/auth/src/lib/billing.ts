@@ -44,7 +44,8 @@ export async function stripeCall<T>(log: FastifyBaseLogger, action: string, fn: 
   } catch (error) {
     if (!(error instanceof Stripe.errors.StripeError)) throw error;
     log.warn({ err: error.message, type: error.type, code: error.code, action }, 'stripe call failed');
-    throw new AppError('SERVICE_UNAVAILABLE', BillingMessages.providerUnavailable);
+    // Stripe being away is usually brief.
+    throw new AppError('SERVICE_UNAVAILABLE', BillingMessages.providerUnavailable, undefined, { retryAfterSeconds: 30 });
   }
 }
 

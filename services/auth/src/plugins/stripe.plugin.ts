@@ -43,7 +43,8 @@ async function stripePlugin(app: FastifyInstance, opts: StripePluginOptions) {
         appInfo: { name: 'render-auth' },
       })
     : undefined;
-  const notConfigured = () => new AppError('SERVICE_UNAVAILABLE', BillingMessages.notConfigured);
+  // A configuration matter, not an outage: a retry in seconds would change nothing.
+  const notConfigured = () => new AppError('SERVICE_UNAVAILABLE', BillingMessages.notConfigured, undefined, { retryAfterSeconds: 3600 });
 
   app.decorate('billing', {
     client() {

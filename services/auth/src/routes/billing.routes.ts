@@ -35,7 +35,7 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
       const interval = request.body?.interval ?? 'month';
       const currency = request.body?.currency ?? currencyFromAcceptLanguage(request.headers['accept-language']);
       const price = app.billing.prices[interval][currency];
-      if (!price) throw new AppError('SERVICE_UNAVAILABLE', BillingMessages.priceUnavailable);
+      if (!price) throw new AppError('SERVICE_UNAVAILABLE', BillingMessages.priceUnavailable, undefined, { retryAfterSeconds: 3600 });
 
       let row = await subscriptions.findByUserId(user.id);
       if (row?.status && row.status !== 'canceled') throw new AppError('CONFLICT', BillingMessages.alreadySubscribed);
@@ -63,7 +63,8 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
           locale: currency === 'eur' ? 'fr' : 'auto',
         }),
       );
-      if (!session.url) throw new AppError('SERVICE_UNAVAILABLE', BillingMessages.providerUnavailable);
+      if (!session.url)
+        throw new AppError('SERVICE_UNAVAILABLE', BillingMessages.providerUnavailable, undefined, { retryAfterSeconds: 30 });
       return { success: true as const, url: session.url, sessionId: session.id };
     },
   );

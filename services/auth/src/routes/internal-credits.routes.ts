@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AuthInternalRoutes } from '@render/contracts';
-import { toSettledRender } from '@render/db';
+import { isUnlimited, toSettledRender } from '@render/db';
 import { requireInternalToken } from '@render/fastify-kit';
-import { type CreditPolicy, creditLimitMessage, creditRules, windowStart } from '../lib/credits.ts';
+import { type CreditPolicy, creditLimitMessage, creditReturnsAt, creditRules, planRules, windowStart } from '../lib/credits.ts';
 
 /**
  * Service-to-service credit accounting for the gateway: reserve one credit before a render is queued,
@@ -21,14 +21,28 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
     // The plan is read from the database at reserve time, so an upgrade applies to the very next call. Asked
     // by API key, this is also the key's verification: a revoked (regenerated) key finds no account.
     const result = await ledger.reserve(account, { requestId, kind, format }, rules, windowStart(), charged.map(toSettledRender), spares);
-    if (result.ok) return { reservationId: result.reservationId, ...result.owner, remaining: result.remaining, spares: result.spares };
+    if (result.ok) {
+      const limit = isUnlimited(rules, result.owner) ? null : rules.limit;
+      return { reservationId: result.reservationId, ...result.owner, remaining: result.remaining, limit, spares: result.spares };
+    }
     if (result.reason === 'unknown_user') {
       if (byKey) throw new AppError('UNAUTHORIZED', 'Invalid API key');
       throw new AppError('NOT_FOUND', 'Unknown account');
     }
-    if (!byKey) throw new AppError('PAYMENT_REQUIRED', creditLimitMessage);
-    return reply.code(402).send({ success: false, code: 'PAYMENT_REQUIRED', message: creditLimitMessage, owner: result.owner });
+    const returnsAt = result.oldestAt ? creditReturnsAt(result.oldestAt) : null;
+    return reply.code(402).send({
+      success: false,
+      code: 'PAYMENT_REQUIRED',
+      message: creditLimitMessage(returnsAt),
+      // Asked by account id, the owner is the caller already; by API key it tells the gateway whose key it was.
+      ...(byKey ? { owner: result.owner } : {}),
+      limit: rules.limit,
+      ...(returnsAt ? { resetsAt: returnsAt.toISOString() } : {}),
+    });
   });
+
+  // The gateway's GET /api/limits (and so the web app's copy) learns the launch period here: one setting.
+  app.get('/internal/plan-rules', { schema: AuthInternalRoutes.planRules.schema }, async () => planRules(policy));
 
   app.post('/internal/credits/settle', { schema: AuthInternalRoutes.settleCredit.schema }, async (request) => {
     const { outcome, ...render } = request.body;

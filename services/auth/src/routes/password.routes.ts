@@ -18,7 +18,7 @@ const passwordRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app
       const user = await users.findByEmail(email);
       // Over the limit the mail is silently skipped: a 429 here would differ from the generic answer
       // and the point of the limit is only to stop someone flooding a mailbox.
-      if (user && (await takeAllShared(`reset:${email}`, mailPerMinute, mailPerHour))) {
+      if (user && (await takeAllShared(`reset:${email}`, mailPerMinute, mailPerHour)).allowed) {
         const token = newResetToken();
         await resets.create({ userId: user.id, tokenHash: sha256(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) });
         const link = `${opts.appUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AuthMessages, LoginBody, MeResponse, SessionResponse, TokenResponse } from '@render/contracts';
+import { sharedTake } from '@render/db';
 import { sendError, userView } from '../lib/accounts.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../lib/passwords.ts';
 import { normaliseEmail } from '../lib/signup-rules.ts';
@@ -17,8 +18,12 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const email = normaliseEmail(request.body.email);
       // Both buckets are charged on every attempt: the IP one slows spraying many accounts, the account
       // one slows guessing one password from many addresses.
-      const [ipAllowed, accountAllowed] = await Promise.all([loginPerIp.take(request.ip), loginPerAccount.take(email)]);
-      if (!ipAllowed || !accountAllowed) throw new AppError('RATE_LIMITED', 'Too many login attempts. Please try again later.');
+      const taken = sharedTake(await Promise.all([loginPerIp.take(request.ip), loginPerAccount.take(email)]));
+      if (!taken.allowed) {
+        throw new AppError('RATE_LIMITED', 'Too many login attempts. Please try again later.', undefined, {
+          retryAfterSeconds: taken.retryAfterSeconds,
+        });
+      }
 
       const user = await users.findByEmail(email);
       const passwordOk = await verifyPassword(request.body.password, user?.password_hash ?? dummyHash);

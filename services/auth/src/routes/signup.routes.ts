@@ -108,7 +108,9 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const email = normaliseEmail(request.body.email);
       // Limited per address whether or not an account exists, so the 429 reveals nothing either.
-      if (!(await takeAllShared(email, mailPerMinute, mailPerHour))) throw new AppError('RATE_LIMITED', AuthMessages.tooManyRequests);
+      const taken = await takeAllShared(email, mailPerMinute, mailPerHour);
+      if (!taken.allowed)
+        throw new AppError('RATE_LIMITED', AuthMessages.tooManyRequests, undefined, { retryAfterSeconds: taken.retryAfterSeconds });
       const user = await users.findByEmail(email);
       if (user && user.status === 'pending') {
         const code = await issueVerificationCode(app.repositories, user.id);

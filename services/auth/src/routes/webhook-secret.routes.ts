@@ -15,7 +15,10 @@ const webhookSecretRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const reveal = (row: WebhookSecretRow): string => {
     const secret = cipher.tryDecrypt(row.secret_ciphertext);
     // API_KEY_ENCRYPTION_KEY changed since it was stored: the account rotates to get a usable one.
-    if (!secret) throw new AppError('SERVICE_UNAVAILABLE', 'The webhook secret cannot be read; rotate it to get a new one');
+    if (!secret)
+      throw new AppError('SERVICE_UNAVAILABLE', 'The webhook secret cannot be read; rotate it to get a new one', undefined, {
+        retryAfterSeconds: 60,
+      });
     return secret;
   };
   /** The account's secret, made on first use: every account can receive signed webhooks without a setup step. */

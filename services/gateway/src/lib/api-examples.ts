@@ -50,6 +50,7 @@ const TEMPLATE_SVG =
 
 export const API_EXAMPLES: ApiExample[] = [
   { method: 'GET', path: '/api/ping', expect: 200 },
+  { method: 'GET', path: '/api/limits', expect: 200 },
   { method: 'GET', path: '/api/openapi.json', expect: 200 },
   // A code that was never sent: the answer says so (the real code arrives by e-mail).
   {

@@ -3,29 +3,50 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
 
-/**
- * Back-pressure: the render queue is full (`QUEUE_FULL`), or the caller has too much going on already
- * (`RATE_LIMITED`: the account's renders in flight, or the anonymous per-IP limit). Not an outage: the
- * same request may be sent again after `Retry-After`.
- */
-const TooManyRequests = {
-  description:
-    'Too many requests: the render queue is full (QUEUE_FULL), the account has its plan’s limit of renders in flight, or the anonymous per-IP limit is reached (RATE_LIMITED); retry after Retry-After seconds',
-  headers: {
-    'Retry-After': {
-      type: 'integer',
-      minimum: 1,
-      description: 'Seconds to wait before sending the request again',
-    },
+const RetryAfter = { type: 'integer', minimum: 1, description: 'Seconds to wait before sending the request again' };
+
+/** The limits an answer reports (see README, "Limits"): RateLimit fields and, for calls with credentials, credits. */
+const LimitHeaders = {
+  'RateLimit-Policy': {
+    type: 'string',
+    description:
+      'The limits this call counts against (IETF httpapi RateLimit draft), e.g. `"anon-minute";q=20;w=60, "anon-day";q=40;w=86400, ' +
+      '"anon-in-flight";q=2;qu="concurrent-requests"` without credentials, `"free-in-flight";q=4;qu="concurrent-requests"` with a Free key',
   },
-  content: { 'application/json': { schema: ErrorResponse } },
+  RateLimit: {
+    type: 'string',
+    description:
+      'What is left of each: `r` quota units (anonymous renders cost one per started 1024 × 1024 pixels, AVIF ×4, PDF ×2), `t` seconds until the next unit comes back',
+  },
+};
+const CreditHeaders = {
+  'X-Credits-Limit': { type: 'string', description: 'With credentials: the plan’s credits per rolling 30 days, or `unlimited`' },
+  'X-Credits-Remaining': { type: 'string', description: 'With credentials: credits left after this call, or `unlimited`' },
 };
 
+const errorAnswer = (description: string, headers: Record<string, unknown>) => ({
+  description,
+  headers,
+  content: { 'application/json': { schema: ErrorResponse } },
+});
+
+/**
+ * Back-pressure: the render queue is full (`QUEUE_FULL`), or the caller has too much going on already
+ * (`RATE_LIMITED`: the account's renders in flight, or the anonymous limits). Not an outage: the same
+ * request may be sent again after `Retry-After`.
+ */
+const TooManyRequests = errorAnswer(
+  'Too many requests: the render queue is full (QUEUE_FULL), the account has its plan’s limit of renders in flight, or an anonymous limit (per minute, per day, in flight) is reached (RATE_LIMITED); retry after Retry-After seconds',
+  { 'Retry-After': RetryAfter, ...LimitHeaders },
+);
+
 /** Response schemas of an image route: JSON with base64, or the bytes in one of `formats`. */
-export const imageResponses = (formats: Array<keyof typeof MimeTypes>) => ({
+export const imageResponses = (formats: Array<keyof typeof MimeTypes>, anonymous = false) => ({
   200: {
     description: 'The image (binary by default, JSON with base64 when output/outputType is "json")',
     headers: {
+      ...LimitHeaders,
+      ...CreditHeaders,
       'X-Render-Time': { type: 'integer', description: 'Milliseconds the worker spent rendering (0 for a cached image)' },
       'X-Queue-Time': { type: 'integer', description: 'Milliseconds the job waited in the queue' },
       'X-Cache': {
@@ -47,12 +68,23 @@ export const imageResponses = (formats: Array<keyof typeof MimeTypes>) => ({
   },
   400: ErrorResponse,
   401: ErrorResponse,
-  402: ErrorResponse,
+  402: errorAnswer('The account’s credits for the rolling 30 days are used up; the message says when the next one comes back', {
+    ...CreditHeaders,
+    'X-Credits-Reset': { type: 'string', format: 'date-time', description: 'When the next credit comes back' },
+  }),
+  ...(anonymous
+    ? {
+        403: errorAnswer(
+          'Without credentials: the image is larger than anonymous callers may ask for, or costs more than a minute’s quota (ANONYMOUS_LIMIT); an API key gets it through',
+          LimitHeaders,
+        ),
+      }
+    : {}),
   413: ErrorResponse,
   415: ErrorResponse,
   422: ErrorResponse,
   429: TooManyRequests,
-  503: ErrorResponse,
+  503: errorAnswer('A service the call needs is unavailable; retry after Retry-After seconds', { 'Retry-After': RetryAfter }),
   504: ErrorResponse,
 });
 

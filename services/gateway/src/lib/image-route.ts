@@ -13,6 +13,7 @@ import {
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { creditGivenBack } from '../plugins/limit-headers.plugin.ts';
 import { imageResponses, sendImage } from './image-reply.ts';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -55,7 +56,7 @@ export function imageRoute<S extends RouteSchema>(app: App, spec: ImageRouteSpec
       tags: spec.tags,
       security: security[spec.access],
       ...spec.schema,
-      response: { ...imageResponses(spec.formats), ...spec.errors },
+      response: { ...imageResponses(spec.formats, spec.access === 'anyone'), ...spec.errors },
     },
   };
 }
@@ -122,6 +123,7 @@ export function renderRoute<B extends TObject, K extends RenderKind>(app: App, s
     // A hit comes with no render of its own: the credit reserved in onRequest is given back unclaimed.
     const version = await spec.cacheVersion?.(input, request);
     const { outcome, hit } = await app.renderCache.through(request, input, seconds, render, version);
+    if (hit) creditGivenBack(request);
     return sendImage(reply.header('X-Cache', hit ? 'HIT' : 'MISS'), outcome, spec.output(input));
   });
 }

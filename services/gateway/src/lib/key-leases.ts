@@ -5,6 +5,8 @@ export interface LeaseOwner<Caller> {
   caller: Caller;
   /** Credits left in the window after the lease; null when the account has no limit. */
   remaining: number | null;
+  /** The account's credits per window, as the lease's answer said (null: no limit; undefined: not said). */
+  limit?: number | null;
 }
 
 export interface KeyLeasesOptions {
@@ -91,7 +93,10 @@ export class KeyLeases<Caller> {
     else this.inFlight.delete(keyHash);
   }
 
-  /** A spare of the key's lease, with its owner, if one is left and still fresh. */
+  /**
+   * A spare of the key's lease, with its owner, if one is left and still fresh. Its `remaining` counts the
+   * spares still unused as credits left (they go back if nobody takes them).
+   */
   take(keyHash: string, now = Date.now()): (LeaseOwner<Caller> & { requestId: string }) | undefined {
     const lease = this.leases.get(keyHash);
     if (!lease) return undefined;
@@ -101,7 +106,9 @@ export class KeyLeases<Caller> {
     }
     const requestId = lease.spares.pop();
     if (lease.spares.length === 0) this.leases.delete(keyHash);
-    return requestId ? { caller: lease.caller, remaining: lease.remaining, requestId } : undefined;
+    if (!requestId) return undefined;
+    const remaining = lease.remaining === null ? null : lease.remaining + lease.spares.length;
+    return { caller: lease.caller, remaining, limit: lease.limit, requestId };
   }
 
   /**
@@ -164,6 +171,7 @@ export class KeyLeases<Caller> {
     this.leases.set(keyHash, {
       caller: answer.caller,
       remaining: answer.remaining,
+      limit: answer.limit,
       spares: [...answer.spares],
       expiresAt: now + this.opts.ttlMs,
     });

@@ -13,8 +13,13 @@ export interface ServiceCallOptions {
   timeoutCode?: 'UPSTREAM_TIMEOUT' | 'SERVICE_UNAVAILABLE';
 }
 
+/** How long a caller is asked to wait when one of our services is away: restarts take seconds. */
+export const SERVICE_RETRY_AFTER_SECONDS = 2;
+
 export const serviceUnavailable = (serviceName: string) =>
-  new AppError('SERVICE_UNAVAILABLE', `The ${serviceName} is unavailable right now; please retry shortly`);
+  new AppError('SERVICE_UNAVAILABLE', `The ${serviceName} is unavailable right now; please retry shortly`, undefined, {
+    retryAfterSeconds: SERVICE_RETRY_AFTER_SECONDS,
+  });
 
 /**
  * A call to one of our own services: a timeout is a 504 and an unreachable service a 503, both naming the
@@ -38,7 +43,9 @@ export async function fetchService(url: URL, init: RequestInit, opts: ServiceCal
  */
 export function checkAnswer<T extends TSchema>(body: unknown, shape: TypeCheck<T>, serviceName: string): Static<T> {
   if (shape.Check(body)) return body;
-  throw new AppError('SERVICE_UNAVAILABLE', `The ${serviceName} gave an answer the gateway cannot read; please retry shortly`);
+  throw new AppError('SERVICE_UNAVAILABLE', `The ${serviceName} gave an answer the gateway cannot read; please retry shortly`, undefined, {
+    retryAfterSeconds: SERVICE_RETRY_AFTER_SECONDS,
+  });
 }
 
 /** `checkAnswer` over a response's JSON body; a body that is not JSON is just as unreadable. */

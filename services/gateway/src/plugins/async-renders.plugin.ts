@@ -14,6 +14,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { SERVICE_RETRY_AFTER_SECONDS } from '../lib/service-fetch.ts';
 import { literalWebhookRefusal, webhookPortRefusal } from '../lib/webhook-target.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
@@ -77,7 +78,9 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw new AppError('SERVICE_UNAVAILABLE', 'Async renders are unavailable right now; please retry shortly');
+    throw new AppError('SERVICE_UNAVAILABLE', 'Async renders are unavailable right now; please retry shortly', undefined, {
+      retryAfterSeconds: SERVICE_RETRY_AFTER_SECONDS,
+    });
   }
 }
 
@@ -215,7 +218,9 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
         .exec();
     } catch {
       releaseSlot();
-      throw new AppError('QUEUE_UNAVAILABLE', 'The render queue is unavailable right now; please retry shortly');
+      throw new AppError('QUEUE_UNAVAILABLE', 'The render queue is unavailable right now; please retry shortly', undefined, {
+        retryAfterSeconds: SERVICE_RETRY_AFTER_SECONDS,
+      });
     }
     // Started before the 202 goes out, so the credit reserved in onRequest is claimed by this render (not given
     // back by the answer), and not tied to this connection: the caller hanging up must not end or release it.

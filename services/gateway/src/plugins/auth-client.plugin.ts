@@ -5,6 +5,7 @@ import {
   CREDIT_SETTLE_BATCH_MAX,
   type CreditOutcome,
   ErrorResponse,
+  type PlanRulesResponse,
   type RecentRenderKind,
   type RouteContract,
   type SessionIdentity,
@@ -16,6 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type InternalAnswer, internalClient } from '../lib/internal-client.ts';
 import { checkAnswer, serviceUnavailable } from '../lib/service-fetch.ts';
+import type { CreditStanding } from './limit-headers.plugin.ts';
 
 /** A credit reserved while an API key was verified: for whom, and whether the account's window refused it. */
 export interface KeyReservation {
@@ -24,9 +26,14 @@ export interface KeyReservation {
   refused: AppError | null;
   /** Credits left in the window after this one and its spares; null when the account has no limit. */
   remaining: number | null;
+  /** The account's credits per window (null: no limit; undefined: the service did not say). */
+  limit: number | null | undefined;
   /** The spares leased with it (see `ReserveFacts.spares`). */
   spares: string[];
 }
+
+/** A reservation made by account id: the credits left after it and the limit, as for a key's. */
+export type AccountReservation = Pick<KeyReservation, 'remaining' | 'limit'>;
 
 /** What the ledger records of a render when its credit is reserved (the format only once the body was read). */
 export interface ReserveFacts {
@@ -59,8 +66,8 @@ export interface AuthClient {
   sessionOwner(token: string): Promise<SessionIdentity['user'] | null>;
   /** The owner behind a signature made with their API key; null when it does not match. */
   signatureOwner(userId: string, message: string, signature: string): Promise<ApiKeyOwnerResponse | null>;
-  /** Reserves one credit under `requestId`; 402 when the account's window is used up. */
-  reserveCredit(userId: string, requestId: string, facts: ReserveFacts): Promise<void>;
+  /** Reserves one credit under `requestId`; 402 when the account's window is used up (its details say when one comes back). */
+  reserveCredit(userId: string, requestId: string, facts: ReserveFacts): Promise<AccountReservation>;
   /** Charges or releases a reservation; rejects when the service did not confirm it. */
   settleCredit(requestId: string, outcome: CreditOutcome, facts?: RenderFacts): Promise<void>;
   /**
@@ -73,6 +80,8 @@ export interface AuthClient {
   releaseLater(requestIds: readonly string[]): void;
   /** Sends the pending charges now and waits for them: usage read next counts every answered render. */
   flushCharges(): Promise<void>;
+  /** The credit rules in force (the launch period, the Free plan's credits); 503 when the service cannot say. */
+  planRules(): Promise<PlanRulesResponse>;
 }
 
 declare module 'fastify' {
@@ -98,15 +107,27 @@ const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 const SERVICE = 'account service';
-const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits } = AuthInternalRoutes;
+const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits, planRules } = AuthInternalRoutes;
 // Compiled once: the checks run on every authenticated call.
 const ownerAnswer = TypeCompiler.Compile(verifyApiKey.schema.response[200]);
 const reservedAnswer = TypeCompiler.Compile(reserveCredit.schema.response[200]);
 const refusedAnswer = TypeCompiler.Compile(reserveCredit.schema.response[402]);
 const sessionAnswer = TypeCompiler.Compile(SessionIdentitySchema);
+const rulesAnswer = TypeCompiler.Compile(planRules.schema.response[200]);
 const errorAnswer = TypeCompiler.Compile(ErrorResponse);
-const paymentRequired = (body: unknown) =>
-  new AppError('PAYMENT_REQUIRED', errorAnswer.Check(body) ? body.message : 'You have no credits left for this window');
+/**
+ * The 402 of a used-up window, with the service's message (it says when a credit comes back) and, in its
+ * details, the standing the answer's X-Credits-* headers show (`creditsOfRefusal`).
+ */
+function paymentRequired(body: unknown): AppError {
+  const refusal = refusedAnswer.Check(body) ? body : undefined;
+  const message = errorAnswer.Check(body) ? body.message : 'You have no credits left for this window';
+  const credits: CreditStanding | undefined =
+    refusal?.limit === undefined
+      ? undefined
+      : { limit: refusal.limit, remaining: 0, ...(refusal.resetsAt ? { resetsAt: refusal.resetsAt } : {}) };
+  return new AppError('PAYMENT_REQUIRED', message, credits ? { credits } : undefined);
+}
 
 /**
  * The gateway's HTTP client of the account service, which owns users, keys and the credit ledger. Every
@@ -256,13 +277,13 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     const res = await reservationCall({ apiKeyHash, requestId, ...known, ...(spares?.length ? { spares } : {}) });
     if (res.status === 200) {
       const answer = checkAnswer(res.json(), reservedAnswer, SERVICE);
-      const { userId, role, plan, remaining } = answer;
-      return { owner: { userId, role, plan }, refused: null, remaining, spares: answer.spares ?? [] };
+      const { userId, role, plan, remaining, limit } = answer;
+      return { owner: { userId, role, plan }, refused: null, remaining, limit, spares: answer.spares ?? [] };
     }
     if (res.status === 402) {
       const body = checkAnswer(res.json(), refusedAnswer, SERVICE);
       if (!body.owner) throw unavailable();
-      return { owner: body.owner, refused: paymentRequired(body), remaining: 0, spares: [] };
+      return { owner: body.owner, refused: paymentRequired(body), remaining: 0, limit: body.limit, spares: [] };
     }
     if (res.status === 401) return null;
     throw unavailable();
@@ -283,9 +304,12 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     return checkAnswer(res.json(), ownerAnswer, SERVICE);
   }
 
-  async function reserve(userId: string, requestId: string, facts: ReserveFacts) {
+  async function reserve(userId: string, requestId: string, facts: ReserveFacts): Promise<AccountReservation> {
     const res = await reservationCall({ userId, requestId, ...facts });
-    if (res.status === 200) return;
+    if (res.status === 200) {
+      const { remaining, limit } = checkAnswer(res.json(), reservedAnswer, SERVICE);
+      return { remaining, limit };
+    }
     if (res.status === 402) throw paymentRequired(res.json());
     // 404: the account was deleted after its credentials were cached.
     if (res.status === 404) throw new AppError('UNAUTHORIZED', 'Invalid API key');
@@ -297,7 +321,14 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     if (res.status !== 200) throw new Error(`status ${res.status}`);
   }
 
+  async function rules(): Promise<PlanRulesResponse> {
+    const res = await call(planRules.method, planRules.url);
+    if (res.status !== 200) throw unavailable();
+    return checkAnswer(res.json(), rulesAnswer, SERVICE);
+  }
+
   app.decorate('authClient', {
+    planRules: rules,
     apiKeyOwner,
     reserveCreditForApiKey,
     sessionOwner,

@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import { watchClient } from '../lib/client-gone.ts';
 import type { RenderFacts, ReserveFacts } from './auth-client.plugin.ts';
 import type { AccountCaller, PreparedReservation } from './identity.plugin.ts';
+import { limitsOf } from './limit-headers.plugin.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 export interface Credits {
@@ -42,6 +43,8 @@ interface AccountRender {
   prepared: PreparedReservation | null;
   facts: ReserveFacts;
   slotHeld: boolean;
+  /** Where the credits a reservation made here leaves go (the answer's X-Credits-* headers). */
+  request: FastifyRequest;
 }
 
 declare module 'fastify' {
@@ -143,7 +146,7 @@ async function creditsPlugin(app: FastifyInstance) {
     caller: AccountCaller,
     kind: K,
     payload: Payload<K>,
-    { signal, prepared, facts, slotHeld }: AccountRender,
+    { signal, prepared, facts, slotHeld, request }: AccountRender,
   ): Promise<RenderOutcome> {
     const jobId = prepared?.requestId ?? randomUUID();
     // Reserved (or under way) already when the caller's API key was verified; otherwise (a session, a
@@ -152,7 +155,9 @@ async function creditsPlugin(app: FastifyInstance) {
       ? prepared.outcome.then((outcome) => {
           if (!outcome.reserved) throw outcome.error;
         })
-      : authClient.reserveCredit(caller.userId, jobId, facts);
+      : authClient.reserveCredit(caller.userId, jobId, facts).then(({ remaining, limit }) => {
+          if (limit !== undefined) limitsOf(request).credits = { remaining, limit };
+        });
     let built: RenderPayload<K> | undefined;
     // A limited account renders only once its credit is reserved. An unlimited one (Pro, admin), or a key
     // verified moments ago with credits to spare, has no limit to enforce first: its reservation runs
@@ -188,6 +193,21 @@ async function creditsPlugin(app: FastifyInstance) {
     throw rendered.status === 'rejected' ? rendered.reason : (reserved as PromiseRejectedResult).reason;
   }
 
+  /** No credit: the address's limits instead (size, cost in units, renders in flight), held until the render ends. */
+  async function renderAnonymous<K extends RenderKind>(
+    request: FastifyRequest,
+    kind: K,
+    payload: RenderPayload<K>,
+    signal: AbortSignal | undefined,
+  ): Promise<RenderOutcome> {
+    const release = await app.anonymousLimits.begin(request, kind, payload);
+    try {
+      return await renderQueue.render(kind, payload, { signal });
+    } finally {
+      release();
+    }
+  }
+
   async function renderBilled<K extends RenderKind>(
     request: FastifyRequest,
     kind: K,
@@ -199,13 +219,14 @@ async function creditsPlugin(app: FastifyInstance) {
     if (!caller) throw new AppError('INTERNAL_ERROR', 'Caller was not identified');
     const client = options.endsWithClient === false ? null : watchClient(request);
     try {
-      if (caller.kind === 'anonymous') return await renderQueue.render(kind, await payload, { signal: client?.signal });
+      if (caller.kind === 'anonymous') return await renderAnonymous(request, kind, await payload, client?.signal);
       const facts = { kind: ledgerKindOf(request, kind), format: formatOf(payload) };
       return await renderForAccount(caller, kind, payload, {
         signal: client?.signal,
         prepared: claim(request),
         facts,
         slotHeld: options.slotHeld === true,
+        request,
       });
     } finally {
       client?.dispose();
@@ -230,4 +251,8 @@ async function creditsPlugin(app: FastifyInstance) {
   });
 }
 
-export default fp(creditsPlugin, { name: 'credits', dependencies: ['auth-client', 'render-queue', 'identity', 'metrics'], fastify: '5.x' });
+export default fp(creditsPlugin, {
+  name: 'credits',
+  dependencies: ['auth-client', 'render-queue', 'identity', 'anonymous-limits', 'limit-headers', 'metrics'],
+  fastify: '5.x',
+});

@@ -1,11 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type ApiKeyOwnerResponse, AppError } from '@render/contracts';
-import { TokenBuckets } from '@render/fastify-kit';
-import { RedisTokenBuckets } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { clientGoneError } from '../lib/client-gone.ts';
 import { KeyLeases } from '../lib/key-leases.ts';
+import { type CreditStanding, limitsOf } from './limit-headers.plugin.ts';
 
 export type AccountCaller = { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };
 export type Caller = { kind: 'anonymous' } | AccountCaller;
@@ -64,9 +63,6 @@ export interface PreparedReservation {
 }
 
 export interface IdentityPluginOptions {
-  anonRateLimitPerMinute: number;
-  /** Redis key prefix of the shared anonymous-limit buckets (the queue prefix). */
-  keyPrefix: string;
   /** How long a verified session token is trusted without asking again. */
   cacheTtlMs?: number;
   /** How long credits leased ahead for an API key are kept unused before they are given back. */
@@ -111,9 +107,15 @@ const accountOf = (owner: ApiKeyOwnerResponse): AccountCaller => ({
   plan: owner.plan,
 });
 
+/** Records the credits a reservation left, for the answer's X-Credits-* headers (when the service said its limit). */
+function showCredits(request: FastifyRequest, standing: { remaining: number | null; limit?: number | null }): void {
+  if (standing.limit === undefined) return;
+  limitsOf(request).credits = { limit: standing.limit, remaining: standing.remaining } satisfies CreditStanding;
+}
+
 /**
  * Who is calling: credentials become a caller through the account service (`authClient`), session tokens
- * are cached briefly, and calls without credentials share a per-IP limit in Redis.
+ * are cached briefly, and calls without credentials are held to the per-address limits (`anonymousLimits`).
  */
 async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions) {
   const { authClient, accountChanges } = app;
@@ -132,11 +134,6 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     keys.clear();
   });
   const sweep = setInterval(() => leases.sweep(), 1_000).unref();
-  // The anonymous limit holds across gateway replicas (buckets in Redis). Without Redis nothing renders
-  // anyway, but the check itself must not turn into a 500: each process then limits on its own.
-  const anonymous = new RedisTokenBuckets(app.redis, `${opts.keyPrefix}:rl:anon`, opts.anonRateLimitPerMinute, 60_000);
-  const anonymousFallback = new TokenBuckets(opts.anonRateLimitPerMinute, 60_000);
-  const takeAnonymous = (ip: string) => anonymous.take(ip).catch(() => anonymousFallback.take(ip));
 
   async function resolve(credential: Credential): Promise<AccountCaller> {
     if (credential.type === 'apiKey') {
@@ -173,6 +170,7 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     if (spare) {
       // Reserved ahead for this key's account by an earlier call of the same key (see KeyLeases).
       request.reservation = { requestId: spare.requestId, outcome: Promise.resolve(RESERVED), ahead: false, claimed: false };
+      showCredits(request, spare);
       return spare.caller;
     }
     const requestId = randomUUID();
@@ -184,6 +182,11 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
       (reserved) => {
         if (reserved) keys.set(keyHash, accountOf(reserved.owner), reserved.remaining);
         else keys.delete(keyHash);
+        // Spares leased with it are credits still there until a render takes one.
+        if (reserved && !reserved.refused) {
+          const remaining = reserved.remaining === null ? null : reserved.remaining + reserved.spares.length;
+          showCredits(request, { remaining, limit: reserved.limit });
+        }
         if (lease) {
           const leased = reserved && !reserved.refused ? { caller: accountOf(reserved.owner), ...reserved } : null;
           leases.settle(keyHash, lease, leased);
@@ -235,18 +238,28 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     return sessions.resolve(credential.value, () => resolve(credential));
   }
 
-  async function identify(request: FastifyRequest): Promise<void> {
+  /**
+   * A billed call's caller: an account's credits and renders-in-flight limit go on its answer (the caller
+   * sent that account's credentials); without credentials, the per-address limits (`anonymousLimits`) apply,
+   * before the body is even read.
+   */
+  async function billedCaller(request: FastifyRequest): Promise<AccountCaller | null> {
+    if (credentialOf(request)) limitsOf(request).ownCredits = true;
     const caller = await authenticated(request, true);
-    if (!caller && !(await takeAnonymous(request.ip))) {
-      throw new AppError(
-        'RATE_LIMITED',
-        `Too many conversions without an API key: anonymous use is limited to ${opts.anonRateLimitPerMinute} per minute. Sign up for a free API key or retry in a minute.`,
-        undefined,
-        // The bucket gives a call back every 60 / limit seconds.
-        { retryAfterSeconds: 60 / opts.anonRateLimitPerMinute },
-      );
+    if (!caller) await app.anonymousLimits.admit(request);
+    else if (caller.role !== 'admin') {
+      const { accountLimits } = app;
+      limitsOf(request).concurrency = {
+        name: `${caller.plan}-in-flight`,
+        quota: accountLimits.limitOf(caller.plan),
+        inUse: () => accountLimits.inFlight(caller.userId),
+      };
     }
-    request.caller = caller ?? { kind: 'anonymous' };
+    return caller;
+  }
+
+  async function identify(request: FastifyRequest): Promise<void> {
+    request.caller = (await billedCaller(request)) ?? { kind: 'anonymous' };
   }
 
   async function requireAccount(request: FastifyRequest): Promise<void> {
@@ -256,7 +269,8 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
   }
 
   async function requireBilledAccount(request: FastifyRequest): Promise<void> {
-    const caller = await authenticated(request, true);
+    if (!credentialOf(request)) throw new AppError('UNAUTHORIZED', 'Please sign in (Bearer token) or send your API key');
+    const caller = await billedCaller(request);
     if (!caller) throw new AppError('UNAUTHORIZED', 'Please sign in (Bearer token) or send your API key');
     request.caller = caller;
   }
@@ -364,4 +378,8 @@ class KeyHints {
   }
 }
 
-export default fp(identityPlugin, { name: 'identity', dependencies: ['redis', 'auth-client', 'account-changes'], fastify: '5.x' });
+export default fp(identityPlugin, {
+  name: 'identity',
+  dependencies: ['auth-client', 'account-changes', 'account-limits', 'anonymous-limits', 'limit-headers'],
+  fastify: '5.x',
+});

@@ -20,6 +20,7 @@ import { Queue } from 'bullmq';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
+import { SERVICE_RETRY_AFTER_SECONDS } from '../lib/service-fetch.ts';
 import type { RenderAccount } from './account-limits.plugin.ts';
 
 export interface RenderOutcome {
@@ -66,7 +67,10 @@ const ENQUEUE_TIMEOUT_MS = 3_000;
 const CLOSE_TIMEOUT_MS = 2_000;
 const DEPTH_TTL_MS = 200;
 
-const unavailable = () => new AppError('QUEUE_UNAVAILABLE', 'The render queue is unavailable right now; please retry shortly');
+const unavailable = () =>
+  new AppError('QUEUE_UNAVAILABLE', 'The render queue is unavailable right now; please retry shortly', undefined, {
+    retryAfterSeconds: SERVICE_RETRY_AFTER_SECONDS,
+  });
 
 function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

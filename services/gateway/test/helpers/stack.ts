@@ -41,6 +41,9 @@ export async function startGateway(env: Record<string, string>): Promise<TestGat
     RENDER_DEADLINE_MS: '20000',
     // Existing tests convert anonymously and in bursts; the anonymous limit has its own test.
     ANON_RATE_LIMIT_PER_MINUTE: '1000000',
+    ANON_RATE_LIMIT_PER_DAY: '1000000',
+    ANON_MAX_IN_FLIGHT: '1000000',
+    ANON_MAX_PIXELS: '16000000',
     // Likewise with API keys (50 at once for one Free account); the in-flight limits have their own test.
     FREE_MAX_IN_FLIGHT: '1000',
     PRO_MAX_IN_FLIGHT: '1000',

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { errorText } from '../../lib/api-client.ts';
+import { usePlanLimits } from '../../lib/plan-limits.ts';
 import { useSessionStore } from '../../lib/session/session.context.tsx';
 import { FREE_CREDITS_PER_30_DAYS, formatPrice, PRO_MONTHLY_PRICE } from '../pricing/plans.ts';
 import { dashboardApi, dashboardKeys, externalNavigation, FRESH, type PaymentInfo } from './dashboard-api.ts';
@@ -202,6 +203,9 @@ function FreePlan({ data }: { data: PaymentInfo }) {
   const message = useMessageText();
   const [interval, setChosen] = useState<Interval>('month');
   const name = useId();
+  // The launch period lifts the Free plan's limit: say what the gateway says, the plan's rule until it has.
+  const { data: limits } = usePlanLimits();
+  const freeCredits = limits ? limits.plans.free.credits : FREE_CREDITS_PER_30_DAYS;
   const upgrade = useMutation({
     mutationFn: () => dashboardApi.upgrade({ interval, currency: i18n.language.startsWith('fr') ? 'eur' : 'usd' }),
     onSuccess: ({ url }) => externalNavigation.go(url),
@@ -222,7 +226,7 @@ function FreePlan({ data }: { data: PaymentInfo }) {
         <Stat label={t('billing.price')} value={data.plan === 'free' ? formatPrice(0, i18n.language) : '—'} testId="billing-price" />
         <Stat
           label={t('billing.credits')}
-          value={data.plan === 'free' ? FREE_CREDITS_PER_30_DAYS : t('usage.unlimited')}
+          value={data.plan === 'free' && freeCredits !== null ? freeCredits : t('usage.unlimited')}
           hint={t('billing.creditsHint')}
           testId="billing-credits"
         />

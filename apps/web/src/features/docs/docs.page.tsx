@@ -12,6 +12,7 @@ import { useSession } from '../../lib/session/session.context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { DocsGuide } from './docs-guide.tsx';
 import { DOCS_SECTIONS, type DocsSection } from './docs-sections.ts';
+import { LimitsDoc } from './limits-doc.tsx';
 import { examplesOf, type OpenApiDocument, operationsFor } from './openapi-fields.ts';
 import { OperationDoc } from './operation-doc.tsx';
 
@@ -88,6 +89,7 @@ function SectionContent({ section }: { section: DocsSection }) {
             <p>{t('auth.apiKey')}</p>
             <p>{t('auth.bearer')}</p>
             <p>{t('auth.anonymous')}</p>
+            <LimitsDoc />
           </div>
         )}
         <div className="mt-8 space-y-10">

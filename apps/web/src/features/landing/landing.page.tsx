@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { BarChart3, Braces, Camera, Code2, FileCode2, Gauge, LayoutTemplate, ShieldCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/ui/button.tsx';
+import { launchPeriodOn, usePlanLimits } from '../../lib/plan-limits.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { PlanCards } from '../pricing/plan-cards.tsx';
 import { LiveDemo } from './live-demo.tsx';
@@ -34,6 +35,7 @@ function Section({ id, title, subtitle, children }: { id: string; title: string;
 
 function Hero() {
   const { t } = useTranslation('landing');
+  const { data: limits } = usePlanLimits();
   return (
     <section className="border-b border-zinc-200 bg-gradient-to-b from-accent-50/60 to-white">
       <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 sm:px-6 lg:grid-cols-2 lg:py-20">
@@ -49,7 +51,11 @@ function Hero() {
               {t('hero.secondaryCta')}
             </Link>
           </div>
-          <p className="mt-4 text-sm text-zinc-600">{t('hero.launchNote')}</p>
+          {launchPeriodOn(limits) && (
+            <p className="mt-4 text-sm text-zinc-600" data-testid="hero-launch-note">
+              {t('hero.launchNote')}
+            </p>
+          )}
         </div>
         <LiveDemo />
       </div>

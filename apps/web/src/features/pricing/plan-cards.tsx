@@ -2,11 +2,18 @@ import { Link } from '@tanstack/react-router';
 import { Check } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/ui/button.tsx';
+import { launchPeriodOn, usePlanLimits } from '../../lib/plan-limits.ts';
 import { FREE_CREDITS_PER_30_DAYS, formatPrice, PRO_MONTHLY_PRICE } from './plans.ts';
 
 function PlanCard({ plan, price, highlighted }: { plan: 'free' | 'pro'; price: string; highlighted?: boolean }) {
   const { t } = useTranslation('pricing');
-  const features = t(`plans.${plan}.features`, { returnObjects: true, credits: FREE_CREDITS_PER_30_DAYS }) as string[];
+  const { data: limits } = usePlanLimits();
+  const listed = t(`plans.${plan}.features`, { returnObjects: true }) as string[];
+  // The Free plan's credits: unlimited only while the gateway says the launch period is on.
+  const credits = launchPeriodOn(limits)
+    ? t('plans.free.launchCredits')
+    : t('plans.free.credits', { credits: limits?.plans.free.credits ?? FREE_CREDITS_PER_30_DAYS });
+  const features = plan === 'free' ? [credits, ...listed] : listed;
   return (
     <div
       className={`flex flex-col rounded-xl border bg-white p-6 ${highlighted ? 'border-accent-600 ring-1 ring-accent-600' : 'border-zinc-200'}`}
@@ -35,15 +42,21 @@ function PlanCard({ plan, price, highlighted }: { plan: 'free' | 'pro'; price: s
   );
 }
 
-/** Free and Pro side by side, with the launch-period note (spec §1, §9). */
+/** Free and Pro side by side, with the launch-period note while the period is on (spec §1, §9). */
 export function PlanCards() {
   const { t, i18n } = useTranslation('pricing');
+  const { data: limits } = usePlanLimits();
   const language = i18n.resolvedLanguage ?? 'en';
   return (
     <div>
-      <p className="mx-auto mb-8 max-w-2xl rounded-lg border border-accent-100 bg-accent-50 px-4 py-3 text-center text-sm text-accent-800">
-        {t('launchNote')}
-      </p>
+      {launchPeriodOn(limits) && (
+        <p
+          className="mx-auto mb-8 max-w-2xl rounded-lg border border-accent-100 bg-accent-50 px-4 py-3 text-center text-sm text-accent-800"
+          data-testid="launch-note"
+        >
+          {t('launchNote')}
+        </p>
+      )}
       <div className="mx-auto grid max-w-3xl gap-6 md:grid-cols-2">
         <PlanCard plan="free" price={formatPrice(0, language)} />
         <PlanCard plan="pro" price={formatPrice(PRO_MONTHLY_PRICE, language)} highlighted />

@@ -19,6 +19,13 @@ export interface FullPageLimits {
   maxHeight: number;
   /** Most device pixels of a full page, width × height × scale² (worker config SCREENSHOT_MAX_PIXELS). */
   maxPixels: number;
+  /** Set when the job asked for a lower pixel budget than the worker's (the gateway's cap for anonymous callers). */
+  jobPixelCap?: boolean;
+}
+
+/** The worker's limits, with the job's own pixel budget when it is lower. */
+export function jobFullPageLimits(limits: FullPageLimits, jobMaxPixels: number | undefined): FullPageLimits {
+  return jobMaxPixels !== undefined && jobMaxPixels < limits.maxPixels ? { ...limits, maxPixels: jobMaxPixels, jobPixelCap: true } : limits;
 }
 
 export const DefaultFullPageLimits: FullPageLimits = {
@@ -139,14 +146,17 @@ export async function stitch(tiles: readonly Buffer[], format: TileFormat, quali
 }
 
 /** The warning a cut page carries (the answer's `warnings`). */
-export function pageCutWarning(plan: FullPagePlan, scale: number): RenderWarning | undefined {
+export function pageCutWarning(plan: FullPagePlan, scale: number, limits?: FullPageLimits): RenderWarning | undefined {
   if (plan.cutFrom === undefined) return undefined;
   const px = (n: number) => n.toLocaleString('en-US');
+  const pixelBudget = limits?.jobPixelCap
+    ? `the ${px(limits.maxPixels)}-pixel size allowed without an API key (sign up for a free key to capture more)`
+    : 'the pixel budget (width × height × scale²) of this server';
   const why =
     plan.cutBy === 'height'
       ? 'the tallest full page this server captures'
       : plan.cutBy === 'pixels'
-        ? 'the pixel budget (width × height × scale²) of this server'
+        ? pixelBudget
         : `the tallest image the format holds (${px(Math.round(plan.height * scale))} px)`;
   return {
     code: 'PAGE_CUT',
@@ -178,7 +188,7 @@ export async function fullPageCapture(
   const { viewport } = options;
   const { cssContentSize } = await session.send('Page.getLayoutMetrics');
   const plan = planFullPage(cssContentSize.height, viewport, options.format, options.limits);
-  const warning = pageCutWarning(plan, viewport.scale);
+  const warning = pageCutWarning(plan, viewport.scale, options.limits);
   if (!needsTiles(plan.height, viewport.scale)) {
     return { clip: { x: 0, y: 0, width: viewport.width, height: plan.height }, ...(warning ? { warning } : {}) };
   }

@@ -11,7 +11,7 @@ import { defaultScreenshotFilters, type ScreenshotFilters } from './block-lists.
 import { CONSENT_MAX_WAIT_MS, ConsentBlocker, consentRuleSelectors } from './consent-blocker.ts';
 import { hideCookieNotices } from './cosmetic-hiding.ts';
 import { acceptLanguage, type DeviceSettings, desktopUserAgent, deviceSettings } from './device-profiles.ts';
-import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture } from './full-page-capture.ts';
+import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture, jobFullPageLimits } from './full-page-capture.ts';
 import { imageSize } from './image-size.ts';
 import { revealLazyContent } from './lazy-content.ts';
 import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
@@ -32,7 +32,7 @@ export const renderScreenshot: Renderer<ScreenshotRenderPayload> = async (payloa
   try {
     const plan = payload.format === 'pdf' ? undefined : planEncoding(payload.format, payload);
     const pool = await ctx.pool('screenshot');
-    const limits = ctx.fullPage ?? DefaultFullPageLimits;
+    const limits = jobFullPageLimits(ctx.fullPage ?? DefaultFullPageLimits, payload.maxCapturePixels);
     const filters = ctx.filters ?? defaultScreenshotFilters();
     const image = await pool.run(({ page, slot }) =>
       withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits, filters)),
@@ -239,7 +239,7 @@ async function shoot(
   let clip: BoundingBox | undefined;
   let cut: Pick<RenderedImage, 'warnings'> = {};
   if (p.selector) {
-    clip = await elementClip(page, session, p.selector, scale);
+    clip = await elementClip(page, session, p.selector, scale, limits.jobPixelCap ? limits.maxPixels : undefined);
   } else if (p.clip) {
     clip = await pageClip(session, p.clip, viewportWidth, viewportHeight);
   } else if (p.fullPage) {
@@ -295,9 +295,9 @@ async function pageClip(
 
 /**
  * The element's box in page coordinates, from the DevTools protocol rather than page script (which could
- * lie about its geometry), cut to the same limits as a full page.
+ * lie about its geometry), cut to the same limits as a full page (and to the job's own pixel budget, if any).
  */
-async function elementClip(page: Page, session: CDPSession, selector: string, scale: number): Promise<BoundingBox> {
+async function elementClip(page: Page, session: CDPSession, selector: string, scale: number, jobMaxPixels?: number): Promise<BoundingBox> {
   let element: Awaited<ReturnType<Page['$']>>;
   try {
     element = await page.$(selector);
@@ -314,7 +314,11 @@ async function elementClip(page: Page, session: CDPSession, selector: string, sc
       x: Math.max(0, box.x + cssVisualViewport.pageX),
       y: Math.max(0, box.y + cssVisualViewport.pageY),
       width,
-      height: Math.min(box.height, maxCaptureHeight(width, scale)),
+      height: Math.min(
+        box.height,
+        maxCaptureHeight(width, scale),
+        jobMaxPixels ? Math.max(1, Math.floor(jobMaxPixels / (width * scale * scale))) : Infinity,
+      ),
     };
   } finally {
     await element.dispose().catch(() => undefined);

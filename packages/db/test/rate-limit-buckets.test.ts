@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type DB, migrateToLatest, PostgresTokenBuckets, sharedTake, takeAllShared } from '../src/index.ts';
+
+// The auth service's login and mail limits: buckets in Postgres that say what they left, so a 429 carries a
+// true Retry-After (how long until the refusing bucket has a token again, on the database's clock).
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+if (!adminUrl) throw new Error('TEST_DATABASE_URL is required (run the tests through ./scripts/test)');
+
+const databaseName = `render_test_${randomBytes(6).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+let db: Kysely<DB>;
+
+beforeAll(async () => {
+  await admin.connect();
+  await admin.query(`create database ${admin.escapeIdentifier(databaseName)}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${databaseName}`;
+  db = createDb(url.toString(), { poolSize: 2 });
+  await migrateToLatest(db);
+});
+
+afterAll(async () => {
+  await db?.destroy();
+  await admin.query(`drop database if exists ${admin.escapeIdentifier(databaseName)} with (force)`);
+  await admin.end();
+});
+
+const HOUR_MS = 3_600_000;
+
+describe('PostgresTokenBuckets', () => {
+  it('reports the tokens left and, once empty, when the next one is back', async () => {
+    const perHour = new PostgresTokenBuckets(db, 'test:hour', 2, HOUR_MS);
+    expect(await perHour.take('k')).toMatchObject({ allowed: true, capacity: 2, remaining: 1, retryAfterMs: 0 });
+    const last = await perHour.take('k');
+    expect(last).toMatchObject({ allowed: true, remaining: 0 });
+    // One token every 30 minutes.
+    expect(last.nextTokenMs).toBeGreaterThan(HOUR_MS / 2 - 60_000);
+    expect(last.nextTokenMs).toBeLessThanOrEqual(HOUR_MS / 2);
+    const refused = await perHour.take('k');
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterMs).toBeGreaterThan(HOUR_MS / 2 - 60_000);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(HOUR_MS / 2);
+    // Another key is untouched.
+    expect(await perHour.take('other')).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('takes from every bucket together and says when the slowest refusal has passed', async () => {
+    const perMinute = new PostgresTokenBuckets(db, 'test:minute', 1, 60_000);
+    const perHour = new PostgresTokenBuckets(db, 'test:hour5', 5, HOUR_MS);
+    expect(await takeAllShared('mail', perMinute, perHour)).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    const refused = await takeAllShared('mail', perMinute, perHour);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThan(50);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+    const states = [
+      { allowed: false, capacity: 1, remaining: 0, nextTokenMs: 10, retryAfterMs: 1_200 },
+      { allowed: false, capacity: 5, remaining: 0, nextTokenMs: 10, retryAfterMs: 700_000 },
+    ];
+    expect(sharedTake(states)).toEqual({ allowed: false, retryAfterSeconds: 700 });
+  });
+});
