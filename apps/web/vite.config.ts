@@ -2,12 +2,14 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { markdownContent } from './vite/markdown-content.plugin.ts';
+import { precompress } from './vite/precompress.plugin.ts';
 
 // The gateway the dev server proxies /api to (./scripts/dev starts it on 3000).
 const gateway = process.env.GATEWAY_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), markdownContent()],
+  // precompress: .br and .gz beside each text file of the build, which the gateway serves as they are.
+  plugins: [react(), tailwindcss(), markdownContent(), precompress()],
   server: {
     port: 5173,
     strictPort: true,

@@ -6,13 +6,27 @@ import { ApiError, apiJson, ErrorTexts, errorText, setTokenSource } from '../src
 // A real HTTP server on 127.0.0.1: each path answers one of the shapes the rule distinguishes.
 let server: Server;
 let base = '';
-const seen: Array<{ url?: string; authorization?: string }> = [];
+const seen: Array<{ url?: string; authorization?: string; accept?: string }> = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    seen.push({ url: req.url, authorization: req.headers.authorization });
+    seen.push({ url: req.url, authorization: req.headers.authorization, accept: req.headers.accept });
     if (req.url === '/with-message') {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, message: 'Invalid email address' }));
+      // The API's problem body (RFC 9457), as every service answers errors.
+      res.writeHead(400, { 'content-type': 'application/problem+json; charset=utf-8', 'x-request-id': 'r-1' }).end(
+        JSON.stringify({
+          success: false,
+          message: 'Invalid email address',
+          code: 'VALIDATION_ERROR',
+          type: '/docs?tab=errors#validation-error',
+          title: 'Invalid request',
+          status: 400,
+          detail: 'Invalid email address',
+          instance: '/with-message',
+          requestId: 'r-1',
+          errors: [{ field: 'email', message: 'Invalid email address' }],
+        }),
+      );
     } else if (req.url === '/without-message') {
       res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false }));
     } else if (req.url === '/not-json') {
@@ -40,11 +54,13 @@ const failure = async (path: string) => {
 };
 
 describe('API client error rule (spec §8)', () => {
-  it("uses the server's message field when the answer has one", async () => {
+  it("uses the server's message field when the answer has one (a problem+json body)", async () => {
     const error = await failure('/with-message');
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(400);
     expect(errorText(error)).toBe('Invalid email address');
+    expect(error.data).toMatchObject({ code: 'VALIDATION_ERROR', requestId: 'r-1' });
+    expect(seen.at(-1)?.accept).toBe('application/json, application/problem+json');
   });
 
   it("answers 'An error occurred' for an answer without a message", async () => {

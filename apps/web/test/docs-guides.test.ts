@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ErrorCodes, problemType } from '@render/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,6 +10,7 @@ import { DOCS_GUIDES, DOCS_SECTIONS } from '../src/features/docs/docs-sections.t
 import { examplesOf, type OpenApiDocument } from '../src/features/docs/openapi-fields.ts';
 import openapi from '../src/generated/openapi.json';
 import { parseFrontMatter } from '../vite/front-matter.ts';
+import { headingId } from '../vite/markdown-content.plugin.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
 const doc = openapi as unknown as OpenApiDocument;
@@ -31,6 +33,18 @@ describe('the SDK, CLI and MCP guides', () => {
         codeBlocks(fr.body).map((b) => b.lang),
         slug,
       ).toEqual(codeBlocks(en.body).map((b) => b.lang));
+    }
+  });
+
+  it('the errors guide has an entry for every error code, where each error body’s `type` points', () => {
+    for (const language of ['en', 'fr']) {
+      const body = guide(language, 'errors').body;
+      const entries = [...body.matchAll(/^### `([A-Z_]+)`$/gm)].map((m) => m[1]);
+      expect(entries, language).toEqual(Object.keys(ErrorCodes));
+    }
+    // The anchors the Markdown plugin gives those headings are the fragments of each code's `type`.
+    for (const code of Object.keys(ErrorCodes)) {
+      expect(problemType(code)).toBe(`/docs?tab=errors#${headingId(`<code>${code}</code>`)}`);
     }
   });
 

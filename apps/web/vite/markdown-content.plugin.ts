@@ -21,6 +21,14 @@ const getHighlighter = () => {
   return highlighter;
 };
 
+/** A heading's anchor from its HTML: `<code>VALIDATION_ERROR</code>` → `validation-error` (error `type` links use these). */
+export const headingId = (html: string): string =>
+  html
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
+
 async function renderMarkdown(body: string): Promise<string> {
   const shiki = await getHighlighter();
   const marked = new Marked({
@@ -31,12 +39,7 @@ async function renderMarkdown(body: string): Promise<string> {
       },
       heading({ tokens, depth }) {
         const text = this.parser.parseInline(tokens);
-        const id = text
-          .toLowerCase()
-          .replace(/<[^>]+>/g, '')
-          .replace(/[^\p{L}\p{N}]+/gu, '-')
-          .replace(/^-|-$/g, '');
-        return `<h${depth} id="${id}">${text}</h${depth}>\n`;
+        return `<h${depth} id="${headingId(text)}">${text}</h${depth}>\n`;
       },
     },
   });

@@ -1,6 +1,7 @@
 // Account request/response contracts (spec §3, §5, §9): the auth service validates with them, the gateway
 // documents its forwarded /api/auth/* calls with them, and the web app can share them.
 import { type Static, Type } from '@sinclair/typebox';
+import { ErrorResponse } from './render.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 
 // Spec §3 signup enums.
@@ -186,8 +187,7 @@ export const TokenResponse = Type.Object({ success: Type.Literal(true), token: T
 
 /** Login with the right password on an account whose e-mail is not verified yet: the id lets the app offer a new code. */
 export const UnverifiedLoginResponse = Type.Object({
-  success: Type.Literal(false),
-  message: Type.String(),
+  ...ErrorResponse.properties,
   code: Type.Literal('FORBIDDEN'),
   userId: Type.String(),
 });

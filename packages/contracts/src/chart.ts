@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { cacheField, dimension, formatMessages, optimizeField, outputMode, quality, RasterFormats, scaleField } from './render.ts';
+import { cacheField, dimension, formatMessages, optimizeField, outputFields, quality, RasterFormats, scaleField } from './render.ts';
 import { conditional, StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';
 
@@ -219,7 +219,7 @@ export const ChartConvertBody = Type.Object(
     height: dimension('height', ChartDefaults.height),
     quality: quality(ChartDefaults.quality),
     optimize: optimizeField(),
-    outputType: outputMode('outputType'),
+    ...outputFields(),
     cache: cacheField(),
     webhook: webhookField(),
     colors: Type.Optional(

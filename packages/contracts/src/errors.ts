@@ -16,10 +16,14 @@ export const ErrorCodes = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  /** An `Idempotency-Key` whose first request is still being answered: retry once it is (Retry-After). */
+  IDEMPOTENCY_KEY_IN_USE: 409,
   PAYMENT_REQUIRED: 402,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
   RENDER_FAILED: 422,
+  /** An `Idempotency-Key` already used, within its 24 hours, for a request with another body or path. */
+  IDEMPOTENCY_KEY_REUSED: 422,
   /** Too many requests from one caller (per-IP anonymous limit, an account's renders in flight, logins). */
   RATE_LIMITED: 429,
   /**
@@ -38,9 +42,57 @@ export const ErrorCodes = {
 
 export type ErrorCode = keyof typeof ErrorCodes;
 
+/** RFC 9457 `title` of each code: a short summary of the problem type, the same for every occurrence. */
+export const ErrorTitles: Record<ErrorCode, string> = {
+  VALIDATION_ERROR: 'Invalid request',
+  INVALID_JSON: 'Invalid JSON',
+  INVALID_SVG: 'Invalid SVG',
+  UNAUTHORIZED: 'Unauthorized',
+  FORBIDDEN: 'Forbidden',
+  ANONYMOUS_LIMIT: 'Needs an API key',
+  NOT_FOUND: 'Not found',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
+  CONFLICT: 'Conflict',
+  IDEMPOTENCY_KEY_IN_USE: 'Idempotency key in use',
+  PAYMENT_REQUIRED: 'No credits left',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
+  PAYLOAD_TOO_LARGE: 'Request too large',
+  RENDER_FAILED: 'Render failed',
+  IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused',
+  RATE_LIMITED: 'Too many requests',
+  QUEUE_FULL: 'Render queue full',
+  CLIENT_CLOSED_REQUEST: 'Client closed request',
+  INTERNAL_ERROR: 'Internal error',
+  QUEUE_UNAVAILABLE: 'Render queue unavailable',
+  SERVICE_UNAVAILABLE: 'Service unavailable',
+  UPSTREAM_TIMEOUT: 'Upstream timeout',
+  RENDER_TIMEOUT: 'Render timeout',
+};
+
+/**
+ * RFC 9457 `type` of an error code: a URI reference to the code's entry on the documentation's errors page
+ * (`/docs?tab=errors#validation-error`). Relative on purpose: it resolves against the answer's own URL, i.e.
+ * the docs of the deployment that answered (the gateway serves the web app on the API's origin), with no
+ * host to configure. Stable per code; clients should still branch on `code`.
+ */
+export const problemType = (code: string): string => `/docs?tab=errors#${code.toLowerCase().replace(/_/g, '-')}`;
+
+/** The title of a code, or a generic one for a code this version does not know. */
+export const problemTitle = (code: string): string =>
+  Object.hasOwn(ErrorTitles, code) ? ErrorTitles[code as ErrorCode] : 'Request failed';
+
+/** One refused field of a validation error (`errors` of the answer). */
+export interface FieldError {
+  /** The field's path in the body or query (`width`, `clip.x`, `chartData.datasets.0.data`), `body` for the whole. */
+  field: string;
+  message: string;
+}
+
 export interface AppErrorOptions {
   /** Sent as the `Retry-After` header (whole seconds, at least 1): when the same request may be tried again. */
   retryAfterSeconds?: number;
+  /** Every refused field (a validation error's `errors`), when there are several to report. */
+  fieldErrors?: FieldError[];
 }
 
 export class AppError extends Error {
@@ -48,6 +100,7 @@ export class AppError extends Error {
   readonly statusCode: number;
   readonly details?: Record<string, unknown>;
   readonly retryAfterSeconds?: number;
+  readonly fieldErrors?: FieldError[];
 
   constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options: AppErrorOptions = {}) {
     super(message);
@@ -56,6 +109,7 @@ export class AppError extends Error {
     this.statusCode = ErrorCodes[code];
     this.details = details;
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
+    if (options.fieldErrors?.length) this.fieldErrors = options.fieldErrors;
   }
 }
 

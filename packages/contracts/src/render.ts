@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { AppError } from './errors.ts';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
 import { RenderWarnings } from './render-warnings.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
@@ -107,11 +108,42 @@ export const cacheField = () =>
     }),
   );
 
-export const outputMode = (field: 'output' | 'outputType' = 'output') =>
-  withMessages(StringEnum(OutputModes, { default: 'binary', description: '`json` answers base64 in JSON; otherwise the image bytes' }), {
-    enum: `${field} must be one of: json, binary`,
-    type: `${field} must be one of: json, binary`,
-  });
+const outputMode = (field: 'output' | 'outputType') =>
+  withMessages(
+    StringEnum(OutputModes, {
+      description:
+        '`json` answers base64 in JSON; `binary` (the default) the image bytes. `output` and `outputType` are one field under the two names the specification uses: every convert call accepts either (both only when they agree).',
+    }),
+    { enum: `${field} must be one of: json, binary`, type: `${field} must be one of: json, binary` },
+  );
+
+/**
+ * `output` / `outputType`: JSON (base64) or the bytes. The specification names it `output` on the HTML and
+ * SVG calls and `outputType` on the others; every convert call accepts both (`outputModeOf` reads them).
+ * No schema default: a default on one name would contradict the other one sent alone.
+ */
+export const outputFields = () => ({
+  output: Type.Optional(outputMode('output')),
+  outputType: Type.Optional(outputMode('outputType')),
+});
+
+/** What `output` / `outputType` mean when neither is sent (they have no schema default: see `outputFields`). */
+export const OutputDefault: OutputMode = 'binary';
+
+/** The answer's form a convert body asks for: `output` or `outputType`, binary when neither; a 400 when they differ. */
+export function outputModeOf(body: { output?: OutputMode; outputType?: OutputMode }): OutputMode {
+  const { output, outputType } = body;
+  if (output !== undefined && outputType !== undefined && output !== outputType) {
+    const message = `output and outputType are the same field under two names and disagree here ("${output}" and "${outputType}"): send one of them`;
+    throw new AppError('VALIDATION_ERROR', message, undefined, {
+      fieldErrors: [
+        { field: 'output', message },
+        { field: 'outputType', message },
+      ],
+    });
+  }
+  return output ?? outputType ?? OutputDefault;
+}
 
 export const scaleField = () =>
   withMessages(
@@ -147,7 +179,7 @@ export const HtmlConvertBody = Type.Object(
     quality: quality(),
     optimize: optimizeField(),
     scale: scaleField(),
-    output: outputMode(),
+    ...outputFields(),
     cache: cacheField(),
     webhook: webhookField(),
     ...pdfBodyFields(),
@@ -171,7 +203,7 @@ export const SvgConvertBody = Type.Object(
     transparent: withMessages(Type.Boolean({ default: false, description: 'Transparent background (PNG, WebP and AVIF)' }), {
       type: 'transparent must be true or false',
     }),
-    output: outputMode(),
+    ...outputFields(),
     cache: cacheField(),
     webhook: webhookField(),
   },
@@ -184,7 +216,7 @@ export type SvgConvertBody = Static<typeof SvgConvertBody>;
 
 export const HtmlRenderPayload = Type.Composite(
   [
-    Type.Required(Type.Omit(HtmlConvertBody, ['output', 'cache', 'webhook', 'optimize', ...PdfFieldNames])),
+    Type.Required(Type.Omit(HtmlConvertBody, ['output', 'outputType', 'cache', 'webhook', 'optimize', ...PdfFieldNames])),
     // Only for format pdf: the page options, resolved by the gateway. `optimize` only when asked for.
     Type.Object({ pdf: Type.Optional(PdfJobOptions), optimize: Type.Optional(Type.Boolean()) }),
   ],
@@ -207,7 +239,7 @@ export type SvgImageVariable = Static<typeof SvgImageVariable>;
 
 export const SvgRenderPayload = Type.Composite(
   [
-    Type.Required(Type.Omit(SvgConvertBody, ['output', 'cache', 'webhook', 'optimize'])),
+    Type.Required(Type.Omit(SvgConvertBody, ['output', 'outputType', 'cache', 'webhook', 'optimize'])),
     Type.Object({ images: Type.Optional(Type.Array(SvgImageVariable, { maxItems: 20 })), optimize: Type.Optional(Type.Boolean()) }),
   ],
   { additionalProperties: false },
@@ -253,14 +285,40 @@ export const ImageJsonResponse = Type.Object(
 );
 export type ImageJsonResponse = Static<typeof ImageJsonResponse>;
 
+export const FieldErrorSchema = Type.Object({
+  field: Type.String({ description: 'The refused field: its path in the body or query (`width`, `clip.x`), `body` for the whole' }),
+  message: Type.String(),
+});
+
+/**
+ * Every error answer of every service: an RFC 9457 problem (`application/problem+json`: type, title, status,
+ * detail, instance) that keeps the API's own fields (`success: false`, `message` as the specification words
+ * it, `code`), plus the request's id and, for a refused body, every refused field.
+ */
 export const ErrorResponse = Type.Object(
   {
     success: Type.Literal(false),
-    message: Type.String(),
-    code: Type.String(),
+    message: Type.String({
+      description: 'What went wrong, in a sentence to show as is (the first refused field’s, for a validation error)',
+    }),
+    code: Type.String({ description: 'The error code (VALIDATION_ERROR, UNAUTHORIZED, QUEUE_FULL, …): branch on this' }),
+    type: Type.String({
+      description: 'RFC 9457 problem type: a URI reference to the code on the documentation’s errors page (`/docs?tab=errors#<code>`)',
+    }),
+    title: Type.String({ description: 'RFC 9457: a short summary of the problem type' }),
+    status: Type.Integer({ description: 'RFC 9457: the HTTP status' }),
+    detail: Type.String({ description: 'RFC 9457: this occurrence explained (the same text as `message`)' }),
+    instance: Type.String({ description: 'RFC 9457: the request’s path (without its query string)' }),
+    requestId: Type.String({ description: 'The request’s `X-Request-Id`: quote it when reporting a problem' }),
+    errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'Validation errors: each refused field with its message' })),
   },
   { $id: 'ErrorResponse' },
 );
+/**
+ * The fields every service's error answer has had from the start: what the gateway requires of the answers of
+ * its own services (which it checks, and whose message it passes on).
+ */
+export const ServiceError = Type.Object({ success: Type.Literal(false), message: Type.String(), code: Type.String() });
 export type ErrorResponse = Static<typeof ErrorResponse>;
 
 export const PingResponse = Type.Object(

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
-import { cacheField, formatMessages, optimizeField, outputMode, PageOutputFormats, quality, RenderLimits } from './render.ts';
+import { cacheField, formatMessages, optimizeField, outputFields, PageOutputFormats, quality, RenderLimits } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';
 
@@ -172,7 +172,7 @@ export const ScreenshotConvertBody = Type.Object(
     ),
     quality: quality(ScreenshotDefaults.quality),
     optimize: optimizeField(),
-    outputType: outputMode('outputType'),
+    ...outputFields(),
     cache: cacheField(),
     webhook: webhookField(),
     language: withMessages(
@@ -342,7 +342,7 @@ export type ScreenshotConvertBody = Static<typeof ScreenshotConvertBody>;
 
 export const ScreenshotRenderPayload = Type.Composite(
   [
-    Type.Omit(ScreenshotConvertBody, ['outputType', 'omitBackground', 'cache', 'webhook', 'optimize', ...PdfFieldNames]),
+    Type.Omit(ScreenshotConvertBody, ['output', 'outputType', 'omitBackground', 'cache', 'webhook', 'optimize', ...PdfFieldNames]),
     // Only for format pdf: the page options, resolved by the gateway. `optimize` only when asked for.
     // `maxCapturePixels`: a lower cut for a full page or an element than the worker's own (anonymous callers' size cap).
     Type.Object({

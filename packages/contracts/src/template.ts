@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { cacheField, dimension, ErrorResponse, formatMessages, optimizeField, outputMode, quality, SvgOutputFormats } from './render.ts';
+import { cacheField, dimension, ErrorResponse, formatMessages, optimizeField, outputFields, quality, SvgOutputFormats } from './render.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';
 
@@ -202,7 +202,7 @@ export const TemplateGenerateBody = Type.Object(
       type: 'templateId must be a string',
     }),
     variables: Type.Optional(TemplateVariableValues),
-    outputType: outputMode('outputType'),
+    ...outputFields(),
     cache: cacheField(),
     webhook: webhookField(),
     format: withMessages(StringEnum(SvgOutputFormats, { default: TemplateDefaults.format }), formatMessages(SvgOutputFormats)),

@@ -2,21 +2,9 @@ import { AppError, type ErrorCode, ErrorCodes, type FieldMessages } from '@rende
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-
-interface AjvError {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message?: string;
-  schema?: unknown;
-  parentSchema?: Record<string, unknown>;
-}
-
-const fieldName = (err: AjvError): string => {
-  if (err.keyword === 'required') return String(err.params.missingProperty);
-  const path = err.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  return path || 'body';
-};
+import { type AjvError, bodyFieldErrors, fieldName } from './field-errors.ts';
+import { type ProblemOptions, sendProblem } from './problem.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /** The schema of the field an Ajv error is about (needs Ajv `verbose: true`). */
 const fieldSchema = (err: AjvError): Record<string, unknown> | undefined => {
@@ -97,25 +85,40 @@ const isDependencyUnavailable = (err: unknown): boolean => {
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-const send = (reply: FastifyReply, status: number, code: string, message: string) =>
-  reply.status(status).type('application/json; charset=utf-8').send({ success: false, message, code });
+const send = (reply: FastifyReply, status: number, code: string, message: string, options?: ProblemOptions) =>
+  sendProblem(reply, status, code, message, options);
+
+/** The refused fields of a schema validation error: every top-level field of a body, else the first error. */
+function validationErrors(request: FastifyRequest, errors: AjvError[], context: string) {
+  const describe = (list: AjvError[]) => validationMessage(list, context);
+  const schema = context === 'body' ? request.routeOptions.schema?.body : undefined;
+  return bodyFieldErrors(schema, context === 'body' ? request.body : undefined, errors, describe);
+}
 
 /**
  * The single error handler: AppErrors keep their code and status, Fastify's own client errors (bad JSON,
  * body too large, wrong content type, schema validation) become 4xx with a clear message, and anything
- * else is a 500 whose message is logged but never sent.
+ * else is a 500 whose message is logged but never sent. Every answer is an RFC 9457 problem (`sendProblem`),
+ * and every answer, errors included, carries the request's `X-Request-Id`.
  */
 async function errorHandlerPlugin(app: FastifyInstance) {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.warn({ code: error.code }, error.message);
       // Back-pressure answers (a full queue, a limit) say when to come back.
       if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
-      return send(reply, error.statusCode, error.code, error.message);
+      return send(reply, error.statusCode, error.code, error.message, { fieldErrors: error.fieldErrors });
     }
     const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
     if (fe.validation) {
-      return send(reply, 400, 'VALIDATION_ERROR', validationMessage(fe.validation, fe.validationContext ?? 'body'));
+      const context = fe.validationContext ?? 'body';
+      return send(reply, 400, 'VALIDATION_ERROR', validationMessage(fe.validation, context), {
+        fieldErrors: validationErrors(request, fe.validation, context),
+      });
     }
     switch (fe.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':

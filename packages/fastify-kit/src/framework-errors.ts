@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { PROBLEM_CONTENT_TYPE, problemBody, sendProblem } from './problem.ts';
 
 /**
  * Fastify answers two URL problems before any route or error handler runs, with its own body: a path
- * parameter longer than `maxParamLength` (414) and a malformed percent-encoding (400). Every answer of the
- * API is `{ success: false, message, code }`, so these are turned into the same 400 here.
+ * parameter longer than `maxParamLength` (414) and a malformed percent-encoding (400). Every error answer of
+ * the API is the same problem body (`sendProblem`), so these are turned into its 400 here.
  */
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (
   error: FastifyError,
@@ -16,7 +18,7 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
       : error.code === 'FST_ERR_BAD_URL'
         ? 'The URL is not valid (malformed percent-encoding)'
         : 'Bad request';
-  reply.status(400).type('application/json; charset=utf-8').send({ success: false, message, code: 'VALIDATION_ERROR' });
+  sendProblem(reply, 400, 'VALIDATION_ERROR', message);
 };
 
 const CLIENT_ERRORS: Record<string, { status: number; text: string; message: string; code: string }> = {
@@ -36,16 +38,19 @@ const CLIENT_ERRORS: Record<string, { status: number; text: string; message: str
 
 /**
  * Node's HTTP parser refuses some requests (oversized heads, malformed HTTP) before Fastify sees them; Fastify
- * then writes its own body straight to the socket. This writes the API's error shape instead.
+ * then writes its own body straight to the socket. This writes the API's problem body instead, under a fresh
+ * request id (the caller's own header could not be read) sent as X-Request-Id too.
  */
 export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHandler']> = (error, socket) => {
   const code = (error as NodeJS.ErrnoException).code ?? '';
   if (code === 'ECONNRESET' || socket.destroyed) return;
   const known = CLIENT_ERRORS[code] ?? { status: 400, text: 'Bad Request', message: 'Malformed HTTP request', code: 'VALIDATION_ERROR' };
-  const body = JSON.stringify({ success: false, message: known.message, code: known.code });
+  const requestId = randomUUID();
+  // The request line was not read either: the problem's instance is the whole site.
+  const body = JSON.stringify(problemBody({ id: requestId, url: '/' }, known.status, known.code, known.message));
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${known.status} ${known.text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${known.status} ${known.text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

@@ -15,7 +15,8 @@ export class RequestLogController extends LogController {
   private readonly quiet?: (request: FastifyRequest) => boolean;
 
   constructor(opts: RequestLogOptions = {}) {
-    super();
+    // Each line of a request names it by its X-Request-Id (see `requestIdOptions`).
+    super({ requestIdLogLabel: 'requestId' });
     this.quiet = opts.quiet;
   }
 

@@ -27,16 +27,33 @@ describe('errors of a dependency that is down', () => {
     const res = await answerFor(error);
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(res.json()).toEqual({
       success: false,
       code: 'SERVICE_UNAVAILABLE',
       message: 'The service is temporarily unavailable; please retry shortly',
+      type: '/docs?tab=errors#service-unavailable',
+      title: 'Service unavailable',
+      status: 503,
+      detail: 'The service is temporarily unavailable; please retry shortly',
+      instance: '/fails',
+      requestId: res.headers['x-request-id'],
     });
   });
 
   it('any other error stays a 500 that says nothing of its cause', async () => {
     const res = await answerFor(withCode('relation "users" does not exist', '42P01'));
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ success: false, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' });
+    expect(res.json()).toEqual({
+      success: false,
+      code: 'INTERNAL_ERROR',
+      message: 'An unexpected error occurred',
+      type: '/docs?tab=errors#internal-error',
+      title: 'Internal error',
+      status: 500,
+      detail: 'An unexpected error occurred',
+      instance: '/fails',
+      requestId: res.headers['x-request-id'],
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { type Logger, type LoggerOptions, pino } from 'pino';
+import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -9,6 +9,7 @@ export function loggerOptions(name: string, level: string): LoggerOptions {
   return { name, level, redact, base: { service: name } };
 }
 
-export function createLogger(name: string, level = 'info'): Logger {
-  return pino(loggerOptions(name, level));
+/** A service's logger; `destination` (a test's capture) instead of stdout when given. */
+export function createLogger(name: string, level = 'info', destination?: DestinationStream): Logger {
+  return destination ? pino(loggerOptions(name, level), destination) : pino(loggerOptions(name, level));
 }

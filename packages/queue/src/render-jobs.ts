@@ -69,4 +69,6 @@ export interface RenderJobData<K extends RenderKind = RenderKind> {
   payload: RenderPayload<K>;
   /** Pub/sub channel of the waiting gateway; absent for fire-and-forget producers. */
   replyTo?: string;
+  /** The X-Request-Id of the API call the job renders for: the worker's log lines about the job carry it. */
+  requestId?: string;
 }

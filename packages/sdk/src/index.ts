@@ -2,9 +2,9 @@
 // entry runs in Node 20+, Deno, Bun and browsers; the `renderapi` CLI (src/cli) and the `./mcp` entry (stdio)
 // are the only parts for Node alone.
 export { RenderClient, type RenderClientOptions } from './client.ts';
-export { parseRetryAfter, RenderApiError } from './errors.ts';
+export { parseRetryAfter, RenderApiError, type RenderApiFieldError } from './errors.ts';
 export { type SignedTemplateUrlInput, type SignTemplateUrlInput, signTemplateUrl, templateImageSigningString } from './signed-url.ts';
-export type { FetchLike } from './transport.ts';
+export { createsSomething, type FetchLike } from './transport.ts';
 export type {
   CallOptions,
   ChartRenderOptions,

@@ -21,7 +21,7 @@ type Step = (req: IncomingMessage, res: ServerResponse) => void;
 let close: (() => Promise<void>) | undefined;
 
 async function scripted(steps: Step[]) {
-  const seen: Array<{ at: number; method?: string; url?: string; body: string; authorization?: string }> = [];
+  const seen: Array<{ at: number; method?: string; url?: string; body: string; authorization?: string; idempotencyKey?: string }> = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -32,6 +32,7 @@ async function scripted(steps: Step[]) {
         url: req.url,
         body: Buffer.concat(chunks).toString(),
         authorization: req.headers.authorization,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
       });
       const step = steps[Math.min(seen.length - 1, steps.length - 1)]!;
       step(req, res);
@@ -169,6 +170,80 @@ describe('retries and timeouts', () => {
     expect(response.status).toBe(200);
     expect(data?.message).toBe('pong');
     expect(api.seen.map((s) => s.url)).toEqual(['/api/ping', '/api/ping']);
+  });
+
+  it('reads the API’s problem body: code, message, request id and every refused field', async () => {
+    const problem = {
+      success: false,
+      message: 'Please enter some HTML content',
+      code: 'VALIDATION_ERROR',
+      type: '/docs?tab=errors#validation-error',
+      title: 'Invalid request',
+      status: 400,
+      detail: 'Please enter some HTML content',
+      instance: '/api/html-to-img/convert',
+      requestId: 'req-from-body',
+      errors: [
+        { field: 'html', message: 'Please enter some HTML content' },
+        { field: 'width', message: 'width must be between 50 and 4000' },
+      ],
+    };
+    const api = await scripted([
+      (_req, res) =>
+        res.writeHead(400, { 'content-type': 'application/problem+json', 'x-request-id': 'req-from-header' }).end(JSON.stringify(problem)),
+      (_req, res) => res.writeHead(404, { 'x-request-id': 'only-in-header' }).end('not json'),
+    ]);
+    const render = new RenderClient({ baseUrl: api.url });
+    const refused = (await render.html({ html: '' }).catch((err: unknown) => err)) as RenderApiError;
+    expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: problem.message, requestId: 'req-from-body' });
+    expect(refused.errors).toEqual(problem.errors);
+    const missing = (await render.html({ html: 'x' }).catch((err: unknown) => err)) as RenderApiError;
+    expect(missing).toMatchObject({ status: 404, requestId: 'only-in-header' });
+    expect(missing.errors).toBeUndefined();
+  });
+
+  it('sends one Idempotency-Key on every attempt of a call that creates something, so a lost answer is not made twice', async () => {
+    const created = (_req: IncomingMessage, res: ServerResponse) =>
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"success":true,"data":{"id":"t1"}}');
+    // The first attempt's answer is lost (the connection drops), the second is told the first is still running.
+    const api = await scripted([(req) => req.socket.destroy(), busy(409, '0', 'IDEMPOTENCY_KEY_IN_USE'), created]);
+    const render = new RenderClient({ baseUrl: api.url, apiKey: 'rk_test' });
+    const { response } = await render.api.POST('/api/template', {
+      body: { name: 'n', width: 100, height: 100, svg: '<svg xmlns="http://www.w3.org/2000/svg"/>', variables: [] },
+    });
+    expect(response.status).toBe(201);
+    const keys = api.seen.map((s) => s.idempotencyKey);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(keys).size).toBe(1);
+
+    // The next call is another logical call: another key.
+    const again = await scripted([created]);
+    const second = new RenderClient({ baseUrl: again.url, apiKey: 'rk_test' });
+    await second.api.POST('/api/template/{id}/duplicate', { params: { path: { id: 't1' } } });
+    expect(again.seen[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again.seen[0]!.idempotencyKey).not.toBe(keys[0]);
+  });
+
+  it('keys an async render (a webhook) and key regeneration, not a synchronous render; a key of the caller’s own is kept', async () => {
+    const accepted = (_req: IncomingMessage, res: ServerResponse) =>
+      res
+        .writeHead(202, { 'content-type': 'application/json' })
+        .end('{"success":true,"data":{"id":"r1","status":"queued","statusUrl":"/api/renders/r1"}}');
+    const api = await scripted([accepted, png, accepted, accepted]);
+    const render = new RenderClient({ baseUrl: api.url, apiKey: 'rk_test' });
+    await render.api.POST('/api/html-to-img/convert', { body: { html: '<p>x</p>', webhook: 'https://example.com/hook' } });
+    await render.html({ html: '<p>x</p>' });
+    await render.api.POST('/api/auth/api-key/regenerate', {});
+    await render.api.POST('/api/svg-to-img/convert', {
+      body: { svg: '<svg xmlns="http://www.w3.org/2000/svg"/>', webhook: 'https://example.com/hook' },
+      headers: { 'idempotency-key': 'my-own-key' },
+    });
+    const [webhook, sync, regenerate, own] = api.seen.map((s) => s.idempotencyKey);
+    expect(webhook).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sync).toBeUndefined();
+    expect(regenerate).toMatch(/^[0-9a-f-]{36}$/);
+    expect(own).toBe('my-own-key');
   });
 
   it('parses Retry-After forms', () => {

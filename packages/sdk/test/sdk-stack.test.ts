@@ -179,11 +179,43 @@ describe('render methods against the real stack', () => {
 });
 
 describe('errors', () => {
-  it('a 400 is a RenderApiError with the server’s code and message', async () => {
-    const error = await render.html({ html: '<p>x</p>', width: 10 }).catch((err: unknown) => err);
+  it('a 400 is a RenderApiError with the server’s code and message, its request id and every refused field', async () => {
+    const error = await render.html({ html: '<p>x</p>', width: 10, quality: 0 }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(RenderApiError);
     expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
     expect((error as Error).message).toMatch(/width/);
+    expect((error as RenderApiError).requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((error as RenderApiError).errors?.map((e) => e.field)).toEqual(['width', 'quality']);
+  });
+
+  it('a create call whose answer is lost is sent again with the same Idempotency-Key: made once, answered twice', async () => {
+    const name = `Lost answer ${Date.now()}`;
+    let lost = 0;
+    // The first answer reaches the client's machine, then the connection "drops" before it is read.
+    const flaky = async (input: string, init?: RequestInit) => {
+      const answer = await fetch(input, init);
+      if (lost === 0 && init?.method === 'POST') {
+        lost += 1;
+        await answer.arrayBuffer();
+        throw new TypeError('fetch failed');
+      }
+      return answer;
+    };
+    const client = new RenderClient({ baseUrl: stack.gateway.url, apiKey: user.apiKey, fetch: flaky });
+    const { data, response } = await client.api.POST('/api/template', {
+      body: {
+        name,
+        width: 100,
+        height: 100,
+        svg: '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100"/></svg>',
+      },
+    });
+    expect(lost).toBe(1);
+    expect(response.status).toBe(201);
+    expect(response.headers.get('idempotent-replayed')).toBe('true');
+    const own = await render.api.GET('/api/template/user', { params: { query: {} } });
+    const named = (own.data?.data ?? []).filter((t) => t.name === name);
+    expect(named.map((t) => t.id)).toEqual([data?.data.id]);
   });
 
   it('a wrong API key is a 401 UNAUTHORIZED', async () => {

@@ -1,5 +1,14 @@
 import { dbPlugin as db, repositoriesPlugin as repositories } from '@render/db';
-import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors, health, metrics, RequestLogController } from '@render/fastify-kit';
+import {
+  ajvOptions,
+  clientErrorHandler,
+  errorHandler,
+  frameworkErrors,
+  health,
+  metrics,
+  RequestLogController,
+  requestIdOptions,
+} from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
@@ -31,6 +40,8 @@ export function serverOptions(config: AuthConfig): FastifyServerOptions {
     ajv: ajvOptions,
     frameworkErrors,
     clientErrorHandler,
+    // X-Request-Id: the caller's (validated) or a new one, in every log line and answer of the request.
+    ...requestIdOptions,
     // The gateway sets X-Forwarded-For; per-IP login limits need the client's address, so trust it (only).
     trustProxy: config.TRUST_PROXY,
   };

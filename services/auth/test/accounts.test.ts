@@ -33,11 +33,18 @@ describe('signup → mail → verify → login → me → refresh', () => {
     // Pending accounts cannot log in yet; the answer carries the userId so the app can go to /verify.
     const early = await stack.call('POST', '/api/auth/login', { body: { email, password: STRONG_PASSWORD } });
     expect(early.status).toBe(403);
+    expect(early.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     expect(await json(early)).toEqual({
       success: false,
       message: 'Please verify your email before logging in',
       code: 'FORBIDDEN',
       userId: created.userId,
+      type: '/docs?tab=errors#forbidden',
+      title: 'Forbidden',
+      status: 403,
+      detail: 'Please verify your email before logging in',
+      instance: '/api/auth/login',
+      requestId: early.headers.get('x-request-id'),
     });
 
     const verify = await stack.call('POST', '/api/auth/verify', { body: { userId: created.userId, verificationCode: code } });
@@ -169,7 +176,21 @@ describe('signup validation (spec §5 messages from the server)', () => {
     const body = JSON.parse(JSON.stringify(signupBody(overrides)));
     const res = await stack.call('POST', '/api/auth/signup', { body });
     expect(res.status).toBe(400);
-    expect(await json(res)).toEqual({ success: false, message, code: 'VALIDATION_ERROR' });
+    expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    const answer = (await json(res)) as { errors?: unknown };
+    expect(answer).toEqual({
+      success: false,
+      message,
+      code: 'VALIDATION_ERROR',
+      type: '/docs?tab=errors#validation-error',
+      title: 'Invalid request',
+      status: 400,
+      detail: message,
+      instance: '/api/auth/signup',
+      requestId: res.headers.get('x-request-id'),
+      // A field the schema refuses is listed (with the same sentence); the signup rules checked after it say only the message.
+      ...(answer.errors ? { errors: [{ field: expect.any(String), message }] } : {}),
+    });
   });
 
   it('accepts every spec enum value and no company', async () => {

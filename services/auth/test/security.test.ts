@@ -42,9 +42,21 @@ describe('login', () => {
     const unknown = await stack.call('POST', '/api/auth/login', { body: { email: uniqueEmail('nobody'), password: 'Wrong-Passw0rd' } });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    const expected = { success: false, message: 'Invalid email or password', code: 'UNAUTHORIZED' };
-    expect(await json(wrong)).toEqual(expected);
-    expect(await json(unknown)).toEqual(expected);
+    // The same problem body, but for each request's own id.
+    const expected = (res: Response) => ({
+      success: false,
+      message: 'Invalid email or password',
+      code: 'UNAUTHORIZED',
+      type: '/docs?tab=errors#unauthorized',
+      title: 'Unauthorized',
+      status: 401,
+      detail: 'Invalid email or password',
+      instance: '/api/auth/login',
+      requestId: res.headers.get('x-request-id'),
+    });
+    expect(await json(wrong)).toEqual(expected(wrong));
+    expect(await json(unknown)).toEqual(expected(unknown));
+    expect(wrong.headers.get('x-request-id')).not.toBe(unknown.headers.get('x-request-id'));
   });
 
   it('does not reveal an unverified account without its password', async () => {

@@ -7,6 +7,7 @@ import {
   health,
   metrics,
   RequestLogController,
+  requestIdOptions,
   requireInternalToken,
 } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
@@ -20,7 +21,10 @@ import accountLimits from './plugins/account-limits.plugin.ts';
 import anonymousLimits from './plugins/anonymous-limits.plugin.ts';
 import asyncRenders from './plugins/async-renders.plugin.ts';
 import authClient from './plugins/auth-client.plugin.ts';
+import compression from './plugins/compression.plugin.ts';
+import cors, { parseCorsOrigins } from './plugins/cors.plugin.ts';
 import credits from './plugins/credits.plugin.ts';
+import idempotency from './plugins/idempotency.plugin.ts';
 import identity from './plugins/identity.plugin.ts';
 import innerCalls from './plugins/inner-calls.plugin.ts';
 import limitHeaders from './plugins/limit-headers.plugin.ts';
@@ -49,6 +53,8 @@ export function serverOptions(config: GatewayConfig): FastifyServerOptions {
     ajv: ajvOptions,
     frameworkErrors,
     clientErrorHandler,
+    // X-Request-Id: the caller's (validated) or a new one, in every log line and answer of the request.
+    ...requestIdOptions,
     // Render calls legitimately take seconds; the deadline is enforced by the queue wait, not the socket.
     requestTimeout: config.RENDER_DEADLINE_MS + 10_000,
     trustProxy: config.TRUST_PROXY,
@@ -60,6 +66,11 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   const { config } = opts;
   for (const problem of anonymousAdvantages(config)) fastify.log.warn(`anonymous callers are better off than Free accounts: ${problem}`);
   await fastify.register(errorHandler);
+  // First, so that even an answer refused by a later hook (a 401) carries the CORS headers a browser needs to read it.
+  const corsPolicy = parseCorsOrigins(config.CORS_ORIGINS);
+  if (corsPolicy) await fastify.register(cors, corsPolicy);
+  // Before every route: it attaches itself to the routes declared after it.
+  await fastify.register(compression);
   // Early, so its hooks see every answer (a Retry-After on each 429 and 503, whoever made it).
   await fastify.register(limitHeaders);
   const origins = telemetryOrigins(config);
@@ -111,6 +122,11 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     leaseSteadyPerSecond: config.KEY_LEASE_STEADY_PER_SECOND,
   });
   await fastify.register(credits);
+  // A create call's Idempotency-Key: its kept answer is read before the handler runs, written before compression.
+  await fastify.register(idempotency, {
+    prefix: config.QUEUE_PREFIX,
+    inFlightTtlMs: Math.max(config.RENDER_DEADLINE_MS, config.FORWARD_TIMEOUT_MS) + 30_000,
+  });
   await fastify.register(templatesClient, {
     baseUrl: config.TEMPLATES_SERVICE_URL,
     internalToken: config.INTERNAL_TOKEN,

@@ -83,6 +83,12 @@ export const GatewayConfigSchema = Type.Object({
   KEY_LEASE_TTL_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5_000 }),
   KEY_LEASE_STEADY_PER_SECOND: Type.Integer({ minimum: 0, maximum: 10_000, default: 10 }),
   /**
+   * Browsers on other origins allowed to call the API (CORS): empty (off), a comma-separated list of origins
+   * (`https://app.example.com`: any call, sessions included), and/or `*` (any origin, anonymous and API-key
+   * calls only). See plugins/cors.plugin.ts.
+   */
+  CORS_ORIGINS: Type.String({ default: '' }),
+  /**
    * Calls without credentials (the demo pages), per client address, shared by every replica through Redis:
    * quota units per minute and per day (a render costs one unit per started 1024 × 1024 pixels, AVIF ×4, PDF
    * ×2; see AnonymousCost in contracts). The day's quota stays below a Free account's credits, so an account

@@ -108,7 +108,7 @@ describe('authenticated convert calls and credits', () => {
     await seedCharged(user.userId, 49);
     const refused = await convert();
     expect(refused.status).toBe(402);
-    expect(refused.headers.get('content-type')).toMatch(/application\/json/);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     expect(await refused.json()).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED', message: expect.stringMatching(LIMIT_MESSAGE) });
     expect(await used(user.token)).toBe(50);
   });

@@ -169,6 +169,14 @@ describe('account flow through the gateway', () => {
   it('validates the signup through the gateway: a bad e-mail → 400 "Invalid email address"', async () => {
     const res = await call('POST', '/api/auth/signup', { body: signupBody({ email: 'not-an-email' }) });
     expect(res.status).toBe(400);
-    expect(await json(res)).toEqual({ success: false, message: 'Invalid email address', code: 'VALIDATION_ERROR' });
+    expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(await json(res)).toMatchObject({
+      success: false,
+      message: 'Invalid email address',
+      code: 'VALIDATION_ERROR',
+      status: 400,
+      instance: '/api/auth/signup',
+      requestId: res.headers.get('x-request-id'),
+    });
   });
 });

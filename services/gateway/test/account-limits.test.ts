@@ -118,11 +118,19 @@ describe('renders in flight per account, with a worker', () => {
     const refused = await gateway.renderAs(a, colour('#f00'));
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
+    const tooMany =
+      'Too many renders in flight: the Free plan allows 2 at a time per account. Retry when one has finished, or upgrade to Pro for more.';
+    expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     expect(await refused.json()).toEqual({
       success: false,
       code: 'RATE_LIMITED',
-      message:
-        'Too many renders in flight: the Free plan allows 2 at a time per account. Retry when one has finished, or upgrade to Pro for more.',
+      message: tooMany,
+      type: '/docs?tab=errors#rate-limited',
+      title: 'Too many requests',
+      status: 429,
+      detail: tooMany,
+      instance: '/test/render-as',
+      requestId: refused.headers.get('x-request-id'),
     });
     expect(Date.now() - started).toBeLessThan(500);
 
@@ -267,6 +275,12 @@ describe('queue depth and Redis, for an account', () => {
       success: false,
       code: 'QUEUE_FULL',
       message: 'The render queue is full right now; please retry in 3 s',
+      type: '/docs?tab=errors#queue-full',
+      title: 'Render queue full',
+      status: 429,
+      detail: 'The render queue is full right now; please retry in 3 s',
+      instance: '/test/render-as',
+      requestId: full.headers.get('x-request-id'),
     });
     expect(gateway.app.accountLimits.inFlight(a.id)).toBe(1);
     expect((await first).status).toBe(504);

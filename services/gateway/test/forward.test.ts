@@ -272,9 +272,23 @@ describe('forwarding to the real account service', () => {
   });
 
   it('relays auth’s own validation errors and unknown paths (the gateway validates nothing here)', async () => {
-    const bad = await real.post('/api/auth/login', { email: 'not-an-email', password: 'x' });
+    const bad = await real.post('/api/auth/login', { email: 'not-an-email', password: 'x' }, { 'x-request-id': 'login-check-1' });
     expect(bad.status).toBe(400);
-    expect(await json(bad)).toEqual({ success: false, code: 'VALIDATION_ERROR', message: 'Invalid email address' });
+    // auth's problem body as it made it: its media type, the path the caller used, the caller's request id.
+    expect(bad.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(bad.headers.get('x-request-id')).toBe('login-check-1');
+    expect(await json(bad)).toEqual({
+      success: false,
+      code: 'VALIDATION_ERROR',
+      message: 'Invalid email address',
+      type: '/docs?tab=errors#validation-error',
+      title: 'Invalid request',
+      status: 400,
+      detail: 'Invalid email address',
+      instance: '/api/auth/login',
+      requestId: 'login-check-1',
+      errors: [{ field: 'email', message: 'Invalid email address' }],
+    });
     const unknown = await fetch(`${real.url}/api/auth/nope`);
     expect(unknown.status).toBe(404);
     expect(await json(unknown)).toMatchObject({ success: false, code: 'NOT_FOUND' });

@@ -76,7 +76,7 @@ describe('the OpenAPI document', () => {
     expect(imageOperations.map((o) => o.name)).toContain('POST /api/html-to-img/convert');
     for (const { name, op } of imageOperations) {
       expect(op.responses['429']?.headers?.['Retry-After']?.schema, name).toMatchObject({ type: 'integer', minimum: 1 });
-      expect(op.responses['429']?.content?.['application/json'], name).toBeDefined();
+      expect(op.responses['429']?.content?.['application/problem+json'], name).toBeDefined();
       expect(op.responses['503'], name).toBeDefined();
     }
   });

@@ -232,7 +232,8 @@ async function violation(operation: Operation, key: string, res: Response): Prom
   const content = documented.content[mediaType];
   if (!content)
     return `${res.status} answered ${mediaType || 'no content type'}, documented: ${Object.keys(documented.content).join(', ')}`;
-  if (mediaType !== 'application/json') return null;
+  // JSON answers and error bodies (RFC 9457 problems) are checked against their schemas; images are not.
+  if (mediaType !== 'application/json' && mediaType !== 'application/problem+json') return null;
   const validatorKey = `${key} ${res.status}`;
   let validate = validators.get(validatorKey);
   if (!validate) {

@@ -72,6 +72,12 @@ describe('deadlines and queue limits', () => {
       success: false,
       code: 'QUEUE_FULL',
       message: 'The render queue is full right now; please retry in 2 s',
+      type: '/docs?tab=errors#queue-full',
+      title: 'Render queue full',
+      status: 429,
+      detail: 'The render queue is full right now; please retry in 2 s',
+      instance: '/api/html-to-img/convert',
+      requestId: second.headers.get('x-request-id'),
     });
     expect(Date.now() - started).toBeLessThan(1_000);
     expect((await first).status).toBe(504);

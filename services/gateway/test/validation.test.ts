@@ -11,9 +11,12 @@ afterAll(() => gateway?.close());
 
 const expectError = async (res: Response, status: number, message: string | RegExp, code?: string) => {
   expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
   const body = await res.json();
   expect(body.success).toBe(false);
+  // RFC 9457's members beside the API's own: the same message as detail, the id the header carries.
+  expect(body).toMatchObject({ status, detail: body.message, type: `/docs?tab=errors#${body.code.toLowerCase().replace(/_/g, '-')}` });
+  expect(body.requestId).toBe(res.headers.get('x-request-id'));
   if (typeof message === 'string') expect(body.message).toBe(message);
   else expect(body.message).toMatch(message);
   if (code) expect(body.code).toBe(code);

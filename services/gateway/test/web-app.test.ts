@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from './helpers/raw-http.ts';
 import { startGateway, type TestGateway } from './helpers/stack.ts';
 
 /** The gateway serving a built web app (a small stand-in dist with the same layout as Vite's). */
@@ -11,6 +13,11 @@ writeFileSync(join(dist, 'index.html'), '<!doctype html><html><head><!--app-conf
 writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log("app")');
 writeFileSync(join(dist, 'assets', 'app-abc123.js.map'), '{}');
 writeFileSync(join(dist, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+// A larger chunk with the copies the build's precompress step writes beside it (apps/web/vite/precompress.plugin.ts).
+const chunk = `export const rows = ${JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: i })))};`;
+writeFileSync(join(dist, 'assets', 'chunk-77aa.js'), chunk);
+writeFileSync(join(dist, 'assets', 'chunk-77aa.js.br'), brotliCompressSync(chunk));
+writeFileSync(join(dist, 'assets', 'chunk-77aa.js.gz'), gzipSync(chunk));
 
 let plain: TestGateway;
 let withTelemetry: TestGateway;
@@ -32,6 +39,44 @@ afterAll(async () => {
 });
 
 describe('the built web app, served by the gateway', () => {
+  it('serves the build’s brotli or gzip copy to a client that accepts it, the file itself otherwise', async () => {
+    const url = `${plain.url}/assets/chunk-77aa.js`;
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0.5, gzip;q=1', 'gzip'],
+    ] as const) {
+      const answer = await rawRequest(url, { headers: { 'accept-encoding': accept } });
+      expect(answer.status, accept).toBe(200);
+      expect(answer.headers['content-encoding'], accept).toBe(encoding);
+      expect(answer.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+      expect(answer.headers.vary).toMatch(/accept-encoding/i);
+      expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(answer.decoded().toString()).toBe(chunk);
+    }
+    const identity = await rawRequest(url);
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.headers.vary).toMatch(/accept-encoding/i);
+    expect(identity.body.toString()).toBe(chunk);
+    // The copies have no URL of their own.
+    const copy = await rawRequest(`${url}.br`);
+    expect(copy.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('answers index.html compressed when accepted (made once at boot, with its runtime config)', async () => {
+    for (const encoding of ['br', 'gzip'] as const) {
+      const answer = await rawRequest(`${withTelemetry.url}/dashboard`, { headers: { 'accept-encoding': encoding } });
+      expect(answer.headers['content-encoding']).toBe(encoding);
+      expect(answer.headers.vary).toMatch(/accept-encoding/i);
+      const html = answer.decoded().toString();
+      expect(html).toContain('<div id="root">');
+      expect(html).toContain('https://key@o1.ingest.de.sentry.io/42');
+    }
+    const plainPage = await rawRequest(`${withTelemetry.url}/dashboard`);
+    expect(plainPage.headers['content-encoding']).toBeUndefined();
+    expect(plainPage.body.toString()).toContain('<div id="root">');
+  });
+
   it('answers index.html, never cached, for / and for any client route', async () => {
     for (const path of ['/', '/blog/some-post', '/dashboard', '/template/edit/42?x=1', '/index.html']) {
       const response = await fetch(`${plain.url}${path}`);

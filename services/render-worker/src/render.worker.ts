@@ -49,6 +49,12 @@ export function parseQueues(raw: string): RenderKind[] {
   return names as RenderKind[];
 }
 
+/** The job and, when the gateway sent it, the X-Request-Id of the API call it renders for. */
+function jobFields(job: Job<RenderJobData>): { jobId: string | undefined; requestId?: string } {
+  const requestId = job.data?.requestId;
+  return typeof requestId === 'string' ? { jobId: job.id, requestId } : { jobId: job.id };
+}
+
 export async function startRenderWorker(
   config: WorkerConfig,
   logger: Logger,
@@ -136,13 +142,15 @@ export async function startRenderWorker(
     const startedAt = Date.now();
     const def = renderJobs[kind];
     const replyTo = typeof job.data?.replyTo === 'string' ? job.data.replyTo : undefined;
+    // What every log line about the job says: the job and the API call it renders for (X-Request-Id).
+    const about = jobFields(job);
     // Replies are not awaited on purpose: they leave on the connection BullMQ then completes the job on,
     // so auto-pipelining sends both in one write, in order.
     const reply = (message: RenderReply) => {
       if (replyTo)
         connection
           .publish(replyTo, encodeReply(message))
-          .catch((err: Error) => logger.warn({ jobId: job.id, err: err.message }, 'reply failed'));
+          .catch((err: Error) => logger.warn({ ...about, err: err.message }, 'reply failed'));
     };
 
     if (!def.isValid(job.data?.payload)) {
@@ -163,7 +171,7 @@ export async function startRenderWorker(
       metrics.renderFailures.inc({ format: kind, cause: retryable ? 'infrastructure' : 'content' });
       // `reason` is the underlying error (a RenderError's own message is the one the caller sees).
       logger.warn(
-        { jobId: job.id, kind, attempt: job.attemptsMade + 1, retryable, final, err: (err as Error).message, reason: failureReason(err) },
+        { ...about, kind, attempt: job.attemptsMade + 1, retryable, final, err: (err as Error).message, reason: failureReason(err) },
         'render failed',
       );
       if (final) reply({ jobId: job.id!, ok: false, code: 'RENDER_FAILED', message });
@@ -187,7 +195,7 @@ export async function startRenderWorker(
       meta.resultKey = resultKey(config.QUEUE_PREFIX, job.id!);
       connection
         .set(meta.resultKey, image.bytes, 'PX', config.RESULT_TTL_MS)
-        .catch((err: Error) => logger.warn({ jobId: job.id, err: err.message }, 'storing result failed'));
+        .catch((err: Error) => logger.warn({ ...about, err: err.message }, 'storing result failed'));
       reply({ jobId: job.id!, ok: true, meta });
     }
     return meta;
@@ -208,7 +216,7 @@ export async function startRenderWorker(
     worker.on('error', (err) => logger.warn({ err: err.message, queue: kind }, 'worker error'));
     worker.on('failed', (job, err) => {
       if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
-        logger.info({ jobId: job.id, queue: kind, reason: err.message }, 'job failed');
+        logger.info({ ...jobFields(job), queue: kind, reason: err.message }, 'job failed');
     });
     return worker;
   });

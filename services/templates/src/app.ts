@@ -1,5 +1,14 @@
 import { dbPlugin, repositoriesPlugin } from '@render/db';
-import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors, health, metrics } from '@render/fastify-kit';
+import {
+  ajvOptions,
+  clientErrorHandler,
+  errorHandler,
+  frameworkErrors,
+  health,
+  metrics,
+  RequestLogController,
+  requestIdOptions,
+} from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
@@ -11,10 +20,14 @@ import templatesRoutes from './routes/templates.routes.ts';
 export function serverOptions(config: TemplatesConfig): FastifyServerOptions {
   return {
     logger: loggerOptions('templates', config.LOG_LEVEL),
+    // One line per request, named by its X-Request-Id (the gateway's, which it sends along).
+    logController: new RequestLogController(),
     bodyLimit: config.BODY_LIMIT_BYTES,
     ajv: ajvOptions,
     frameworkErrors,
     clientErrorHandler,
+    // X-Request-Id: the caller's (validated) or a new one, in every log line and answer of the request.
+    ...requestIdOptions,
   };
 }
 

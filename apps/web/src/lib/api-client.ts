@@ -57,7 +57,8 @@ const messageOf = (data: unknown): string | undefined => {
 
 /** Sends a request and answers the raw Response when it is a success (2xx). */
 export async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  // Errors come as RFC 9457 problems (application/problem+json) with the same `message`.
+  const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...options.headers };
   const token = options.anonymous ? null : tokenSource();
   if (token && !headers.authorization && !headers['x-api-key']) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';

@@ -1,5 +1,6 @@
 import type { UserView } from '@render/contracts';
 import type { Repositories, UserRow } from '@render/db';
+import { sendProblem } from '@render/fastify-kit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type ApiKeyCipher, newApiKey, newVerificationCode, sha256 } from './secrets.ts';
 
@@ -79,9 +80,6 @@ export async function userView(app: FastifyInstance, user: UserRow): Promise<Use
   };
 }
 
-/** Errors whose body carries more than the shared handler sends (409 has no code in @render/contracts yet). */
+/** Errors answered from a route rather than thrown: the shared problem body, with the fields `extra` adds (a userId). */
 export const sendError = (reply: FastifyReply, status: number, code: string, message: string, extra: Record<string, unknown> = {}) =>
-  reply
-    .status(status)
-    .type('application/json; charset=utf-8')
-    .send({ success: false, message, code, ...extra });
+  sendProblem(reply, status, code, message, { extra });

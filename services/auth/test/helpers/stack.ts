@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Writable } from 'node:stream';
 import { createDb, type DB, migrateToLatest } from '@render/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -44,9 +45,14 @@ const nextIp = () => {
 
 /**
  * A throwaway database, migrated; a real SMTP server; the app listening on a real port. With
- * `replicaOf`, a second auth replica on that stack's database (which stays the first stack's to drop).
+ * `replicaOf`, a second auth replica on that stack's database (which stays the first stack's to drop);
+ * with `logStream`, its log lines (at env's LOG_LEVEL) go there.
  */
-export async function startStack(env: Record<string, string> = {}, replicaOf?: Stack): Promise<Stack> {
+export async function startStack(
+  env: Record<string, string> = {},
+  replicaOf?: Stack,
+  options: { logStream?: Writable } = {},
+): Promise<Stack> {
   const databaseName = replicaOf ? new URL(replicaOf.databaseUrl).pathname.slice(1) : `auth_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -69,7 +75,10 @@ export async function startStack(env: Record<string, string> = {}, replicaOf?: S
     ADMIN_PASSWORD,
     ...env,
   });
-  const server = Fastify(serverOptions(config));
+  const serverOpts = serverOptions(config);
+  const server = Fastify(
+    options.logStream ? { ...serverOpts, logger: { ...(serverOpts.logger as object), stream: options.logStream } } : serverOpts,
+  );
   // Registered through a wrapper so tests can reach the app's own (encapsulated) decorators.
   let auth: FastifyInstance | undefined;
   await server.register(async (scope) => {

@@ -4,6 +4,7 @@ import {
   CancelResponse,
   EmailBody,
   ErrorResponse,
+  IdempotencyHeaders,
   LoginBody,
   MeResponse,
   MessageResponse,
@@ -38,6 +39,8 @@ export interface DocumentedCall {
   method: 'GET' | 'POST';
   url: string;
   schema: FastifySchema;
+  /** It creates something: an Idempotency-Key makes its retry safe (the gateway keeps its answer). */
+  idempotent?: true;
 }
 
 /** Calls that change the account, open a session, or touch billing: a session token from login only. */
@@ -168,10 +171,12 @@ export const accountCalls: DocumentedCall[] = [
   {
     method: 'POST',
     url: '/api/auth/api-key/regenerate',
+    idempotent: true,
     schema: {
       ...auth,
       summary: 'Replace the API key; the old one stops working at once',
       security: SessionOnly,
+      headers: IdempotencyHeaders,
       response: { 200: ApiKeyResponse, ...signedOut, ...sessionRequired, ...unavailable },
     },
   },

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AsyncRenderAccepted,
+  IdempotencyHeaders,
   type MimeTypes,
   NoCredentials,
   type OutputMode,
+  outputModeOf,
   type RecentRenderKind,
   type RouteSchema,
   type SecurityRequirements,
@@ -76,8 +78,6 @@ export interface RenderRouteSpec<B extends TObject, K extends RenderKind> {
   errors?: Record<number, TSchema>;
   /** Checks what the schema cannot and builds the job payload, or the promise of one (a template being filled). */
   toPayload(body: Static<B>, request: FastifyRequest): RenderPayload<K> | Promise<RenderPayload<K>>;
-  /** JSON (base64) or binary: the body field that chooses. */
-  output(body: Static<B>): OutputMode;
   /**
    * For `cache`: what the image depends on beyond the body (a template's version), asked before the cache
    * is read, so a changed source misses and a gone one gets its error rather than an old image.
@@ -85,7 +85,12 @@ export interface RenderRouteSpec<B extends TObject, K extends RenderKind> {
   cacheVersion?(body: Static<B>, request: FastifyRequest): Promise<string>;
 }
 
-/** A billed render call: body → job payload → reserve, render, settle (`credits`) → the image. */
+const hasWebhook = (request: FastifyRequest) => (request.body as { webhook?: unknown } | undefined)?.webhook !== undefined;
+
+/**
+ * A billed render call: body → job payload → reserve, render, settle (`credits`) → the image, as JSON (base64)
+ * or bytes by `output` / `outputType` (either name on every route: `outputModeOf`).
+ */
 export function renderRoute<B extends TObject, K extends RenderKind>(app: App, spec: RenderRouteSpec<B, K>) {
   const { summary, description, body } = spec;
   const options = imageRoute(app, {
@@ -96,9 +101,14 @@ export function renderRoute<B extends TObject, K extends RenderKind>(app: App, s
     errors: { 202: AsyncRenderAccepted, ...spec.errors },
     schema: { summary, ...(description ? { description } : {}), body },
   });
-  app.post(spec.url, options, async (request, reply) => {
+  // An async render (a `webhook`) creates something: an Idempotency-Key makes its retry safe (`idempotency`).
+  const config = { ...options.config, idempotent: hasWebhook };
+  const schema = { ...options.schema, headers: IdempotencyHeaders };
+  app.post(spec.url, { ...options, config, schema }, async (request, reply) => {
     // Validated against `body` by Fastify; its generic type is only lost to the type provider's mapping.
     const input = request.body as Static<B>;
+    // Read first: two names that disagree are a 400 whatever else the call asks for.
+    const output = outputModeOf(input as { output?: OutputMode; outputType?: OutputMode });
     const webhook = (input as { webhook?: string }).webhook;
     // Async: the body is checked and the payload built (a template filled) first, so what is wrong with the
     // request is still its 4xx; then 202 at once, the render (the same billed pipeline) in the background.
@@ -119,11 +129,11 @@ export function renderRoute<B extends TObject, K extends RenderKind>(app: App, s
     }
     const render = async () => app.credits.renderBilled(request, spec.kind, spec.toPayload(input, request));
     const seconds = (input as { cache?: number }).cache ?? 0;
-    if (seconds <= 0) return sendImage(reply, await render(), spec.output(input));
+    if (seconds <= 0) return sendImage(reply, await render(), output);
     // A hit comes with no render of its own: the credit reserved in onRequest is given back unclaimed.
     const version = await spec.cacheVersion?.(input, request);
     const { outcome, hit } = await app.renderCache.through(request, input, seconds, render, version);
     if (hit) creditGivenBack(request);
-    return sendImage(reply.header('X-Cache', hit ? 'HIT' : 'MISS'), outcome, spec.output(input));
+    return sendImage(reply.header('X-Cache', hit ? 'HIT' : 'MISS'), outcome, output);
   });
 }

@@ -1,3 +1,5 @@
+import { ErrorResponse } from '@render/contracts';
+
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -31,11 +33,13 @@ export function optionalDefaults<T>(source: T): T {
   return document;
 }
 
-const ERROR_SCHEMA = {
-  type: 'object',
-  required: ['success', 'message', 'code'],
-  properties: { success: { const: false }, message: { type: 'string' }, code: { type: 'string' } },
-};
+/** The one error body (contracts' `ErrorResponse`), as the document shows it. */
+const ERROR_SCHEMA = (() => {
+  const { $id: _, ...schema } = JSON.parse(JSON.stringify(ErrorResponse)) as Json;
+  return schema;
+})();
+
+const PROBLEM = 'application/problem+json';
 
 // What the gateway itself answers for any body before a route sees it: unparsable JSON or a failed schema
 // check (400), a body over the limit (413), a content type other than JSON (415).
@@ -55,9 +59,33 @@ export function bodyErrorResponses<T>(document: T): T {
       if (!isObject(operation) || !operation.requestBody) continue;
       const responses = isObject(operation.responses) ? operation.responses : {};
       for (const [status, description] of Object.entries(BODY_ERRORS)) {
-        responses[status] ??= { description, content: { 'application/json': { schema: ERROR_SCHEMA } } };
+        responses[status] ??= { description, content: { [PROBLEM]: { schema: ERROR_SCHEMA } } };
       }
       operation.responses = responses;
+    }
+  }
+  return document;
+}
+
+/**
+ * Error answers are RFC 9457 problems (`application/problem+json`): the routes declare their error bodies with
+ * the contracts' schemas, which Fastify's swagger lists as application/json; this moves every 4xx and 5xx
+ * JSON body to the problem media type.
+ */
+export function problemResponses<T>(document: T): T {
+  const paths = (document as Json).paths;
+  if (!isObject(paths)) return document;
+  for (const methods of Object.values(paths)) {
+    if (!isObject(methods)) continue;
+    for (const operation of Object.values(methods)) {
+      if (!isObject(operation) || !isObject(operation.responses)) continue;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400 || !isObject(response) || !isObject(response.content)) continue;
+        const json = response.content['application/json'];
+        if (json === undefined) continue;
+        const { 'application/json': _, ...others } = response.content;
+        response.content = { [PROBLEM]: json, ...others };
+      }
     }
   }
   return document;

@@ -4,14 +4,14 @@ import {
   AuthInternalRoutes,
   CREDIT_SETTLE_BATCH_MAX,
   type CreditOutcome,
-  ErrorResponse,
   type PlanRulesResponse,
   type RecentRenderKind,
   type RouteContract,
+  ServiceError,
   type SessionIdentity,
   SessionIdentity as SessionIdentitySchema,
 } from '@render/contracts';
-import { INTERNAL_TOKEN_HEADER } from '@render/fastify-kit';
+import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@render/fastify-kit';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -52,22 +52,25 @@ export interface RenderFacts {
   renderMs?: number;
 }
 
-/** The account service's calls the gateway makes for a caller; each answer is checked against its contract. */
+/**
+ * The account service's calls the gateway makes for a caller; each answer is checked against its contract.
+ * `forRequest` is the X-Request-Id of the caller's request, sent along so the service's log lines carry it.
+ */
 export interface AuthClient {
   /** The owner of an API key; null when the service does not know it. */
-  apiKeyOwner(apiKey: string): Promise<ApiKeyOwnerResponse | null>;
+  apiKeyOwner(apiKey: string, forRequest?: string): Promise<ApiKeyOwnerResponse | null>;
   /**
    * Verifies an API key (given by its SHA-256, which is what the account service looks keys up by: the key
    * itself never leaves the gateway) and reserves one credit under `requestId` for its owner, in one call;
    * null when the key is unknown or revoked. A refusal (the window used up) still names the owner.
    */
-  reserveCreditForApiKey(apiKeyHash: string, requestId: string, facts: ReserveFacts): Promise<KeyReservation | null>;
+  reserveCreditForApiKey(apiKeyHash: string, requestId: string, facts: ReserveFacts, forRequest?: string): Promise<KeyReservation | null>;
   /** The account behind a session token; null when the token is invalid or expired. */
-  sessionOwner(token: string): Promise<SessionIdentity['user'] | null>;
+  sessionOwner(token: string, forRequest?: string): Promise<SessionIdentity['user'] | null>;
   /** The owner behind a signature made with their API key; null when it does not match. */
-  signatureOwner(userId: string, message: string, signature: string): Promise<ApiKeyOwnerResponse | null>;
+  signatureOwner(userId: string, message: string, signature: string, forRequest?: string): Promise<ApiKeyOwnerResponse | null>;
   /** Reserves one credit under `requestId`; 402 when the account's window is used up (its details say when one comes back). */
-  reserveCredit(userId: string, requestId: string, facts: ReserveFacts): Promise<AccountReservation>;
+  reserveCredit(userId: string, requestId: string, facts: ReserveFacts, forRequest?: string): Promise<AccountReservation>;
   /** Charges or releases a reservation; rejects when the service did not confirm it. */
   settleCredit(requestId: string, outcome: CreditOutcome, facts?: RenderFacts): Promise<void>;
   /**
@@ -114,7 +117,7 @@ const reservedAnswer = TypeCompiler.Compile(reserveCredit.schema.response[200]);
 const refusedAnswer = TypeCompiler.Compile(reserveCredit.schema.response[402]);
 const sessionAnswer = TypeCompiler.Compile(SessionIdentitySchema);
 const rulesAnswer = TypeCompiler.Compile(planRules.schema.response[200]);
-const errorAnswer = TypeCompiler.Compile(ErrorResponse);
+const errorAnswer = TypeCompiler.Compile(ServiceError);
 /**
  * The 402 of a used-up window, with the service's message (it says when a credit comes back) and, in its
  * details, the standing the answer's X-Credits-* headers show (`creditsOfRefusal`).
@@ -151,10 +154,12 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     if (!client) throw unavailable();
     return client.request(method, path, body, headers);
   }
-  const post = (route: RouteContract<'POST'>, body: unknown) => call(route.method, route.url, body);
+  const traced = (forRequest: string | undefined) => (forRequest ? { [REQUEST_ID_HEADER]: forRequest } : undefined);
+  const post = (route: RouteContract<'POST'>, body: unknown, forRequest?: string) =>
+    call(route.method, route.url, body, traced(forRequest));
 
-  async function apiKeyOwner(apiKey: string) {
-    const res = await post(verifyApiKey, { apiKey });
+  async function apiKeyOwner(apiKey: string, forRequest?: string) {
+    const res = await post(verifyApiKey, { apiKey }, forRequest);
     // 400 is the verify schema refusing the key's shape (e.g. too long): still just a wrong key.
     if (res.status === 401 || res.status === 400) return null;
     if (res.status !== 200) throw unavailable();
@@ -245,10 +250,10 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
    * A reservation call, carrying the pending charges. The service settles them in the statement it runs for
    * any answer it gives; if none comes they wait for the next call (settling is idempotent).
    */
-  async function reservationCall(body: Record<string, unknown>): Promise<InternalAnswer> {
+  async function reservationCall(body: Record<string, unknown>, forRequest: string | undefined): Promise<InternalAnswer> {
     const charged = takeCharges();
     try {
-      const res = await post(reserveCredit, charged ? { ...body, charged } : body);
+      const res = await post(reserveCredit, charged ? { ...body, charged } : body, forRequest);
       if (charged && res.status !== 200 && res.status !== 401 && res.status !== 402 && res.status !== 404) requeue(charged);
       return res;
     } catch (err) {
@@ -272,9 +277,14 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     client?.close();
   });
 
-  async function reserveCreditForApiKey(apiKeyHash: string, requestId: string, facts: ReserveFacts): Promise<KeyReservation | null> {
+  async function reserveCreditForApiKey(
+    apiKeyHash: string,
+    requestId: string,
+    facts: ReserveFacts,
+    forRequest?: string,
+  ): Promise<KeyReservation | null> {
     const { spares, ...known } = facts;
-    const res = await reservationCall({ apiKeyHash, requestId, ...known, ...(spares?.length ? { spares } : {}) });
+    const res = await reservationCall({ apiKeyHash, requestId, ...known, ...(spares?.length ? { spares } : {}) }, forRequest);
     if (res.status === 200) {
       const answer = checkAnswer(res.json(), reservedAnswer, SERVICE);
       const { userId, role, plan, remaining, limit } = answer;
@@ -289,23 +299,23 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     throw unavailable();
   }
 
-  async function sessionOwner(token: string) {
-    const res = await call('GET', '/api/auth/me', undefined, { authorization: `Bearer ${token}` });
+  async function sessionOwner(token: string, forRequest?: string) {
+    const res = await call('GET', '/api/auth/me', undefined, { authorization: `Bearer ${token}`, ...traced(forRequest) });
     if (res.status === 401) return null;
     if (res.status !== 200) throw unavailable();
     return checkAnswer(res.json(), sessionAnswer, SERVICE).user;
   }
 
-  async function signatureOwner(userId: string, message: string, signature: string) {
-    const res = await post(verifySignature, { userId, message, signature });
+  async function signatureOwner(userId: string, message: string, signature: string, forRequest?: string) {
+    const res = await post(verifySignature, { userId, message, signature }, forRequest);
     // 400: not even shaped like a signature.
     if (res.status === 403 || res.status === 400) return null;
     if (res.status !== 200) throw unavailable();
     return checkAnswer(res.json(), ownerAnswer, SERVICE);
   }
 
-  async function reserve(userId: string, requestId: string, facts: ReserveFacts): Promise<AccountReservation> {
-    const res = await reservationCall({ userId, requestId, ...facts });
+  async function reserve(userId: string, requestId: string, facts: ReserveFacts, forRequest?: string): Promise<AccountReservation> {
+    const res = await reservationCall({ userId, requestId, ...facts }, forRequest);
     if (res.status === 200) {
       const { remaining, limit } = checkAnswer(res.json(), reservedAnswer, SERVICE);
       return { remaining, limit };

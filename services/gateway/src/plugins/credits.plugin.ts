@@ -39,6 +39,8 @@ export interface BilledRenderOptions {
 
 /** How an account's render is run (see `renderForAccount`). */
 interface AccountRender {
+  /** The X-Request-Id of the call the render is for (the account service's and the worker's logs carry it). */
+  forRequest: string;
   signal: AbortSignal | undefined;
   prepared: PreparedReservation | null;
   facts: ReserveFacts;
@@ -146,7 +148,7 @@ async function creditsPlugin(app: FastifyInstance) {
     caller: AccountCaller,
     kind: K,
     payload: Payload<K>,
-    { signal, prepared, facts, slotHeld, request }: AccountRender,
+    { forRequest, signal, prepared, facts, slotHeld, request }: AccountRender,
   ): Promise<RenderOutcome> {
     const jobId = prepared?.requestId ?? randomUUID();
     // Reserved (or under way) already when the caller's API key was verified; otherwise (a session, a
@@ -155,7 +157,7 @@ async function creditsPlugin(app: FastifyInstance) {
       ? prepared.outcome.then((outcome) => {
           if (!outcome.reserved) throw outcome.error;
         })
-      : authClient.reserveCredit(caller.userId, jobId, facts).then(({ remaining, limit }) => {
+      : authClient.reserveCredit(caller.userId, jobId, facts, forRequest).then(({ remaining, limit }) => {
           if (limit !== undefined) limitsOf(request).credits = { remaining, limit };
         });
     let built: RenderPayload<K> | undefined;
@@ -171,6 +173,7 @@ async function creditsPlugin(app: FastifyInstance) {
       // The account's in-flight limit (`accountLimits`) is taken in the queue, before anything is enqueued.
       return renderQueue.render(kind, built, {
         jobId,
+        requestId: forRequest,
         signal: renderSignal,
         ...(slotHeld ? {} : { account: { id: caller.userId, plan: caller.plan, role: caller.role } }),
       });
@@ -202,7 +205,7 @@ async function creditsPlugin(app: FastifyInstance) {
   ): Promise<RenderOutcome> {
     const release = await app.anonymousLimits.begin(request, kind, payload);
     try {
-      return await renderQueue.render(kind, payload, { signal });
+      return await renderQueue.render(kind, payload, { signal, requestId: request.id });
     } finally {
       release();
     }
@@ -222,6 +225,7 @@ async function creditsPlugin(app: FastifyInstance) {
       if (caller.kind === 'anonymous') return await renderAnonymous(request, kind, await payload, client?.signal);
       const facts = { kind: ledgerKindOf(request, kind), format: formatOf(payload) };
       return await renderForAccount(caller, kind, payload, {
+        forRequest: request.id,
         signal: client?.signal,
         prepared: claim(request),
         facts,

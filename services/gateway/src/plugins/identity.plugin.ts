@@ -26,7 +26,7 @@ export interface Identity {
   /** The caller of a route behind `requireAccount`. */
   account(request: FastifyRequest): AccountCaller;
   /** The owner behind a signature made with their API key (signed image URLs); 403 when it does not match. */
-  signatureOwner(userId: string, message: string, signature: string): Promise<AccountCaller>;
+  signatureOwner(userId: string, message: string, signature: string, forRequest?: string): Promise<AccountCaller>;
 }
 
 declare module 'fastify' {
@@ -135,13 +135,13 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
   });
   const sweep = setInterval(() => leases.sweep(), 1_000).unref();
 
-  async function resolve(credential: Credential): Promise<AccountCaller> {
+  async function resolve(credential: Credential, forRequest: string): Promise<AccountCaller> {
     if (credential.type === 'apiKey') {
-      const owner = await authClient.apiKeyOwner(credential.value);
+      const owner = await authClient.apiKeyOwner(credential.value, forRequest);
       if (!owner) throw new AppError('UNAUTHORIZED', 'Invalid API key');
       return accountOf(owner);
     }
-    const user = await authClient.sessionOwner(credential.value);
+    const user = await authClient.sessionOwner(credential.value, forRequest);
     if (!user) throw new AppError('UNAUTHORIZED', 'Invalid or expired token');
     return { kind: 'account', userId: user.id, role: user.accountType === 'administrator' ? 'admin' : 'user', plan: user.plan };
   }
@@ -178,7 +178,7 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     const lease = leasing ? leases.ask(keyHash, hint) : undefined;
     // The body is not read yet: the route tells the render's kind, its format comes with the settle.
     const facts = { kind: request.routeOptions.config.ledgerKind, spares: lease?.spares };
-    const answer = authClient.reserveCreditForApiKey(keyHash, requestId, facts).then(
+    const answer = authClient.reserveCreditForApiKey(keyHash, requestId, facts, request.id).then(
       (reserved) => {
         if (reserved) keys.set(keyHash, accountOf(reserved.owner), reserved.remaining);
         else keys.delete(keyHash);
@@ -234,8 +234,8 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     // drops its leases on hearing it; a replica whose subscription is down leases nothing. The other thing
     // (`KeyHints`) only lets a render start while the key's check runs; the check still decides whether the
     // image is delivered (401 and no image otherwise, the job dropped, nothing charged).
-    if (credential.type === 'apiKey') return billed ? reserveForKey(request, credential.value) : resolve(credential);
-    return sessions.resolve(credential.value, () => resolve(credential));
+    if (credential.type === 'apiKey') return billed ? reserveForKey(request, credential.value) : resolve(credential, request.id);
+    return sessions.resolve(credential.value, () => resolve(credential, request.id));
   }
 
   /**
@@ -285,8 +285,8 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     return request.caller;
   }
 
-  async function signatureOwner(userId: string, message: string, signature: string): Promise<AccountCaller> {
-    const owner = await authClient.signatureOwner(userId, message, signature);
+  async function signatureOwner(userId: string, message: string, signature: string, forRequest?: string): Promise<AccountCaller> {
+    const owner = await authClient.signatureOwner(userId, message, signature, forRequest);
     if (!owner) throw new AppError('FORBIDDEN', 'Invalid or missing signature (sig)');
     return accountOf(owner);
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
+import { REQUEST_ID_HEADER } from '@render/fastify-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { watchClient } from '../lib/client-gone.ts';
@@ -64,6 +65,8 @@ async function innerCallsPlugin(app: FastifyInstance) {
       if (typeof value === 'string') headers[name] = value;
     }
     if (body !== undefined) headers['content-type'] = 'application/json';
+    // The inner call is part of the client's request: it goes by the same id in the logs and the worker.
+    headers[REQUEST_ID_HEADER] = request.id;
     const id = randomUUID();
     const client = watchClient(request);
     links.set(id, client.signal);

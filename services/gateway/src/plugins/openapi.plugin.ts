@@ -3,7 +3,7 @@ import { NoCredentials, SecuritySchemes } from '@render/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_EXAMPLES } from '../lib/api-examples.ts';
-import { bodyErrorResponses, optionalDefaults } from '../lib/openapi-document.ts';
+import { bodyErrorResponses, optionalDefaults, problemResponses } from '../lib/openapi-document.ts';
 import { type OpenApiDoc, withExamples } from '../lib/postman-collection.ts';
 
 /** OpenAPI is generated from the same TypeBox schemas the routes validate with, so it cannot drift. */
@@ -14,7 +14,11 @@ async function openapiPlugin(app: FastifyInstance) {
       info: {
         title: 'Render API',
         version: '0.1.0',
-        description: 'Turn HTML, SVG, charts, code and web pages into images.',
+        description: [
+          'Turn HTML, SVG, charts, code and web pages into images.',
+          '',
+          'Errors are RFC 9457 problems (`application/problem+json`) that keep the API’s `success: false`, `message` and `code`, with the request’s `requestId` and, for a refused body, every refused field in `errors`; `type` links to the code on the docs’ errors page. Every answer carries `X-Request-Id` (send your own, up to 128 characters of `A-Za-z0-9._~:+/=@-`, to trace a call). The calls that create something take an `Idempotency-Key` header (a retry within 24 h gets the first answer). `output` and `outputType` are one field: every convert call accepts either. JSON, SVG and text answers are compressed (gzip, brotli) when `Accept-Encoding` allows.',
+        ].join('\n'),
       },
       tags: [
         { name: 'convert', description: 'Synchronous render calls' },
@@ -29,11 +33,14 @@ async function openapiPlugin(app: FastifyInstance) {
       components: { securitySchemes: SecuritySchemes },
     },
     // The schemas carry their defaults, which the server fills in: such fields are optional to a client.
-    // Every body can also be refused before its route runs (bad JSON, too large, not JSON).
+    // Every body can also be refused before its route runs (bad JSON, too large, not JSON). Errors are RFC 9457
+    // problems (application/problem+json).
     // Each body carries the example call the docs page and the Postman collections show (lib/api-examples.ts).
     transformObject: (documentObject) => {
-      const document = bodyErrorResponses(
-        optionalDefaults('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
+      const document = problemResponses(
+        bodyErrorResponses(
+          optionalDefaults('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
+        ),
       );
       return withExamples(document as unknown as OpenApiDoc, API_EXAMPLES) as unknown as typeof document;
     },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@render/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { canonicalJson } from '../lib/canonical-json.ts';
 import { ImageCache } from '../lib/image-cache.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
@@ -47,18 +48,6 @@ const POLL_MAX_MS = 200;
 // Deletes the lock only if it is still ours (it may have expired and been taken by another request).
 const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** JSON with object keys sorted, so the same body is the same key however its fields were ordered. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** Whose the cached image is: an account's own, or the anonymous callers' shared one. */
 const scopeOf = (request: FastifyRequest) => (request.caller?.kind === 'account' ? `account:${request.caller.userId}` : 'anonymous');
@@ -127,8 +116,9 @@ async function renderCachePlugin(app: FastifyInstance, opts: RenderCacheOptions)
   }
 
   async function through(request: FastifyRequest, body: object, seconds: number, render: () => Promise<RenderOutcome>, version = '') {
-    const { cache: _, ...rest } = body as Record<string, unknown>;
-    const key = ImageCache.keyOf(scopeOf(request), request.routeOptions.url ?? request.url, canonical(rest), version);
+    // Neither the cache's lifetime nor the answer's form (JSON or bytes, under either name) changes the image.
+    const { cache: _, output: _output, outputType: _outputType, ...rest } = body as Record<string, unknown>;
+    const key = ImageCache.keyOf(scopeOf(request), request.routeOptions.url ?? request.url, canonicalJson(rest), version);
     const cached = await fromCache(key);
     if (cached) {
       await assertCredentials(request);

@@ -38,6 +38,8 @@ export interface RenderQueueClient {
 
 export interface RenderOptions {
   jobId?: string;
+  /** The X-Request-Id of the call: carried in the job, so the worker's log lines for it carry it too. */
+  requestId?: string;
   /** The caller hung up: a job not yet started is taken off the queue and the wait ends. */
   signal?: AbortSignal;
   /**
@@ -207,7 +209,7 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     if (signal?.aborted) throw signal.reason;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
-    const data: RenderJobData<K> = { payload, replyTo: channel };
+    const data: RenderJobData<K> = { payload, replyTo: channel, ...(options.requestId ? { requestId: options.requestId } : {}) };
     const answered = new Promise<RenderReply>((resolve, reject) => {
       pending.set(jobId, { answer: resolve, queue, kind, data });
       timer = setTimeout(

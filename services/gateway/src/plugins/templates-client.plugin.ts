@@ -2,9 +2,10 @@ import {
   AppError,
   type ErrorCode,
   ErrorCodes,
-  ErrorResponse,
+  type FieldError,
   type RouteContract,
   routePath,
+  ServiceError,
   type TemplateOwnerInfo,
   type TemplateRenderInput,
   TemplatesInternalRoutes,
@@ -28,8 +29,13 @@ export interface TemplatesClient {
   /** A call answered as the templates service answered it (status and JSON), for the routes that only pass it on. */
   forward(method: string, path: string, call: TemplatesCall): Promise<{ status: number; body: unknown }>;
   /** The filled SVG of a template `userId` may use; 400/404 from the service become the same errors here. */
-  renderInput(templateId: string, userId: string, variables: Record<string, string | number>): Promise<TemplateRenderInput>;
-  owner(templateId: string): Promise<TemplateOwnerInfo>;
+  renderInput(
+    templateId: string,
+    userId: string,
+    variables: Record<string, string | number>,
+    forRequest?: string,
+  ): Promise<TemplateRenderInput>;
+  owner(templateId: string, forRequest?: string): Promise<TemplateOwnerInfo>;
 }
 
 declare module 'fastify' {
@@ -49,7 +55,7 @@ const { renderInput, owner } = TemplatesInternalRoutes;
 // Compiled once, at load: the answers are checked on every generation and signed image.
 const renderInputAnswer = TypeCompiler.Compile(renderInput.schema.response[200]);
 const ownerAnswer = TypeCompiler.Compile(owner.schema.response[200]);
-const errorAnswer = TypeCompiler.Compile(ErrorResponse);
+const errorAnswer = TypeCompiler.Compile(ServiceError);
 
 const unavailable = () => serviceUnavailable(SERVICE);
 
@@ -61,12 +67,17 @@ const templatePath = (path: string) => {
   return path;
 };
 
-/** The service's 4xx as the gateway's own error: its code when it is one of ours for that status. */
+const isFieldError = (item: unknown): item is FieldError =>
+  typeof (item as FieldError)?.field === 'string' && typeof (item as FieldError)?.message === 'string';
+
+/** The service's 4xx as the gateway's own error: its code when it is one of ours for that status, its refused fields. */
 function refusal(status: number, body: unknown): AppError {
   if (!errorAnswer.Check(body)) return new AppError('VALIDATION_ERROR', 'Invalid template request');
   const { code, message } = body;
   const known = Object.hasOwn(ErrorCodes, code) && ErrorCodes[code as ErrorCode] === status;
-  return new AppError(known ? (code as ErrorCode) : 'VALIDATION_ERROR', message);
+  const listed = (body as { errors?: unknown }).errors;
+  const fieldErrors = Array.isArray(listed) ? listed.filter(isFieldError).slice(0, 100) : undefined;
+  return new AppError(known ? (code as ErrorCode) : 'VALIDATION_ERROR', message, undefined, { fieldErrors });
 }
 
 /**
@@ -111,8 +122,9 @@ async function templatesClientPlugin(app: FastifyInstance, opts: TemplatesClient
 
   app.decorate('templatesClient', {
     forward: send,
-    renderInput: (templateId, userId, variables) => expectOk(renderInput, templateId, { body: { userId, variables } }, renderInputAnswer),
-    owner: (templateId) => expectOk(owner, templateId, {}, ownerAnswer),
+    renderInput: (templateId, userId, variables, requestId) =>
+      expectOk(renderInput, templateId, { body: { userId, variables }, requestId }, renderInputAnswer),
+    owner: (templateId, requestId) => expectOk(owner, templateId, { requestId }, ownerAnswer),
   } satisfies TemplatesClient);
 }
 

@@ -36,7 +36,6 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
     body: HtmlConvertBody,
     formats: [...PageOutputFormats],
     toPayload: htmlPayload,
-    output: (body) => body.output,
   });
 
   renderRoute(app, {
@@ -46,7 +45,6 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
     body: SvgConvertBody,
     formats: [...SvgOutputFormats],
     toPayload: svgPayload,
-    output: (body) => body.output,
   });
 
   renderRoute(app, {
@@ -56,7 +54,6 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
     body: ChartConvertBody,
     formats: [...ChartFormats],
     toPayload: toChartRenderPayload,
-    output: (body) => body.outputType,
   });
 
   renderRoute(app, {
@@ -73,7 +70,6 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
     body: CodeConvertBody,
     formats: [...RasterFormats],
     toPayload: prepareCodePayload,
-    output: (body) => body.outputType,
   });
 
   renderRoute(app, {
@@ -89,7 +85,6 @@ const convertRoutes: FastifyPluginAsyncTypebox = async (app) => {
     body: ScreenshotConvertBody,
     formats: [...PageOutputFormats],
     toPayload: screenshotPayload,
-    output: (body) => body.outputType,
   });
 
   app.get(

@@ -86,7 +86,13 @@ export default async function forwardRoutes(app: FastifyInstance, opts: ForwardO
   for (const prefix of opts.prefixes) {
     const forward = forwardUnder(prefix);
     for (const call of accountCalls.filter((c) => c.url.startsWith(`${prefix}/`))) {
-      app.route({ method: call.method, url: call.url, schema: call.schema, handler: forward });
+      app.route({
+        method: call.method,
+        url: call.url,
+        schema: call.schema,
+        ...(call.idempotent ? { config: { idempotent: call.idempotent } } : {}),
+        handler: forward,
+      });
     }
     app.all(prefix, { schema: { hide: true } }, forward);
     app.all(`${prefix}/*`, { schema: { hide: true } }, forward);

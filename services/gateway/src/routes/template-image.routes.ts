@@ -85,11 +85,11 @@ const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions>
   const inflight = new Map<string, Promise<RenderOutcome>>();
 
   /** The owner to charge, when `sig` is their signature of this exact query. */
-  async function signedBy(id: string, ownerId: string, pairs: Array<[string, string]>) {
+  async function signedBy(request: FastifyRequest, id: string, ownerId: string, pairs: Array<[string, string]>) {
     const signature = pairs.find(([name]) => name === 'sig')?.[1];
     if (!signature || !/^[0-9a-fA-F]{64}$/.test(signature)) throw new AppError('FORBIDDEN', 'Invalid or missing signature (sig)');
     const signingString = templateImageSigningString(id, pairs);
-    return { owner: await identity.signatureOwner(ownerId, signingString, signature), signingString };
+    return { owner: await identity.signatureOwner(ownerId, signingString, signature, request.id), signingString };
   }
 
   /**
@@ -108,7 +108,7 @@ const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions>
   async function renderAndCache(request: FastifyRequest, key: string, job: RenditionJob) {
     const { id, ownerId, pairs, format, quality } = job;
     const variables = Object.fromEntries(pairs.filter(([name]) => !RESERVED.has(name)));
-    const payload = templatePayload(templatesClient.renderInput(id, ownerId, variables), format, quality);
+    const payload = templatePayload(templatesClient.renderInput(id, ownerId, variables, request.id), format, quality);
     // Others may be waiting on this render and it is cached: the first caller hanging up does not end it.
     const outcome = await credits.renderBilled(request, 'svg', payload, { endsWithClient: false });
     const { image, meta } = outcome;
@@ -151,8 +151,8 @@ const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions>
           `Query parameter "${prototypeKey[0]}" is not allowed: ${PrototypeKeyNames.join(', ')} cannot name template variables`,
         );
       }
-      const { ownerId, updatedAt } = await templatesClient.owner(id);
-      const { owner, signingString } = await signedBy(id, ownerId, pairs);
+      const { ownerId, updatedAt } = await templatesClient.owner(id, request.id);
+      const { owner, signingString } = await signedBy(request, id, ownerId, pairs);
       const { format, quality } = renditionOf(request.query);
 
       const key = ImageCache.keyOf(id, updatedAt, signingString);

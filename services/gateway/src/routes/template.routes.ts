@@ -1,8 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorResponse, SvgOutputFormats, TemplateGenerateBody, type TemplateRenderInput, TemplateRoutes } from '@render/contracts';
+import {
+  ErrorResponse,
+  IdempotencyHeaders,
+  SvgOutputFormats,
+  TemplateGenerateBody,
+  type TemplateRenderInput,
+  TemplateRoutes,
+} from '@render/contracts';
+import { PROBLEM_CONTENT_TYPE } from '@render/fastify-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderRoute } from '../lib/image-route.ts';
 import { templatePayload } from '../lib/template-payload.ts';
+
+const CREATING = new Set<unknown>([TemplateRoutes.create, TemplateRoutes.duplicate]);
 
 /**
  * Template calls. CRUD, lists and stars are declared once in the contracts (`TemplateRoutes`): validated
@@ -19,16 +29,21 @@ const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: request.body,
       requestId: request.id,
     });
+    // The service's error is already the API's problem body (its request id is this request's): sent on as is.
+    if (status >= 400) reply.type(PROBLEM_CONTENT_TYPE);
     return reply.status(status).send(body);
   };
 
   for (const route of Object.values(TemplateRoutes)) {
+    // Creating a template (or a copy) is safe to retry with an Idempotency-Key (`idempotency`).
+    const creates = CREATING.has(route);
     app.route({
       method: route.method,
       url: route.url,
       // Visitors may read what is public: their credentials are used when sent, and their absence is not limited.
       onRequest: route.access === 'signedIn' ? identity.requireAccount : identity.identifyIfSignedIn,
-      schema: route.schema,
+      schema: creates ? { ...route.schema, headers: IdempotencyHeaders } : route.schema,
+      ...(creates ? { config: { idempotent: true as const } } : {}),
       handler: forward,
     });
   }
@@ -38,7 +53,7 @@ const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const filled = ({ templateId, variables }: TemplateGenerateBody, request: FastifyRequest) => {
     let input = fillings.get(request);
     if (!input) {
-      input = templatesClient.renderInput(templateId, identity.account(request).userId, variables ?? {});
+      input = templatesClient.renderInput(templateId, identity.account(request).userId, variables ?? {}, request.id);
       fillings.set(request, input);
     }
     return input;
@@ -55,7 +70,6 @@ const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     formats: [...SvgOutputFormats],
     errors: { 403: ErrorResponse, 404: ErrorResponse },
     toPayload: (body, request) => templatePayload(filled(body, request), body.format, body.quality, body.optimize),
-    output: (body) => body.outputType,
     // Cached images are keyed on the template's last change, as signed URLs are: an edit misses, and a
     // deleted (or no longer visible) template answers its 404 before the cache is read.
     cacheVersion: async (body, request) => (await filled(body, request)).updatedAt,

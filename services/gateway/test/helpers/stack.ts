@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Writable } from 'node:stream';
 import { createLogger } from '@render/logger';
 import { loadWorkerConfig, type RenderWorkerHandle, startRenderWorker } from '@render/render-worker';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
 import { INTERNAL_TOKEN, type Stack, startStack } from '../../../auth/test/helpers/stack.ts';
 import templatesApp, { serverOptions as templatesServerOptions } from '../../../templates/src/app.ts';
@@ -13,7 +14,15 @@ import { testRedisUrl } from './redis.ts';
 
 export const uniquePrefix = (label: string) => `test-${label}-${randomUUID().slice(0, 8)}`;
 
-export async function startWorker(env: Record<string, string>): Promise<RenderWorkerHandle> {
+/** Where a started service writes its log lines (at its LOG_LEVEL): stdout by default, or a test's stream. */
+export interface LogOptions {
+  logStream?: Writable;
+}
+
+const withLogStream = (options: FastifyServerOptions, logStream: Writable | undefined): FastifyServerOptions =>
+  logStream ? { ...options, logger: { ...(options.logger as object), stream: logStream } } : options;
+
+export async function startWorker(env: Record<string, string>, log: LogOptions = {}): Promise<RenderWorkerHandle> {
   const config = loadWorkerConfig({
     REDIS_URL: await testRedisUrl(),
     CHROMIUM_PATH: process.env.CHROMIUM_PATH,
@@ -23,7 +32,8 @@ export async function startWorker(env: Record<string, string>): Promise<RenderWo
     ...env,
   });
   // Chromium inherits the test process's environment (PATH, HOME, …), as it does in a deployed worker.
-  return startRenderWorker({ ...config, CHROMIUM_ENV: process.env }, createLogger('render-worker-test', config.LOG_LEVEL));
+  const logger = createLogger('render-worker', config.LOG_LEVEL, log.logStream);
+  return startRenderWorker({ ...config, CHROMIUM_ENV: process.env }, logger);
 }
 
 export interface TestGateway {
@@ -34,7 +44,7 @@ export interface TestGateway {
 }
 
 /** The real gateway app, listening on a real socket, exactly as server.ts builds it. */
-export async function startGateway(env: Record<string, string>): Promise<TestGateway> {
+export async function startGateway(env: Record<string, string>, log: LogOptions = {}): Promise<TestGateway> {
   const config = loadGatewayConfig({
     REDIS_URL: await testRedisUrl(),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
@@ -49,7 +59,7 @@ export async function startGateway(env: Record<string, string>): Promise<TestGat
     PRO_MAX_IN_FLIGHT: '1000',
     ...env,
   });
-  const server = Fastify(serverOptions(config));
+  const server = Fastify(withLogStream(serverOptions(config), log.logStream));
   await server.register(app, { config });
   await server.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
@@ -66,14 +76,22 @@ export async function startGateway(env: Record<string, string>): Promise<TestGat
   };
 }
 
-/** The real templates service on a real socket, on the database the auth stack created. */
-export async function startTemplates(databaseUrl: string, internalToken: string): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * The real templates service on a real socket, on the database the auth stack created. `onRequest` runs before
+ * its own hooks (a test holding a call back at a moment of its choosing).
+ */
+export async function startTemplates(
+  databaseUrl: string,
+  internalToken: string,
+  options: LogOptions & { logLevel?: string; onRequest?: (request: FastifyRequest) => Promise<void> } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const config = loadTemplatesConfig({
     DATABASE_URL: databaseUrl,
     INTERNAL_TOKEN: internalToken,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: options.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'silent',
   });
-  const server = Fastify(templatesServerOptions(config));
+  const server = Fastify(withLogStream(templatesServerOptions(config), options.logStream));
+  if (options.onRequest) server.addHook('onRequest', options.onRequest);
   await server.register(templatesApp, { config });
   await server.listen({ port: 0, host: '127.0.0.1' });
   return { url: `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`, close: () => server.close() };

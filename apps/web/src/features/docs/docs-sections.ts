@@ -5,6 +5,8 @@ export interface DocsSection {
   id: string;
   /** Tab label (product names, the same in every language). */
   label: string;
+  /** A label that is a word rather than a name: its key in the docs catalog (`tabs.<id>`), used instead. */
+  translated?: true;
   match: (path: string, operation: Operation) => boolean;
   /** The call whose example body (the document's, from the gateway's example calls) the side panel shows. */
   example?: { path: string; outputFile?: string };
@@ -12,7 +14,7 @@ export interface DocsSection {
   guide?: DocsGuide;
 }
 
-export const DOCS_GUIDES = ['webhooks', 'sdk', 'cli', 'mcp'] as const;
+export const DOCS_GUIDES = ['webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
 export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
@@ -66,4 +68,6 @@ export const DOCS_SECTIONS: DocsSection[] = [
   { id: 'cli', label: 'CLI', match: () => false, guide: 'cli' },
   // The guide, then the streamable HTTP endpoint's own reference.
   { id: 'mcp', label: 'MCP', match: (_path, operation) => operation.tags?.includes('mcp') ?? false, guide: 'mcp' },
+  // The error body and codes (each error's `type` links to its code here), request ids, retries, CORS, compression.
+  { id: 'errors', label: 'Errors', translated: true, match: () => false, guide: 'errors' },
 ];

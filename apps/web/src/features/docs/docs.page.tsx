@@ -156,7 +156,7 @@ export function DocsPage() {
                 data-tab={section.id}
                 className="whitespace-nowrap rounded-md px-3 py-2 text-left text-sm font-medium text-zinc-700 hover:bg-zinc-100 data-[state=active]:bg-accent-50 data-[state=active]:text-accent-800"
               >
-                {section.label}
+                {section.translated ? t(`tabs.${section.id}`) : section.label}
               </Tabs.Trigger>
             ))}
           </Tabs.List>

@@ -1,4 +1,4 @@
-import { checkFields, parseScreenshotUrl, parseWebhookUrl, WebhookMessages } from '@render/contracts';
+import { checkFields, OutputDefault, parseScreenshotUrl, parseWebhookUrl, WebhookMessages } from '@render/contracts';
 import type { FieldDef, PlaygroundDefinition, Values } from './playground-definitions.ts';
 
 export type Problems = Record<string, string>;
@@ -90,6 +90,8 @@ export function minimalBody(definition: PlaygroundDefinition, body: Record<strin
   >;
   return Object.fromEntries(
     Object.entries(body).filter(([name, value]) => {
+      // The two names of the output field carry no schema default (one would contradict the other): binary is.
+      if ((name === 'output' || name === 'outputType') && value === OutputDefault) return false;
       const schemaDefault = properties[name]?.default;
       return schemaDefault === undefined || JSON.stringify(schemaDefault) !== JSON.stringify(value);
     }),
