@@ -141,9 +141,11 @@ describe('anonymous calls', () => {
     const from = { 'x-forwarded-for': client() };
     const big = await html(gateway, { width: 2500, height: 2500 }, from);
     expect(big.status).toBe(403);
-    expect(await big.json()).toEqual({
+    expect(await big.json()).toMatchObject({
       success: false,
       code: 'ANONYMOUS_LIMIT',
+      status: 403,
+      type: '/docs?tab=errors#anonymous-limit',
       message:
         'Without an API key an image may have at most 6,000,000 pixels (width × height × scale²); this one would have 6,250,000. ' +
         'Use a smaller size, or sign up for a free API key to render up to 16,000,000 pixels.',
