@@ -122,21 +122,45 @@ describe('authenticated convert calls and credits', () => {
     expect(rows).toEqual([{ status: 'released' }]);
   });
 
-  it('lets exactly one of 50 concurrent converts use the last credit; the rest get 402', async () => {
+  it('lets exactly one of 50 concurrent converts use the last credit; the rest are served free on the address’s allowance', async () => {
     const user = await verifiedUser(auth);
     await seedCharged(user.userId, 49);
+    const from = { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
-        gateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey }),
+        gateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey, ...from }),
       ),
     );
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
-    const refused = results.find((r) => r.status === 402)!;
-    expect(await refused.json()).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED', message: expect.stringMatching(LIMIT_MESSAGE) });
+    // The rest fall back to the address's anonymous allowance (unbounded on this gateway): free images, never a second charge.
+    expect(statuses.every((s) => s === 200)).toBe(true);
     await Promise.all(results.map((r) => r.arrayBuffer().catch(() => undefined)));
     expect(await used(user.token)).toBe(50);
+  });
+
+  it('serves a Free account out of credits on its address’s anonymous allowance, never worse off than no account, then 402', async () => {
+    const user = await verifiedUser(auth);
+    await seedCharged(user.userId, 50);
+    const from = { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
+    const call = () =>
+      strictGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey, ...from });
+    for (let i = 0; i < 3; i++) {
+      const res = await call();
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(res.headers.get('x-credits-remaining')).toBe('0');
+      expect(res.headers.get('ratelimit')).toMatch(/"anon-minute";r=\d+/);
+      await res.arrayBuffer();
+    }
+    // The address's minute (3 here) is spent: the account's own refusal, which says when credits come back.
+    const spent = await call();
+    expect(spent.status).toBe(402);
+    expect(await spent.json()).toMatchObject({ code: 'PAYMENT_REQUIRED', message: expect.stringMatching(LIMIT_MESSAGE) });
+    // Nothing was charged past the plan, and the fallback used the same allowance as a call without a key.
+    expect(await used(user.token)).toBe(50);
+    const anonymous = await strictGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, from);
+    expect(anonymous.status).toBe(429);
+    await anonymous.arrayBuffer();
   });
 
   it('answers 401 for a wrong key or token, before looking at the body', async () => {

@@ -114,8 +114,20 @@ describe('credits leased ahead for a busy API key', () => {
   });
 
   it('never leases past a Free account’s limit: exactly the credits left are delivered, the rest get 402', async () => {
-    const gateway = await startGateway({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN, KEY_LEASE_TTL_MS: '1000' });
+    // The address's anonymous allowance (where a Free account out of credits falls back) is one unit, spent first.
+    const anon = { ANON_RATE_LIMIT_PER_MINUTE: '1', ANON_RATE_LIMIT_PER_DAY: '1' };
+    const gateway = await startGateway({
+      QUEUE_PREFIX: uniquePrefix('leases-free'),
+      AUTH_SERVICE_URL: auth.url,
+      INTERNAL_TOKEN,
+      KEY_LEASE_TTL_MS: '1000',
+      ...anon,
+    });
     try {
+      // A call without credentials counts before its body is read, so an empty SVG spends the unit.
+      const spent = await gateway.post('/api/svg-to-img/convert', { svg: '' });
+      expect(spent.status).toBe(400);
+      await spent.arrayBuffer();
       const user = await verifiedUser(auth);
       const left = 14;
       await auth.db

@@ -326,7 +326,8 @@ describe('calls with credentials', () => {
     const returnsAt = new Date(oldest.getTime() + WINDOW_MS);
     const both: Record<string, string>[] = [{ 'x-api-key': user.apiKey }, { authorization: `Bearer ${user.token}` }];
     for (const credentials of both) {
-      const refused = await html(gateway, {}, credentials);
+      // Past the anonymous size cap, so the address's allowance (a Free account's fallback) cannot serve it either.
+      const refused = await html(gateway, { width: 2500, height: 2500 }, credentials);
       expect(refused.status).toBe(402);
       expect(refused.headers.get('x-credits-limit')).toBe('50');
       expect(refused.headers.get('x-credits-remaining')).toBe('0');

@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import { watchClient } from '../lib/client-gone.ts';
 import type { RenderFacts, ReserveFacts } from './auth-client.plugin.ts';
 import type { AccountCaller, PreparedReservation } from './identity.plugin.ts';
-import { limitsOf } from './limit-headers.plugin.ts';
+import { creditsOfRefusal, limitsOf } from './limit-headers.plugin.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 export interface Credits {
@@ -202,13 +202,41 @@ async function creditsPlugin(app: FastifyInstance) {
     kind: K,
     payload: RenderPayload<K>,
     signal: AbortSignal | undefined,
+    /** What to answer instead of the address's own refusal (a Free account's 402, see `mayFallBack`). */
+    refusal?: unknown,
   ): Promise<RenderOutcome> {
-    const release = await app.anonymousLimits.begin(request, kind, payload);
+    const release = await app.anonymousLimits.begin(request, kind, payload).catch((err: unknown) => {
+      throw refusal ?? err;
+    });
     try {
       return await renderQueue.render(kind, payload, { signal, requestId: request.id });
     } finally {
       release();
     }
+  }
+
+  /**
+   * A Free account out of credits is never worse off than a caller without any: its own call (its key or
+   * session, not a signed URL someone else opens) falls back to its address's anonymous allowance.
+   */
+  const mayFallBack = (request: FastifyRequest, caller: AccountCaller, err: unknown): boolean =>
+    isPaymentRequired(err) && caller.plan === 'free' && limitsOf(request).ownCredits;
+
+  /** Rendered free on the address's allowance; the account's 402 (which says when credits come back) once that is spent too. */
+  async function renderOnAddressAllowance<K extends RenderKind>(
+    request: FastifyRequest,
+    kind: K,
+    payload: RenderPayload<K>,
+    signal: AbortSignal | undefined,
+    paymentRequired: unknown,
+  ): Promise<RenderOutcome> {
+    await app.anonymousLimits.admit(request).catch(() => {
+      throw paymentRequired;
+    });
+    // The answer still says the plan's credits are spent, and when they come back.
+    const standing = creditsOfRefusal(paymentRequired);
+    if (standing) limitsOf(request).credits = standing;
+    return renderAnonymous(request, kind, payload, signal, paymentRequired);
   }
 
   async function renderBilled<K extends RenderKind>(
@@ -224,14 +252,19 @@ async function creditsPlugin(app: FastifyInstance) {
     try {
       if (caller.kind === 'anonymous') return await renderAnonymous(request, kind, await payload, client?.signal);
       const facts = { kind: ledgerKindOf(request, kind), format: formatOf(payload) };
-      return await renderForAccount(caller, kind, payload, {
-        forRequest: request.id,
-        signal: client?.signal,
-        prepared: claim(request),
-        facts,
-        slotHeld: options.slotHeld === true,
-        request,
-      });
+      try {
+        return await renderForAccount(caller, kind, payload, {
+          forRequest: request.id,
+          signal: client?.signal,
+          prepared: claim(request),
+          facts,
+          slotHeld: options.slotHeld === true,
+          request,
+        });
+      } catch (err) {
+        if (!mayFallBack(request, caller, err)) throw err;
+        return await renderOnAddressAllowance(request, kind, await payload, client?.signal, err);
+      }
     } finally {
       client?.dispose();
     }

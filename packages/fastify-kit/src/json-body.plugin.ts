@@ -1,0 +1,30 @@
+import { AppError } from '@render/contracts';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import secureJson from 'secure-json-parse';
+
+// secure-json-parse's message for a `__proto__` key or a `constructor.prototype` path.
+const PROTOTYPE_KEY = /prototype property/;
+
+/**
+ * JSON bodies as Fastify parses them (secure-json-parse, prototype keys refused), but with answers that say
+ * what is wrong: Fastify's own parser reports a body with a `__proto__` key as "not valid JSON", which sends
+ * the caller looking for a syntax error that is not there.
+ */
+async function jsonBodyPlugin(app: FastifyInstance) {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(new AppError('INVALID_JSON', 'Request body is empty: send a JSON object'), undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (err) {
+      const refused = PROTOTYPE_KEY.test((err as Error).message)
+        ? new AppError('VALIDATION_ERROR', 'The body may not use "__proto__" or "constructor.prototype" as a key')
+        : new AppError('INVALID_JSON', 'Invalid JSON format');
+      done(refused, undefined);
+    }
+  });
+}
+
+export default fp(jsonBodyPlugin, { name: 'json-body', fastify: '5.x' });
