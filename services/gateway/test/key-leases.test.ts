@@ -117,7 +117,7 @@ describe('credits leased ahead for a busy API key', () => {
     // The address's anonymous allowance (where a Free account out of credits falls back) is one unit, spent first.
     const anon = { ANON_RATE_LIMIT_PER_MINUTE: '1', ANON_RATE_LIMIT_PER_DAY: '1' };
     const gateway = await startGateway({
-      QUEUE_PREFIX: uniquePrefix('leases-free'),
+      QUEUE_PREFIX: prefix,
       AUTH_SERVICE_URL: auth.url,
       INTERNAL_TOKEN,
       KEY_LEASE_TTL_MS: '1000',
