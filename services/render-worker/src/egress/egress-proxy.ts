@@ -267,7 +267,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       headers.push('Host', target.port === 80 ? target.host : `${target.host}:${target.port}`);
     }
 
-    const upstreamReq = http.request({
+    const options: http.RequestOptions = {
       host: decision.address,
       family: decision.family,
       port: target.port,
@@ -276,7 +276,25 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       headers: toHeaderObject(headers),
       setHost: false,
       agent: upstreamAgent,
-    });
+    };
+    // A request without a body can be sent again as it is (see `sendUpstream`).
+    const replayable = req.method === 'GET' || req.method === 'HEAD';
+    sendUpstream(req, res, options, target, replayable);
+  }
+
+  /**
+   * Forwards one request upstream over the keep-alive agent. An idle pooled socket the server closed just as
+   * it was reused fails with ECONNRESET/EPIPE before any answer: a race of keep-alive, not an unreachable
+   * site, so a request without a body is sent once more on a fresh socket, as browsers do.
+   */
+  function sendUpstream(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    options: http.RequestOptions,
+    target: { host: string; port: number },
+    replayable: boolean,
+  ): void {
+    const upstreamReq = http.request(options);
     let connectTimer: NodeJS.Timeout | undefined;
     upstreamReq.on('socket', (socket) => {
       if (!socket.connecting) return;
@@ -284,8 +302,13 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       socket.once('connect', () => clearTimeout(connectTimer));
     });
     upstreamReq.on('close', () => clearTimeout(connectTimer));
-    upstreamReq.on('error', (err) => {
+    upstreamReq.on('error', (err: NodeJS.ErrnoException) => {
       debug({ host: target.host, port: target.port, err: err.message }, 'egress upstream error');
+      const raced = upstreamReq.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+      if (raced && replayable && !res.headersSent && !res.destroyed) {
+        sendUpstream(req, res, options, target, false);
+        return;
+      }
       req.unpipe(upstreamReq);
       req.resume();
       if (res.destroyed) return;
@@ -308,7 +331,10 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     res.on('close', () => {
       if (!res.writableFinished) upstreamReq.destroy();
     });
-    req.pipe(upstreamReq);
+    if (replayable || req.readableEnded) {
+      req.resume();
+      upstreamReq.end();
+    } else req.pipe(upstreamReq);
   }
 
   /**

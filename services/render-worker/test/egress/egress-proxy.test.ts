@@ -357,3 +357,55 @@ describe('egress proxy', () => {
     expect(canaryHits).toEqual({ requests: 0, connections: 0, upgrades: 0 });
   });
 });
+
+describe('egress proxy over a kept-alive socket the site has just closed', () => {
+  let site: Listening;
+  let proxy: EgressProxy;
+  const seen = { requests: 0, resets: 0 };
+
+  beforeAll(async () => {
+    // Answers the first request on each connection with keep-alive, then resets the connection when a second
+    // one arrives on it: what a server whose idle timeout fires just as the pooled socket is reused does.
+    const server = http.createServer((req, res) => {
+      const socket = req.socket as net.Socket & { answered?: boolean };
+      if (socket.answered) {
+        seen.resets += 1;
+        socket.resetAndDestroy();
+        return;
+      }
+      socket.answered = true;
+      seen.requests += 1;
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain', connection: 'keep-alive' }).end(`ok ${req.method}`));
+    });
+    site = await listen(server);
+    proxy = await startEgressProxy({
+      allowlist: parseAllowlist(`127.0.0.1:${site.port}`),
+      lookup: testLookup,
+      logger: { warn: () => {}, debug: () => {} },
+    });
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    if (site) await closeServer(site.server);
+  });
+
+  it('sends a GET again on a fresh socket instead of answering 502 "could not be reached"', async () => {
+    const first = await viaProxy(proxy, `http://127.0.0.1:${site.port}/a`);
+    const second = await viaProxy(proxy, `http://127.0.0.1:${site.port}/b`);
+    expect([first.status, first.body]).toEqual([200, 'ok GET']);
+    expect([second.status, second.body]).toEqual([200, 'ok GET']);
+    expect(seen.resets).toBe(1);
+    expect(seen.requests).toBe(2);
+  });
+
+  it('does not send a request with a body twice: the reset is the answer', async () => {
+    await viaProxy(proxy, `http://127.0.0.1:${site.port}/warm`);
+    const resetsBefore = seen.resets;
+    const post = await viaProxy(proxy, `http://127.0.0.1:${site.port}/form`, { method: 'POST', body: 'a=1' });
+    expect(post.status).toBe(502);
+    expect(post.headers['x-egress-error']).toBe('unreachable');
+    expect(seen.resets).toBe(resetsBefore + 1);
+  });
+});
