@@ -19,6 +19,7 @@ import {
   SignupBody,
   SignupResponse,
   TokenResponse,
+  UpdateProfileBody,
   UnverifiedLoginResponse,
   UpgradeBody,
   UpgradeResponse,
@@ -36,7 +37,7 @@ import type { FastifySchema } from 'fastify';
  * describe them.
  */
 export interface DocumentedCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   url: string;
   schema: FastifySchema;
   /** It creates something: an Idempotency-Key makes its retry safe (the gateway keeps its answer). */
@@ -130,6 +131,17 @@ export const accountCalls: DocumentedCall[] = [
       summary: 'The signed-in user (session token or API key)',
       security: SignedIn,
       response: { 200: MeResponse, ...signedOut, ...unavailable },
+    },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/auth/me',
+    schema: {
+      ...auth,
+      summary: "Change the profile: the language of the account's e-mails",
+      security: SessionOnly,
+      body: UpdateProfileBody,
+      response: { 200: MeResponse, ...bodyErrors(), ...signedOut, ...sessionRequired, ...unavailable },
     },
   },
   {
