@@ -13,6 +13,7 @@ export const testUser = (overrides: Partial<UserView> = {}): UserView => ({
   memberSince: '2026-03-14T10:00:00.000Z',
   apiKey: 'rk_live_0123456789abcdefghijklmnopqrstuv',
   plan: 'free',
+  language: 'en',
   ...overrides,
 });
 
