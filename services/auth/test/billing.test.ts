@@ -146,6 +146,7 @@ describe('subscription lifecycle', () => {
       nextBillingDate: expect.any(String),
       cancelAtPeriodEnd: false,
       paymentMethods: [{ brand: 'visa', last4: '4242', expMonth: 12, expYear: expect.any(Number), isDefault: true }],
+      testMode: true,
     });
     expect(new Date(info.nextBillingDate).getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000);
 
@@ -219,6 +220,7 @@ describe('subscription lifecycle', () => {
       nextBillingDate: null,
       cancelAtPeriodEnd: false,
       paymentMethods: [],
+      testMode: true,
     });
   });
 
