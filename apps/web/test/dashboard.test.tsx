@@ -160,6 +160,7 @@ const payment = (data: Partial<PaymentInfo>): { body: unknown } => ({
       nextBillingDate: null,
       cancelAtPeriodEnd: false,
       paymentMethods: [],
+      testMode: false,
       ...data,
     },
   },

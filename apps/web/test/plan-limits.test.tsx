@@ -94,6 +94,7 @@ describe('dashboard billing', () => {
         nextBillingDate: null,
         cancelAtPeriodEnd: false,
         paymentMethods: [],
+        testMode: false,
       },
     },
   };

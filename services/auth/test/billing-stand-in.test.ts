@@ -104,7 +104,7 @@ describe('billing configuration', () => {
       const user = await verifiedUser(bare);
       const res = await bare.call('GET', '/api/auth/payment-info', { token: user.token });
       expect(res.status).toBe(503);
-      expect(await json(res)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'Billing is not configured' });
+      expect(await json(res)).toMatchObject({ code: 'BILLING_NOT_CONFIGURED', message: 'Billing is not configured' });
     } finally {
       await bare.close();
     }

@@ -320,7 +320,7 @@ describe('without STRIPE_SECRET_KEY', () => {
     ] as const) {
       const res = await bare.call(method, path, { token: user.token });
       expect(res.status, path).toBe(503);
-      expect(await json(res), path).toMatchObject({ success: false, message: 'Billing is not configured' });
+      expect(await json(res), path).toMatchObject({ success: false, code: 'BILLING_NOT_CONFIGURED', message: 'Billing is not configured' });
     }
     const webhook = await fetch(`${bare.url}/api/auth/stripe/webhook`, {
       method: 'POST',

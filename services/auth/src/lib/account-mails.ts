@@ -66,7 +66,7 @@ const verificationContent = (name: string, code: string, minutes: number): Recor
     greeting: `Bonjour ${name},`,
     lines: [`Votre code de vérification est ${code}.`, `Il expire dans ${minutes} minutes.`],
     code,
-    closing: "Si vous ne vous êtes pas inscrit, vous pouvez ignorer cet e-mail.",
+    closing: 'Si vous ne vous êtes pas inscrit, vous pouvez ignorer cet e-mail.',
   },
 });
 

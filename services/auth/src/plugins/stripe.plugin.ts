@@ -94,7 +94,7 @@ async function stripePlugin(app: FastifyInstance, given: StripePluginOptions) {
       })
     : undefined;
   // A configuration matter, not an outage: a retry in seconds would change nothing.
-  const notConfigured = () => new AppError('SERVICE_UNAVAILABLE', BillingMessages.notConfigured, undefined, { retryAfterSeconds: 3600 });
+  const notConfigured = () => new AppError('BILLING_NOT_CONFIGURED', BillingMessages.notConfigured, undefined, { retryAfterSeconds: 3600 });
 
   app.decorate('billing', {
     client() {

@@ -49,7 +49,12 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       // Before body validation, so a signed-out caller gets 401 rather than a 400 about the body.
       preValidation: app.authenticate,
-      schema: { tags: ['auth'], summary: 'Change the profile (the language of its e-mails)', body: UpdateProfileBody, response: { 200: MeResponse } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the profile (the language of its e-mails)',
+        body: UpdateProfileBody,
+        response: { 200: MeResponse },
+      },
     },
     async (request) => {
       const updated = await users.updateLanguage(request.account.id, request.body.language);

@@ -75,7 +75,8 @@ function apiRoutes(store: StandInStore, checkoutUrl: (id: string) => string, por
     ],
   ];
   return (method: string, path: string, params: Record<string, string>, query: URLSearchParams, authorization: string): [number, Json] => {
-    if (!authorization.startsWith('Bearer sk_')) return [401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }];
+    if (!authorization.startsWith('Bearer sk_'))
+      return [401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }];
     for (const [routeMethod, pattern, handler] of routes) {
       const match = routeMethod === method ? pattern.exec(path) : null;
       if (match) return handler(match, params, query);

@@ -19,8 +19,8 @@ import {
   SignupBody,
   SignupResponse,
   TokenResponse,
-  UpdateProfileBody,
   UnverifiedLoginResponse,
+  UpdateProfileBody,
   UpgradeBody,
   UpgradeResponse,
   UsageDailyResponse,
@@ -57,7 +57,9 @@ const unavailable = {
 };
 const billingUnavailable = {
   ...unavailable,
-  503: failure('Billing is not configured, Stripe is unreachable, or the account service is unavailable'),
+  503: failure(
+    'Billing is not configured (code BILLING_NOT_CONFIGURED: the deployment has no Stripe key), Stripe is unreachable, or the account service is unavailable',
+  ),
 };
 /** What the account service answers to a body it cannot take; `invalid` words this call's 400. */
 const bodyErrors = (invalid = 'The body is not valid JSON or does not match the schema (the message names the field)') => ({

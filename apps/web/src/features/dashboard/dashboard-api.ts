@@ -5,8 +5,8 @@ import type {
   UpdateProfileBody,
   UpgradeResponse,
   UsageDailyResponse,
-  UserView,
   UsageResponse,
+  UserView,
   WebhookDeliveriesResponse,
   WebhookSecretResponse,
 } from '@render/contracts';
@@ -42,8 +42,7 @@ export const dashboardApi = {
   usageDaily: async () => (await apiJson<UsageDailyResponse>('/api/auth/usage/daily')).data,
   recentRenders: async (limit = RECENT_RENDERS_LIMIT) =>
     (await apiJson<RecentRendersResponse>(`/api/auth/usage/recent?limit=${limit}`)).data,
-  updateProfile: async (body: UpdateProfileBody) =>
-    (await apiJson<{ user: UserView }>('/api/auth/me', { method: 'PATCH', body })).user,
+  updateProfile: async (body: UpdateProfileBody) => (await apiJson<{ user: UserView }>('/api/auth/me', { method: 'PATCH', body })).user,
   regenerateKey: async () => (await apiJson<{ apiKey: string }>('/api/auth/api-key/regenerate', { method: 'POST' })).apiKey,
   paymentInfo: async () => (await apiJson<{ data: PaymentInfo }>('/api/auth/payment-info')).data,
   upgrade: (body: { interval: 'month' | 'year'; currency: 'usd' | 'eur' }) =>
