@@ -177,8 +177,16 @@ describe('dashboard', () => {
     await context.route('https://checkout.stripe.test/**', (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Checkout</title><p>Fake Stripe Checkout</p>' }),
     );
-    await page.goto(`${baseUrl()}/dashboard/billing`);
+    // The ways to the upgrade a signed-in Free account has: the overview's Upgrade, and the pricing page's Go Pro.
+    await page.goto(`${baseUrl()}/dashboard`);
+    await page.getByTestId('dashboard-upgrade').getByRole('link', { name: 'Upgrade to Pro' }).click();
+    await page.waitForURL(/\/dashboard\/billing$/);
+    await page.goto(`${baseUrl()}/pricing`);
+    await page.getByTestId('plan-pro-cta').click();
+    await page.waitForURL(/\/dashboard\/billing$/);
     await expect.poll(() => page.getByTestId('billing-plan').textContent()).toBe('Free');
+    // The stack bills with Stripe test keys (sk_test_…): the card says no real money moves.
+    expect(await page.getByTestId('billing-test-mode').getByText('Test mode').isVisible()).toBe(true);
     await expectAxeClean(page, '/dashboard/billing (free)');
     await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
     await page.waitForURL(/^https:\/\/checkout\.stripe\.test\/c\/pay\//);
@@ -191,6 +199,7 @@ describe('dashboard', () => {
     await expect.poll(() => page.getByTestId('usage-limit').textContent()).toBe('Unlimited');
     expect(await page.getByTestId('usage-total').textContent()).toBe('Unlimited');
     expect(await page.getByTestId('profile-plan').textContent()).toBe('Pro');
+    await expect.poll(() => page.getByTestId('dashboard-upgrade').count()).toBe(0);
     await screenshot(page, 'en-desktop-dashboard-overview-pro');
 
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Billing' }).click();
