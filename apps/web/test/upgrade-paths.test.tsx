@@ -4,9 +4,8 @@ import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DashboardBillingPage, DashboardPage } from '../src/features/dashboard/dashboard.page.tsx';
-import type { PaymentInfo } from '../src/features/dashboard/dashboard-api.ts';
 import { PricingPage } from '../src/features/pricing/pricing.page.tsx';
-import { fakeGateway, signedInAs, testUser } from './helpers/gateway-fake.ts';
+import { fakeGateway, paymentInfoAnswer, signedInAs, testUser } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
 // Issue 33 §3: a signed-in user always has a way to Pro, and a billing failure says what to do, in en and fr.
@@ -16,23 +15,7 @@ afterEach(async () => {
   await i18next.changeLanguage('en');
 });
 
-const freeInfo = (data: Partial<PaymentInfo> = {}) => ({
-  body: {
-    success: true,
-    data: {
-      plan: 'free',
-      status: null,
-      price: null,
-      currency: null,
-      interval: null,
-      nextBillingDate: null,
-      cancelAtPeriodEnd: false,
-      paymentMethods: [],
-      testMode: false,
-      ...data,
-    },
-  },
-});
+const freeInfo = paymentInfoAnswer;
 
 /** What the account service answers without a Stripe key (a problem body with its code). */
 const notConfigured = () => ({

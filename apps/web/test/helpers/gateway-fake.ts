@@ -1,5 +1,6 @@
 import type { UserView } from '@render/contracts';
 import { afterEach, beforeEach, vi } from 'vitest';
+import type { PaymentInfo } from '../../src/features/dashboard/dashboard-api.ts';
 import { createSessionStore, type SessionStore } from '../../src/lib/session/session.store.ts';
 
 /** The signed-in user of the page tests (a verified Free account). */
@@ -15,6 +16,25 @@ export const testUser = (overrides: Partial<UserView> = {}): UserView => ({
   plan: 'free',
   language: 'en',
   ...overrides,
+});
+
+/** A `GET /api/auth/payment-info` answer: a Free account without a subscription, changed by `data`. */
+export const paymentInfoAnswer = (data: Partial<PaymentInfo> = {}) => ({
+  body: {
+    success: true,
+    data: {
+      plan: 'free',
+      status: null,
+      price: null,
+      currency: null,
+      interval: null,
+      nextBillingDate: null,
+      cancelAtPeriodEnd: false,
+      paymentMethods: [],
+      testMode: false,
+      ...data,
+    },
+  },
 });
 
 /** A session store already signed in as `user`. */

@@ -1,5 +1,6 @@
 import type { Language } from '@render/contracts';
 import type { MailMessage } from '../plugins/mailer.plugin.ts';
+import { escapeHtml } from './html.ts';
 
 /** What a mail says, in one language: a greeting, lines of text, an optional action (link or code), a closing line. */
 interface MailContent {
@@ -11,9 +12,6 @@ interface MailContent {
   link?: { label: string; url: string };
   closing: string;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 function textPart(content: MailContent): string {
   return [

@@ -1,4 +1,5 @@
 import type { Language } from '@render/contracts';
+import { escapeHtml } from '../lib/html.ts';
 import type { Json } from './stripe-stand-in.store.ts';
 
 // The pages Stripe hosts (Checkout, the billing portal), as the development stand-in shows them: plain
@@ -44,9 +45,6 @@ const TEXTS = {
     gone: "Cette page n'existe pas (ou plus).",
   },
 } as const;
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 const locale = (language: Language) => (language === 'fr' ? 'fr-FR' : 'en-US');
 
