@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { UserView } from '@render/contracts';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { seriousAxeViolations } from './helpers/axe.ts';
 import { baseUrl, closeBrowser, DESKTOP, openPage, overflowsHorizontally, PHONE, screenshot } from './helpers/browser.ts';
@@ -49,17 +49,6 @@ async function verifiedAccount(name: string) {
   expect(res.status).toBe(200);
   const { token, user } = (await res.json()) as { token: string; user: UserView };
   return { email, token, user };
-}
-
-/**
- * Stripe sends the browser back to the account service's APP_URL (http://app.test in the test stack, whose
- * port is not known before it starts): the context sends those addresses on to the gateway serving the app.
- */
-async function returnToTheApp(context: BrowserContext) {
-  await context.route('http://app.test/**', (route) => {
-    const target = new URL(route.request().url());
-    return route.fulfill({ status: 302, headers: { location: `${baseUrl()}${target.pathname}${target.search}` } });
-  });
 }
 
 /** A page whose storage already holds the session (as the app stores it: `{ value, expiresAt }`). */
@@ -184,7 +173,6 @@ describe('dashboard', () => {
   it('upgrade through the test-mode Checkout page → Pro → portal cancel and renew → cancel shows the end date → reactivate', async () => {
     const account = await verifiedAccount('Grace Hopper');
     const { page, context, errors } = await openSignedIn(account);
-    await returnToTheApp(context);
     // The ways to the upgrade a signed-in Free account has: the overview's Upgrade, and the pricing page's Go Pro.
     await page.goto(`${baseUrl()}/dashboard`);
     await page.getByTestId('dashboard-upgrade').getByRole('link', { name: 'Upgrade to Pro' }).click();
@@ -258,7 +246,6 @@ describe('dashboard', () => {
   it('French readers upgrade in euros, then cancel on a phone', async () => {
     const account = await verifiedAccount('Marie Curie');
     const { page, context } = await openSignedIn(account, { language: 'fr' });
-    await returnToTheApp(context);
     const upgrade = page.waitForRequest((r) => r.url().endsWith('/api/auth/upgrade'));
     await page.goto(`${baseUrl()}/dashboard/billing`);
     await expect.poll(() => page.getByTestId('billing-plan').textContent()).toBe('Gratuit');

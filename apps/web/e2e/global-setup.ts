@@ -25,6 +25,7 @@ let stack: FullStack | undefined;
 let mailServer: Server | undefined;
 let site: Server | undefined;
 let control: Server | undefined;
+let appOrigin: Server | undefined;
 
 const listen = async (server: Server) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -37,10 +38,14 @@ export async function setup(project: TestProject) {
     res.writeHead(200, { 'content-type': 'text/html' }).end('<h1 style="font:48px sans-serif;color:#4f46e5">Hello from 127.0.0.1</h1>'),
   );
   const sitePort = await listen(site);
+  // The account service's APP_URL (Stripe's way back, e-mailed links) must exist before the gateway's port is
+  // known: an address that sends each request on to the gateway serving the app.
+  appOrigin = createServer((req, res) => res.writeHead(302, { location: `${stack?.gateway.url}${req.url ?? '/'}` }).end());
+  const appOriginPort = await listen(appOrigin);
   stack = await startFullStack('web-e2e', {
     // Billing in test mode, as ./scripts/dev runs it: the account service's own Stripe stand-in, whose Checkout
     // and portal pages the browser opens and whose buttons send the signed webhooks.
-    auth: { STRIPE_STAND_IN: 'true' },
+    auth: { STRIPE_STAND_IN: 'true', APP_URL: `http://127.0.0.1:${appOriginPort}` },
     // The screenshot playground captures the local page above: the egress proxy lets only that port through.
     worker: { RENDER_PAGES: '2', RENDER_TIMEOUT_MS: '20000', RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${sitePort}` },
     gateway: { WEB_DIST_DIR: dist, APP_ENV: 'test' },
@@ -87,5 +92,6 @@ export async function teardown() {
   await new Promise((resolve) => control?.close(resolve));
   await new Promise((resolve) => mailServer?.close(resolve));
   await new Promise((resolve) => site?.close(resolve));
+  await new Promise((resolve) => appOrigin?.close(resolve));
   await stack?.close();
 }
