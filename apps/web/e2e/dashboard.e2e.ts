@@ -170,27 +170,32 @@ describe('dashboard', () => {
     await context.close();
   });
 
-  it('upgrade through (fake) Stripe Checkout → Pro → cancel shows the end date → reactivate', async () => {
+  it('upgrade through the test-mode Checkout page → Pro → portal cancel and renew → cancel shows the end date → reactivate', async () => {
     const account = await verifiedAccount('Grace Hopper');
     const { page, context, errors } = await openSignedIn(account);
-    // Checkout is Stripe's page: the test stands in for it and sends the webhook Stripe would send.
-    await context.route('https://checkout.stripe.test/**', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Checkout</title><p>Fake Stripe Checkout</p>' }),
-    );
-    await page.goto(`${baseUrl()}/dashboard/billing`);
+    // The ways to the upgrade a signed-in Free account has: the overview's Upgrade, and the pricing page's Go Pro.
+    await page.goto(`${baseUrl()}/dashboard`);
+    await page.getByTestId('dashboard-upgrade').getByRole('link', { name: 'Upgrade to Pro' }).click();
+    await page.waitForURL(/\/dashboard\/billing$/);
+    await page.goto(`${baseUrl()}/pricing`);
+    await page.getByTestId('plan-pro-cta').click();
+    await page.waitForURL(/\/dashboard\/billing$/);
     await expect.poll(() => page.getByTestId('billing-plan').textContent()).toBe('Free');
+    // The stack bills in test mode (the Stripe stand-in, as under ./scripts/dev): the card says no real money moves.
+    expect(await page.getByTestId('billing-test-mode').getByText('Test mode').isVisible()).toBe(true);
     await expectAxeClean(page, '/dashboard/billing (free)');
     await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
-    await page.waitForURL(/^https:\/\/checkout\.stripe\.test\/c\/pay\//);
-    const sessionId = new URL(page.url()).pathname.split('/').at(-1)!;
-    const completed = await fetch(`${inject('controlUrl')}/checkout/complete?sessionId=${sessionId}`, { method: 'POST' });
-    expect(completed.status).toBe(200);
-
-    await page.goto(`${baseUrl()}/dashboard?checkout=success&session_id=${sessionId}`);
+    // The stand-in's Checkout page, marked as test mode; paying sends the signed webhook and comes back.
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/c\/pay\/cs_test_/);
+    expect(await page.getByTestId('test-mode').textContent()).toBe('Test mode');
+    expect(await page.getByTestId('amount').textContent()).toContain('$49.00');
+    await page.getByRole('button', { name: 'Subscribe (test mode)' }).click();
+    await page.waitForURL(/\/dashboard\?checkout=success&session_id=cs_test_/);
     await page.getByText('Payment received. Welcome to Pro!').waitFor();
     await expect.poll(() => page.getByTestId('usage-limit').textContent()).toBe('Unlimited');
     expect(await page.getByTestId('usage-total').textContent()).toBe('Unlimited');
     expect(await page.getByTestId('profile-plan').textContent()).toBe('Pro');
+    await expect.poll(() => page.getByTestId('dashboard-upgrade').count()).toBe(0);
     await screenshot(page, 'en-desktop-dashboard-overview-pro');
 
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Billing' }).click();
@@ -202,6 +207,24 @@ describe('dashboard', () => {
     expect(await method.textContent()).toMatch(/visa.*•••• 4242.*Expires 12\/\d{4}.*Default/);
     await expectAxeClean(page, '/dashboard/billing (pro)');
     await screenshot(page, 'en-desktop-dashboard-billing-pro');
+
+    // Manage billing: the stand-in's portal cancels (and renews), and the app learns it by webhook.
+    await page.getByRole('button', { name: 'Manage billing' }).click();
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/p\/session\/bps_/);
+    await page.getByRole('button', { name: 'Cancel plan' }).click();
+    await page
+      .getByTestId('subscription-state')
+      .getByText(/^Ends on /)
+      .waitFor();
+    await page.getByRole('button', { name: 'Renew plan' }).click();
+    await page
+      .getByTestId('subscription-state')
+      .getByText(/^Renews on /)
+      .waitFor();
+    await page.getByRole('link', { name: 'Return to Render API' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Billing' }).click();
+    await expect.poll(() => page.getByTestId('billing-status').textContent()).toBe('Active');
 
     const periodEnd = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(new Date(Date.now() + 30 * 24 * 60 * 60 * 1000));
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
@@ -223,17 +246,16 @@ describe('dashboard', () => {
   it('French readers upgrade in euros, then cancel on a phone', async () => {
     const account = await verifiedAccount('Marie Curie');
     const { page, context } = await openSignedIn(account, { language: 'fr' });
-    await context.route('https://checkout.stripe.test/**', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html', body: '<p>ok</p>' }),
-    );
     const upgrade = page.waitForRequest((r) => r.url().endsWith('/api/auth/upgrade'));
     await page.goto(`${baseUrl()}/dashboard/billing`);
     await expect.poll(() => page.getByTestId('billing-plan').textContent()).toBe('Gratuit');
     await page.getByRole('button', { name: 'Passer à Pro' }).click();
     expect((await upgrade).postDataJSON()).toEqual({ interval: 'month', currency: 'eur' });
-    await page.waitForURL(/checkout\.stripe\.test/);
-    const sessionId = new URL(page.url()).pathname.split('/').at(-1)!;
-    expect((await fetch(`${inject('controlUrl')}/checkout/complete?sessionId=${sessionId}`, { method: 'POST' })).status).toBe(200);
+    await page.waitForURL(/\/c\/pay\/cs_test_/);
+    expect(await page.getByTestId('test-mode').textContent()).toBe('Mode test');
+    expect((await page.getByTestId('amount').textContent())?.replace(/\s/g, ' ')).toContain('49,00 €');
+    await page.getByRole('button', { name: "S'abonner (mode test)" }).click();
+    await page.waitForURL(/\/dashboard\?checkout=success/);
 
     // Pro in euros, then cancelled, on a phone.
     await page.setViewportSize(PHONE);

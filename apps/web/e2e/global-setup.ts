@@ -1,10 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type FakeStripe, startFakeStripe } from '../../../services/auth/test/helpers/fake-stripe.ts';
 import { type FullStack, startFullStack } from '../../../services/gateway/test/helpers/stack.ts';
 import { seedStarterTemplates } from '../../../services/templates/src/starters/seed.ts';
 
@@ -16,11 +14,7 @@ declare module 'vitest' {
     mailUrl: string;
     /** A page on 127.0.0.1 the worker may capture (tests never leave the machine). */
     siteUrl: string;
-    /**
-     * Test controls over the stack: POST /checkout/complete?sessionId= pays a Checkout session on the fake
-     * Stripe and delivers its signed checkout.session.completed webhook; GET /db/counts answers the
-     * database's own user and generation counts (total, 24 h, 7 days, 30 days).
-     */
+    /** Test controls over the stack: GET /db/counts answers the database's own user and generation counts (total, 24 h, 7 days, 30 days). */
     controlUrl: string;
   }
 }
@@ -31,22 +25,7 @@ let stack: FullStack | undefined;
 let mailServer: Server | undefined;
 let site: Server | undefined;
 let control: Server | undefined;
-let stripe: FakeStripe | undefined;
-
-// Billing runs against a local fake Stripe (the one the account service's tests use), prices per currency and period.
-const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
-const PRICES = {
-  price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
-  price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
-  price_month_eur: { unit_amount: 4900, currency: 'eur', interval: 'month' },
-  price_year_eur: { unit_amount: 49000, currency: 'eur', interval: 'year' },
-} as const;
-
-/** Stripe's webhook signature scheme: HMAC-SHA256 over "<timestamp>.<payload>". */
-const signWebhook = (payload: string) => {
-  const timestamp = Math.floor(Date.now() / 1000);
-  return `t=${timestamp},v1=${createHmac('sha256', WEBHOOK_SECRET).update(`${timestamp}.${payload}`).digest('hex')}`;
-};
+let appOrigin: Server | undefined;
 
 const listen = async (server: Server) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,17 +38,14 @@ export async function setup(project: TestProject) {
     res.writeHead(200, { 'content-type': 'text/html' }).end('<h1 style="font:48px sans-serif;color:#4f46e5">Hello from 127.0.0.1</h1>'),
   );
   const sitePort = await listen(site);
-  stripe = await startFakeStripe(PRICES);
+  // The account service's APP_URL (Stripe's way back, e-mailed links) must exist before the gateway's port is
+  // known: an address that sends each request on to the gateway serving the app.
+  appOrigin = createServer((req, res) => res.writeHead(302, { location: `${stack?.gateway.url}${req.url ?? '/'}` }).end());
+  const appOriginPort = await listen(appOrigin);
   stack = await startFullStack('web-e2e', {
-    auth: {
-      STRIPE_SECRET_KEY: 'sk_test_web_e2e',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_PRICE_MONTHLY_USD: 'price_month_usd',
-      STRIPE_PRICE_YEARLY_USD: 'price_year_usd',
-      STRIPE_PRICE_MONTHLY_EUR: 'price_month_eur',
-      STRIPE_PRICE_YEARLY_EUR: 'price_year_eur',
-      ...stripe.env,
-    },
+    // Billing in test mode, as ./scripts/dev runs it: the account service's own Stripe stand-in, whose Checkout
+    // and portal pages the browser opens and whose buttons send the signed webhooks.
+    auth: { STRIPE_STAND_IN: 'true', APP_URL: `http://127.0.0.1:${appOriginPort}` },
     // The screenshot playground captures the local page above: the egress proxy lets only that port through.
     worker: { RENDER_PAGES: '2', RENDER_TIMEOUT_MS: '20000', RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${sitePort}` },
     gateway: { WEB_DIST_DIR: dist, APP_ENV: 'test' },
@@ -94,17 +70,7 @@ export async function setup(project: TestProject) {
 }
 
 async function handleControl(method: string, url: URL): Promise<[number, unknown]> {
-  if (!stack || !stripe) return [503, { error: 'not started' }];
-  if (method === 'POST' && url.pathname === '/checkout/complete') {
-    const session = stripe.completeCheckout(url.searchParams.get('sessionId') ?? '');
-    const payload = JSON.stringify(stripe.event('checkout.session.completed', session));
-    const delivered = await fetch(`${stack.auth.url}/api/auth/stripe/webhook`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signWebhook(payload) },
-      body: payload,
-    });
-    return [delivered.status, await delivered.json()];
-  }
+  if (!stack) return [503, { error: 'not started' }];
   if (method === 'GET' && url.pathname === '/db/counts') {
     const db = stack.auth.db;
     const since = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
@@ -126,6 +92,6 @@ export async function teardown() {
   await new Promise((resolve) => control?.close(resolve));
   await new Promise((resolve) => mailServer?.close(resolve));
   await new Promise((resolve) => site?.close(resolve));
+  await new Promise((resolve) => appOrigin?.close(resolve));
   await stack?.close();
-  await stripe?.close();
 }

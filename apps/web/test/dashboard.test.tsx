@@ -12,7 +12,7 @@ import {
 } from '../src/features/dashboard/dashboard.page.tsx';
 import { externalNavigation, type PaymentInfo, type Usage } from '../src/features/dashboard/dashboard-api.ts';
 import { createSessionStore } from '../src/lib/session/session.store.ts';
-import { fakeGateway, signedInAs, testUser } from './helpers/gateway-fake.ts';
+import { fakeGateway, paymentInfoAnswer, signedInAs, testUser } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
 const KEY = 'rk_live_0123456789abcdefghijklmnopqrstuv';
@@ -148,22 +148,7 @@ describe('usage card', () => {
   });
 });
 
-const payment = (data: Partial<PaymentInfo>): { body: unknown } => ({
-  body: {
-    success: true,
-    data: {
-      plan: 'free',
-      status: null,
-      price: null,
-      currency: null,
-      interval: null,
-      nextBillingDate: null,
-      cancelAtPeriodEnd: false,
-      paymentMethods: [],
-      ...data,
-    },
-  },
-});
+const payment = paymentInfoAnswer;
 
 const PRO: Partial<PaymentInfo> = {
   plan: 'pro',

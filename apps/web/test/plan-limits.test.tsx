@@ -7,7 +7,7 @@ import { LimitsDoc } from '../src/features/docs/limits-doc.tsx';
 import { LandingPage } from '../src/features/landing/landing.page.tsx';
 import { FREE_CREDITS_PER_30_DAYS } from '../src/features/pricing/plans.ts';
 import { PricingPage } from '../src/features/pricing/pricing.page.tsx';
-import { fakeGateway, signedInAs } from './helpers/gateway-fake.ts';
+import { fakeGateway, paymentInfoAnswer, signedInAs } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
 // The launch period is one setting (the account service's LAUNCH_UNLIMITED), which the pages learn from
@@ -82,21 +82,7 @@ describe('launch period copy', () => {
 });
 
 describe('dashboard billing', () => {
-  const freePlan = {
-    body: {
-      success: true,
-      data: {
-        plan: 'free',
-        status: 'none',
-        price: null,
-        currency: null,
-        interval: null,
-        nextBillingDate: null,
-        cancelAtPeriodEnd: false,
-        paymentMethods: [],
-      },
-    },
-  };
+  const freePlan = paymentInfoAnswer();
 
   it('shows the Free plan’s credits as the gateway says: unlimited during the launch period, 50 otherwise', async () => {
     gateway.routes['GET /api/auth/payment-info'] = () => freePlan;

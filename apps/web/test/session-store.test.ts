@@ -16,6 +16,7 @@ const user: UserView = {
   memberSince: '2026-11-01T00:00:00.000Z',
   apiKey: 'rk_live_x',
   plan: 'free',
+  language: 'en',
 };
 
 // A real HTTP server standing in for the gateway's /api/auth/me and /api/auth/refresh.

@@ -23,6 +23,7 @@ const USER: UserView = {
   memberSince: '2026-01-01T00:00:00.000Z',
   apiKey: 'rk_test_key',
   plan: 'free',
+  language: 'en',
 };
 
 const signedIn = () => {

@@ -17,6 +17,10 @@ export const PLANNED_SERVICES = [
   'highcharts2img',
 ] as const;
 
+/** The languages the web app is written in, and so the account's mails (verification, password reset). */
+export const LANGUAGES = ['en', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
 // Spec §5 and §9.
 export const NAME_MIN = 2;
 export const PASSWORD_MIN = 8;
@@ -104,7 +108,16 @@ const ConfirmPassword = requiredString(AuthMessages.confirmRequired, 128);
 const oneOf = <const T extends readonly string[]>(values: T, message: string) =>
   withMessages(StringEnum(values), { required: message, type: message, enum: message });
 
+const LanguageField = withMessages(
+  StringEnum(LANGUAGES, {
+    description: "The language of the account's e-mails (verification code, password reset); the web app sends its own",
+  }),
+  { type: 'language must be "en" or "fr"', enum: 'language must be "en" or "fr"', required: 'language is required' },
+);
+
 export const SignupBody = Type.Object({
+  /** Optional: without it the caller's Accept-Language decides (French if it ranks French first, else English). */
+  language: Type.Optional(LanguageField),
   name: withMessages(Type.String({ minLength: 1, maxLength: 100 }), {
     required: AuthMessages.nameRequired,
     type: AuthMessages.nameRequired,
@@ -167,8 +180,13 @@ export const UserView = Type.Object({
   memberSince: Type.String({ format: 'date-time' }),
   apiKey: Type.Union([Type.String(), Type.Null()]),
   plan: StringEnum(['free', 'pro'] as const),
+  language: StringEnum(LANGUAGES, { description: "The language of the account's e-mails" }),
 });
 export type UserView = Static<typeof UserView>;
+
+/** The profile fields a signed-in user may change (PATCH /api/auth/me). */
+export const UpdateProfileBody = Type.Object({ language: LanguageField });
+export type UpdateProfileBody = Static<typeof UpdateProfileBody>;
 
 export const MessageResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
 

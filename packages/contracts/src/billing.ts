@@ -51,6 +51,9 @@ export const PaymentInfoResponse = Type.Object({
     nextBillingDate: Nullable(Type.String({ format: 'date-time' })),
     cancelAtPeriodEnd: Type.Boolean(),
     paymentMethods: Type.Array(PaymentMethodView),
+    testMode: Type.Boolean({
+      description: 'No real money moves: Stripe test keys, or the local Stripe stand-in of a development stack',
+    }),
   }),
 });
 

@@ -36,6 +36,11 @@ export const ErrorCodes = {
   INTERNAL_ERROR: 500,
   QUEUE_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
+  /**
+   * The deployment takes no payments (no Stripe key): a configuration matter for its operator, not an outage,
+   * so clients can say what to do rather than "try again".
+   */
+  BILLING_NOT_CONFIGURED: 503,
   UPSTREAM_TIMEOUT: 504,
   RENDER_TIMEOUT: 504,
 } as const;
@@ -65,6 +70,7 @@ export const ErrorTitles: Record<ErrorCode, string> = {
   INTERNAL_ERROR: 'Internal error',
   QUEUE_UNAVAILABLE: 'Render queue unavailable',
   SERVICE_UNAVAILABLE: 'Service unavailable',
+  BILLING_NOT_CONFIGURED: 'Billing not configured',
   UPSTREAM_TIMEOUT: 'Upstream timeout',
   RENDER_TIMEOUT: 'Render timeout',
 };

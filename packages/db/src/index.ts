@@ -56,6 +56,7 @@ export type {
   TemplateStarsTable,
   TemplatesTable,
   TemplateVariableKind,
+  UserLanguage,
   UserPlan,
   UserRole,
   UserStatus,

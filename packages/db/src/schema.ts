@@ -15,6 +15,8 @@ export interface ServiceHeartbeatsTable {
 export type UserRole = 'user' | 'admin';
 export type UserStatus = 'pending' | 'verified';
 export type UserPlan = 'free' | 'pro';
+/** The languages the web app and the account's mails are written in. */
+export type UserLanguage = 'en' | 'fr';
 
 export interface UsersTable {
   id: Generated<string>;
@@ -31,6 +33,8 @@ export interface UsersTable {
   plan: ColumnType<UserPlan, UserPlan | undefined, UserPlan>;
   /** Set when the password changes; session tokens issued before it are refused. */
   password_changed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The language of the account's mails (verification, reset); chosen at signup, changed in the profile. */
+  language: ColumnType<UserLanguage, UserLanguage | undefined, UserLanguage>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

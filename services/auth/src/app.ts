@@ -86,6 +86,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Auth
     host: config.STRIPE_API_HOST,
     port: config.STRIPE_API_PORT,
     protocol: config.STRIPE_API_PROTOCOL,
+    standIn: config.STRIPE_STAND_IN ? { stateFile: config.STRIPE_STAND_IN_STATE_FILE, port: config.STRIPE_STAND_IN_PORT } : undefined,
   });
   await fastify.register(creditReconciler, {
     staleAfterSeconds: config.CREDIT_RESERVATION_TIMEOUT_SECONDS,

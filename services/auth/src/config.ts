@@ -46,6 +46,16 @@ export const AuthConfigSchema = Type.Object({
   STRIPE_API_HOST: Optional('api.stripe.com'),
   STRIPE_API_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   STRIPE_API_PROTOCOL: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
+  /**
+   * Development only (./scripts/dev sets it): without STRIPE_SECRET_KEY, billing runs against a local stand-in
+   * for Stripe in this process (test mode: its own Checkout and portal pages, signed webhooks, no money). Off,
+   * billing without a key answers 503 "Billing is not configured". Ignored when STRIPE_SECRET_KEY is set.
+   */
+  STRIPE_STAND_IN: Type.Boolean({ default: false }),
+  /** Where the stand-in keeps its customers and subscriptions across restarts; in memory when unset. */
+  STRIPE_STAND_IN_STATE_FILE: Optional('.data/stripe-stand-in.json'),
+  /** The stand-in's port on 127.0.0.1 (its pages are opened in the browser); any free port when 0. */
+  STRIPE_STAND_IN_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
   /** A credit reservation still unsettled after this long is released (its gateway stopped mid-request). */
   CREDIT_RESERVATION_TIMEOUT_SECONDS: Type.Integer({ minimum: 60, default: 600 }),
   /** How often each replica sweeps for such reservations. */

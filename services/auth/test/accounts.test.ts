@@ -77,6 +77,7 @@ describe('signup → mail → verify → login → me → refresh', () => {
       memberSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       apiKey: expect.stringMatching(/^rk_live_[A-Za-z0-9_-]{43}$/),
       plan: 'free',
+      language: 'en',
     });
 
     const refresh = await stack.call('POST', '/api/auth/refresh', { token: session.token });

@@ -146,6 +146,7 @@ describe('subscription lifecycle', () => {
       nextBillingDate: expect.any(String),
       cancelAtPeriodEnd: false,
       paymentMethods: [{ brand: 'visa', last4: '4242', expMonth: 12, expYear: expect.any(Number), isDefault: true }],
+      testMode: true,
     });
     expect(new Date(info.nextBillingDate).getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000);
 
@@ -219,6 +220,7 @@ describe('subscription lifecycle', () => {
       nextBillingDate: null,
       cancelAtPeriodEnd: false,
       paymentMethods: [],
+      testMode: true,
     });
   });
 
@@ -318,7 +320,7 @@ describe('without STRIPE_SECRET_KEY', () => {
     ] as const) {
       const res = await bare.call(method, path, { token: user.token });
       expect(res.status, path).toBe(503);
-      expect(await json(res), path).toMatchObject({ success: false, message: 'Billing is not configured' });
+      expect(await json(res), path).toMatchObject({ success: false, code: 'BILLING_NOT_CONFIGURED', message: 'Billing is not configured' });
     }
     const webhook = await fetch(`${bare.url}/api/auth/stripe/webhook`, {
       method: 'POST',

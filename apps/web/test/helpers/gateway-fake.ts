@@ -1,5 +1,6 @@
 import type { UserView } from '@render/contracts';
 import { afterEach, beforeEach, vi } from 'vitest';
+import type { PaymentInfo } from '../../src/features/dashboard/dashboard-api.ts';
 import { createSessionStore, type SessionStore } from '../../src/lib/session/session.store.ts';
 
 /** The signed-in user of the page tests (a verified Free account). */
@@ -13,7 +14,27 @@ export const testUser = (overrides: Partial<UserView> = {}): UserView => ({
   memberSince: '2026-03-14T10:00:00.000Z',
   apiKey: 'rk_live_0123456789abcdefghijklmnopqrstuv',
   plan: 'free',
+  language: 'en',
   ...overrides,
+});
+
+/** A `GET /api/auth/payment-info` answer: a Free account without a subscription, changed by `data`. */
+export const paymentInfoAnswer = (data: Partial<PaymentInfo> = {}) => ({
+  body: {
+    success: true,
+    data: {
+      plan: 'free',
+      status: null,
+      price: null,
+      currency: null,
+      interval: null,
+      nextBillingDate: null,
+      cancelAtPeriodEnd: false,
+      paymentMethods: [],
+      testMode: false,
+      ...data,
+    },
+  },
 });
 
 /** A session store already signed in as `user`. */

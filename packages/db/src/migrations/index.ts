@@ -9,6 +9,7 @@ import * as rateLimitBuckets from './2026_11_21_000600_rate_limit_buckets.ts';
 import * as creditLedgerRenderFacts from './2026_11_24_000100_credit_ledger_render_facts.ts';
 import * as creditLedgerLeased from './2026_11_24_000200_credit_ledger_leased.ts';
 import * as webhookSecrets from './2026_11_25_000100_webhook_secrets.ts';
+import * as userLanguage from './2026_11_27_000100_user_language.ts';
 
 // Listed statically rather than read from disk so migrations still resolve
 // under tsx, bundlers and anything else that does not keep the src tree around.
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_000100_credit_ledger_render_facts': creditLedgerRenderFacts,
   '2026_11_24_000200_credit_ledger_leased': creditLedgerLeased,
   '2026_11_25_000100_webhook_secrets': webhookSecrets,
+  '2026_11_27_000100_user_language': userLanguage,
 };

@@ -1,5 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-import type { DB, UsersTable } from '../schema.ts';
+import type { DB, UserLanguage, UsersTable } from '../schema.ts';
 import { toWindowCounts, type WindowCounts, windowCountSelections } from './window-counts.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -18,6 +18,7 @@ const columns = [
   'status',
   'plan',
   'password_changed_at',
+  'language',
   'created_at',
   'updated_at',
 ] as const;
@@ -50,6 +51,15 @@ export class UsersRepository {
     return this.db
       .updateTable('users')
       .set({ status: 'verified', updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returning(columns)
+      .executeTakeFirst();
+  }
+
+  async updateLanguage(id: string, language: UserLanguage): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({ language, updated_at: sql<Date>`now()` })
       .where('id', '=', id)
       .returning(columns)
       .executeTakeFirst();

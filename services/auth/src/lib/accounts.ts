@@ -2,6 +2,7 @@ import type { UserView } from '@render/contracts';
 import type { Repositories, UserRow } from '@render/db';
 import { sendProblem } from '@render/fastify-kit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { verificationMail } from './account-mails.ts';
 import { type ApiKeyCipher, newApiKey, newVerificationCode, sha256 } from './secrets.ts';
 
 export const CODE_TTL_MS = 15 * 60 * 1000;
@@ -35,20 +36,13 @@ export async function issueVerificationCode(repositories: Repositories, userId: 
 export const verificationCodeHash = (userId: string, code: string): string => sha256(`${userId}:${code}`);
 
 /** Mail failures are logged, not returned: the account exists and the user can ask for another code. */
-export async function mailVerificationCode(app: FastifyInstance, user: Pick<UserRow, 'email' | 'name'>, code: string): Promise<void> {
+export async function mailVerificationCode(
+  app: FastifyInstance,
+  user: Pick<UserRow, 'email' | 'name' | 'language'>,
+  code: string,
+): Promise<void> {
   await app.mailer
-    .send({
-      to: user.email,
-      subject: `Your verification code: ${code}`,
-      text: [
-        `Hello ${user.name},`,
-        '',
-        `Your verification code is ${code}.`,
-        `It expires in ${CODE_TTL_MS / 60_000} minutes.`,
-        '',
-        'If you did not sign up, you can ignore this e-mail.',
-      ].join('\n'),
-    })
+    .send(verificationMail(user, code, CODE_TTL_MS / 60_000))
     .catch((err: Error) => app.log.error({ err: err.message }, 'could not send the verification e-mail'));
 }
 
@@ -77,6 +71,7 @@ export async function userView(app: FastifyInstance, user: UserRow): Promise<Use
     memberSince: user.created_at.toISOString(),
     apiKey: key ? showableKey(app, key.key_ciphertext, user.id) : null,
     plan: user.plan,
+    language: user.language,
   };
 }
 

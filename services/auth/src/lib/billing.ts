@@ -2,6 +2,7 @@ import { AppError } from '@render/contracts';
 import type { BillingInterval, Repositories, SubscriptionRow, SubscriptionState, SubscriptionStatus, UserPlan } from '@render/db';
 import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
+import { languageFromAcceptLanguage } from './languages.ts';
 
 export type Currency = 'usd' | 'eur';
 
@@ -23,19 +24,8 @@ export const BillingMessages = {
 } as const;
 
 /** French speakers pay in euros, everyone else in dollars (spec §9); the browser's top language decides. */
-export function currencyFromAcceptLanguage(header: string | undefined): Currency {
-  if (!header) return 'usd';
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((l) => l.tag && l.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked[0]?.tag.split('-')[0] === 'fr' ? 'eur' : 'usd';
-}
+export const currencyFromAcceptLanguage = (header: string | undefined): Currency =>
+  languageFromAcceptLanguage(header) === 'fr' ? 'eur' : 'usd';
 
 /** Turns Stripe failures (network, outage, rejected request) into a 503 the user can retry; the cause is logged. */
 export async function stripeCall<T>(log: FastifyBaseLogger, action: string, fn: () => Promise<T>): Promise<T> {

@@ -9,6 +9,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same message as HTML: sent as multipart/alternative with the text part first. */
+  html?: string;
 }
 
 export interface Mailer {
@@ -30,8 +32,8 @@ async function mailerPlugin(app: FastifyInstance, opts: { smtpUrl?: string; mail
   const files = smtp ? undefined : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   const mailer: Mailer = {
-    async send({ to, subject, text }) {
-      const message = { from: opts.from, to, subject, text };
+    async send({ to, subject, text, html }) {
+      const message = { from: opts.from, to, subject, text, html };
       if (smtp) {
         await smtp.sendMail(message);
         return;

@@ -1,15 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { AppError } from '@render/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import Stripe from 'stripe';
 import { BillingMessages, type BillingPrices } from '../lib/billing.ts';
+import { startStripeStandIn } from '../stand-in/stripe-stand-in.ts';
 
 export interface Billing {
-  /** The Stripe client; throws 503 "Billing is not configured" without STRIPE_SECRET_KEY. */
+  /** The Stripe client; throws 503 "Billing is not configured" without STRIPE_SECRET_KEY (and no stand-in). */
   client(): Stripe;
   /** The webhook signing secret; throws 503 when billing or the secret is not configured. */
   webhookSecret(): string;
   prices: BillingPrices;
+  /** No real money moves: Stripe test keys (sk_test_…), or the development stand-in. The billing screens say so. */
+  testMode: boolean;
 }
 
 declare module 'fastify' {
@@ -26,13 +31,58 @@ export interface StripePluginOptions {
   host?: string;
   port?: number;
   protocol?: 'http' | 'https';
+  /** Without a secret key, run billing against the in-process Stripe stand-in (development). */
+  standIn?: { stateFile?: string; port?: number };
+}
+
+// The stand-in's prices: Pro at 49 a month or 490 a year, in dollars and euros (spec §9).
+const STAND_IN_PRICES = {
+  price_stand_in_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
+  price_stand_in_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
+  price_stand_in_month_eur: { unit_amount: 4900, currency: 'eur', interval: 'month' },
+  price_stand_in_year_eur: { unit_amount: 49000, currency: 'eur', interval: 'year' },
+} as const;
+
+/**
+ * Starts the stand-in and answers the options that point the Stripe SDK at it. Its webhooks go to this
+ * service's own webhook route, on the address it listens on (known only once it listens).
+ */
+async function standInOptions(app: FastifyInstance, standIn: NonNullable<StripePluginOptions['standIn']>): Promise<StripePluginOptions> {
+  const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`;
+  const webhookUrl = () => {
+    const address = app.server.address() as AddressInfo | null;
+    if (!address) return undefined;
+    const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/api/auth/stripe/webhook`;
+  };
+  const stripe = await startStripeStandIn({
+    prices: STAND_IN_PRICES,
+    stateFile: standIn.stateFile,
+    port: standIn.port,
+    pages: { webhook: { url: webhookUrl, secret: webhookSecret } },
+  });
+  app.addHook('onClose', () => stripe.close());
+  app.log.warn({ url: stripe.url }, 'billing runs in test mode against the local Stripe stand-in (no STRIPE_SECRET_KEY)');
+  return {
+    secretKey: 'sk_test_stand_in',
+    webhookSecret,
+    prices: {
+      month: { usd: 'price_stand_in_month_usd', eur: 'price_stand_in_month_eur' },
+      year: { usd: 'price_stand_in_year_usd', eur: 'price_stand_in_year_eur' },
+    },
+    host: '127.0.0.1',
+    port: Number(stripe.env.STRIPE_API_PORT),
+    protocol: 'http',
+  };
 }
 
 /**
- * Billing is optional: without a secret key the service boots and every billing call answers 503, so local
- * development and self-hosting need no Stripe account.
+ * Billing is optional: without a secret key the service boots and every billing call answers 503, so
+ * self-hosting needs no Stripe account; in development (`standIn`) it runs against the local stand-in instead.
  */
-async function stripePlugin(app: FastifyInstance, opts: StripePluginOptions) {
+async function stripePlugin(app: FastifyInstance, given: StripePluginOptions) {
+  const standIn = !given.secretKey && given.standIn !== undefined;
+  const opts = standIn && given.standIn ? await standInOptions(app, given.standIn) : given;
   const stripe = opts.secretKey
     ? new Stripe(opts.secretKey, {
         host: opts.host,
@@ -44,7 +94,7 @@ async function stripePlugin(app: FastifyInstance, opts: StripePluginOptions) {
       })
     : undefined;
   // A configuration matter, not an outage: a retry in seconds would change nothing.
-  const notConfigured = () => new AppError('SERVICE_UNAVAILABLE', BillingMessages.notConfigured, undefined, { retryAfterSeconds: 3600 });
+  const notConfigured = () => new AppError('BILLING_NOT_CONFIGURED', BillingMessages.notConfigured, undefined, { retryAfterSeconds: 3600 });
 
   app.decorate('billing', {
     client() {
@@ -56,6 +106,7 @@ async function stripePlugin(app: FastifyInstance, opts: StripePluginOptions) {
       return opts.webhookSecret;
     },
     prices: opts.prices,
+    testMode: standIn || /^[rs]k_test_/.test(opts.secretKey ?? ''),
   } satisfies Billing);
 }
 

@@ -143,7 +143,7 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
       // A free account has no subscription: its billing page shows the free plan rather than an error.
       if (!row || !subscriptionId || !row.status) {
         const data = { plan, status: null, price: null, currency: null, interval: null, nextBillingDate: null, cancelAtPeriodEnd: false };
-        return { success: true as const, data: { ...data, paymentMethods: [] } };
+        return { success: true as const, data: { ...data, paymentMethods: [], testMode: app.billing.testMode } };
       }
       const customerId = row.stripe_customer_id;
       const [sub, customer, methods] = await stripeCall(request.log, 'payment-info', () =>
@@ -179,6 +179,7 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
                 ]
               : [],
           ),
+          testMode: app.billing.testMode,
         },
       };
     },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AuthMessages, EmailBody, MessageResponse, ResetPasswordBody } from '@render/contracts';
 import { takeAllShared } from '@render/db';
+import { resetMail } from '../lib/account-mails.ts';
 import { RESET_TTL_MS } from '../lib/accounts.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { newResetToken, sha256 } from '../lib/secrets.ts';
@@ -23,18 +24,7 @@ const passwordRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app
         await resets.create({ userId: user.id, tokenHash: sha256(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) });
         const link = `${opts.appUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
         await app.mailer
-          .send({
-            to: user.email,
-            subject: 'Reset your password',
-            text: [
-              `Hello ${user.name},`,
-              '',
-              'Open this link to choose a new password (valid for one hour, usable once):',
-              link,
-              '',
-              'If you did not ask for this, you can ignore this e-mail.',
-            ].join('\n'),
-          })
+          .send(resetMail(user, link))
           .catch((err: Error) => app.log.error({ err: err.message }, 'could not send the password reset e-mail'));
       }
       return { success: true as const, message: AuthMessages.resetRequested };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, AuthMessages, LoginBody, MeResponse, SessionResponse, TokenResponse } from '@render/contracts';
+import { AppError, AuthMessages, LoginBody, MeResponse, SessionResponse, TokenResponse, UpdateProfileBody } from '@render/contracts';
 import { sharedTake } from '@render/db';
 import { sendError, userView } from '../lib/accounts.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../lib/passwords.ts';
@@ -42,6 +42,25 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/auth/me',
     { preHandler: app.authenticateReader, schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: MeResponse } } },
     async (request) => ({ success: true as const, user: await userView(app, request.account) }),
+  );
+
+  app.patch(
+    '/api/auth/me',
+    {
+      // Before body validation, so a signed-out caller gets 401 rather than a 400 about the body.
+      preValidation: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the profile (the language of its e-mails)',
+        body: UpdateProfileBody,
+        response: { 200: MeResponse },
+      },
+    },
+    async (request) => {
+      const updated = await users.updateLanguage(request.account.id, request.body.language);
+      if (!updated) throw new AppError('UNAUTHORIZED', AuthMessages.invalidToken);
+      return { success: true as const, user: await userView(app, updated) };
+    },
   );
 
   app.post(

@@ -20,6 +20,7 @@ import {
   userView,
   verificationCodeHash,
 } from '../lib/accounts.ts';
+import { languageFromAcceptLanguage } from '../lib/languages.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { checkName, checkNewPassword, checkPlannedServices, normaliseEmail } from '../lib/signup-rules.ts';
 
@@ -57,6 +58,8 @@ const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
           usage_source: body.usageSource,
           referral_source: body.referralSource,
           planned_services: plannedServices,
+          // The web app sends its language; an API caller is written to in the one its Accept-Language ranks first.
+          language: body.language ?? languageFromAcceptLanguage(request.headers['accept-language']),
         });
         if (!user) return undefined;
         await rotateApiKey(trx, app.apiKeyCipher, user.id);

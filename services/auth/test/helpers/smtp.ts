@@ -4,7 +4,12 @@ import { SMTPServer } from 'smtp-server';
 export interface ReceivedMail {
   to: string[];
   subject: string;
+  /** The text/plain part (the whole body of a single-part mail). */
   text: string;
+  /** The text/html part, when the mail has one. */
+  html?: string;
+  /** The top-level Content-Type, e.g. multipart/alternative; boundary=… */
+  contentType: string;
 }
 
 const decodeQuotedPrintable = (body: string): string =>
@@ -13,13 +18,44 @@ const decodeQuotedPrintable = (body: string): string =>
     'latin1',
   ).toString('utf8');
 
-function parse(raw: string, to: string[]): ReceivedMail {
+/** RFC 2047 encoded words (=?UTF-8?Q?…?= / =?UTF-8?B?…?=), which nodemailer uses for non-ASCII subjects. */
+const decodeWords = (value: string): string =>
+  value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, kind: string, data: string) =>
+      kind.toLowerCase() === 'b' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+    );
+
+/** One MIME entity: its headers (continuations unfolded) and its body decoded from its transfer encoding. */
+function entity(raw: string): { header(name: string): string; body: string } {
   const split = raw.indexOf('\r\n\r\n');
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 4);
+  const encoded = raw.slice(split + 4);
   const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
-  const text = /quoted-printable/i.test(header('Content-Transfer-Encoding')) ? decodeQuotedPrintable(body) : body;
-  return { to, subject: header('Subject'), text: text.replace(/\r\n/g, '\n') };
+  const encoding = header('Content-Transfer-Encoding').toLowerCase();
+  const body =
+    encoding === 'quoted-printable'
+      ? decodeQuotedPrintable(encoded)
+      : encoding === 'base64'
+        ? Buffer.from(encoded.replace(/\s+/g, ''), 'base64').toString('utf8')
+        : encoded;
+  return { header, body: body.replace(/\r\n/g, '\n') };
+}
+
+function parse(raw: string, to: string[]): ReceivedMail {
+  const mail = entity(raw);
+  const contentType = mail.header('Content-Type');
+  const subject = decodeWords(mail.header('Subject'));
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (!boundary) return { to, subject, text: mail.body, contentType };
+  const split = raw.indexOf('\r\n\r\n');
+  const parts = raw
+    .slice(split + 4)
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => entity(part.replace(/^\r\n/, '').replace(/\r\n$/, '')));
+  const part = (type: string) => parts.find((p) => p.header('Content-Type').toLowerCase().startsWith(type))?.body;
+  return { to, subject, text: part('text/plain') ?? '', html: part('text/html'), contentType };
 }
 
 /** A real SMTP server in-process: the service's nodemailer transport talks to it over TCP. */

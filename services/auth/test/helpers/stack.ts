@@ -141,7 +141,7 @@ export const signupBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 export const codeFrom = (mail: ReceivedMail): string => {
-  const code = /verification code is (\d{6})/.exec(mail.text)?.[1];
+  const code = /(?:verification code is|code de vérification est) (\d{6})/.exec(mail.text)?.[1];
   if (!code) throw new Error(`no code in mail: ${mail.text}`);
   return code;
 };

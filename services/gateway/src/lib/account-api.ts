@@ -20,6 +20,7 @@ import {
   SignupResponse,
   TokenResponse,
   UnverifiedLoginResponse,
+  UpdateProfileBody,
   UpgradeBody,
   UpgradeResponse,
   UsageDailyResponse,
@@ -36,7 +37,7 @@ import type { FastifySchema } from 'fastify';
  * describe them.
  */
 export interface DocumentedCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   url: string;
   schema: FastifySchema;
   /** It creates something: an Idempotency-Key makes its retry safe (the gateway keeps its answer). */
@@ -56,7 +57,9 @@ const unavailable = {
 };
 const billingUnavailable = {
   ...unavailable,
-  503: failure('Billing is not configured, Stripe is unreachable, or the account service is unavailable'),
+  503: failure(
+    'Billing is not configured (code BILLING_NOT_CONFIGURED: the deployment has no Stripe key), Stripe is unreachable, or the account service is unavailable',
+  ),
 };
 /** What the account service answers to a body it cannot take; `invalid` words this call's 400. */
 const bodyErrors = (invalid = 'The body is not valid JSON or does not match the schema (the message names the field)') => ({
@@ -130,6 +133,17 @@ export const accountCalls: DocumentedCall[] = [
       summary: 'The signed-in user (session token or API key)',
       security: SignedIn,
       response: { 200: MeResponse, ...signedOut, ...unavailable },
+    },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/auth/me',
+    schema: {
+      ...auth,
+      summary: "Change the profile: the language of the account's e-mails",
+      security: SessionOnly,
+      body: UpdateProfileBody,
+      response: { 200: MeResponse, ...bodyErrors(), ...signedOut, ...sessionRequired, ...unavailable },
     },
   },
   {

@@ -16,7 +16,7 @@
  * Free account gets, which the collection asserts.
  */
 export interface ApiExample {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   /** The path's parameters as Postman variables, e.g. { id: '{{templateId}}' }: every `{param}` needs one. */
   params?: Record<string, string>;
@@ -289,6 +289,8 @@ export const API_EXAMPLES: ApiExample[] = [
   { method: 'POST', path: '/api/auth/cancel-subscription', expect: 404, billing: true, changes: true },
   { method: 'POST', path: '/api/auth/reactivate-subscription', expect: 404, billing: true, changes: true },
   { method: 'POST', path: '/api/auth/webhook-secret/rotate', expect: 200, changes: true },
+  // Sets the language the account is mailed in (the reset mail below comes in it).
+  { method: 'PATCH', path: '/api/auth/me', body: { language: 'en' }, expect: 200, changes: true },
   { method: 'POST', path: '/api/auth/forgot-password', body: { email: '{{email}}' }, expect: 200, changes: true, needs: ['email'] },
   {
     method: 'POST',

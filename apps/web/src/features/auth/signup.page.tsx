@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { Checkbox, FieldError, SelectField, TextField } from '../../components/ui/form-field.tsx';
+import { currentLanguage } from '../../i18n/i18n.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useContractForm } from '../../lib/use-contract-form.ts';
@@ -74,7 +75,8 @@ export function SignupPage() {
   const submit = form.handleSubmit(async (values) => {
     setBusy(true);
     try {
-      const answer = await authApi.signup(signupBody(values));
+      // The account's mails (the code, later a reset link) are written in the language the app is shown in.
+      const answer = await authApi.signup({ ...signupBody(values), language: currentLanguage() });
       toast.success(text(answer.message));
       await navigate({ to: '/verify', search: { userId: answer.userId, email: values.email.trim() } as never });
     } catch (error) {

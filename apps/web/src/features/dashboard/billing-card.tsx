@@ -6,10 +6,10 @@ import { toast } from 'sonner';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { usePlanLimits } from '../../lib/plan-limits.ts';
 import { useSessionStore } from '../../lib/session/session.context.tsx';
 import { FREE_CREDITS_PER_30_DAYS, formatPrice, PRO_MONTHLY_PRICE } from '../pricing/plans.ts';
+import { useBillingErrorText } from './billing-errors.ts';
 import { dashboardApi, dashboardKeys, externalNavigation, FRESH, type PaymentInfo } from './dashboard-api.ts';
 import { Badge, Card, ErrorNote, LoadingBlock, Stat } from './dashboard-ui.tsx';
 import { formatDate, formatMoney } from './format.ts';
@@ -44,7 +44,8 @@ export function BillingCard() {
     if (failedAt) toast.error(message(BillingTexts.loadFailed), { id: 'payment-info-error' });
   }, [failedAt]);
 
-  const failure = (text: string) => (error: unknown) => toast.error(message(text), { description: message(errorText(error)) });
+  const explain = useBillingErrorText();
+  const failure = (text: string) => (error: unknown) => toast.error(message(text), { description: explain(error) });
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: dashboardKeys.paymentInfo });
     await queryClient.invalidateQueries({ queryKey: dashboardKeys.usage });
@@ -76,11 +77,21 @@ export function BillingCard() {
 
   const data = info.data;
   return (
-    <Card title={t('billing.title')} icon={<CreditCard className="size-4 text-zinc-500" aria-hidden />} testId="billing-card">
+    <Card
+      title={t('billing.title')}
+      icon={<CreditCard className="size-4 text-zinc-500" aria-hidden />}
+      action={data?.testMode ? <TestModeBadge /> : undefined}
+      testId="billing-card"
+    >
       {info.isPending ? (
         <LoadingBlock label={t('loading')} lines={4} />
       ) : info.isError ? (
-        <ErrorNote testId="billing-error">{message(BillingTexts.loadError)}</ErrorNote>
+        <ErrorNote testId="billing-error">
+          <span className="block font-medium">{message(BillingTexts.loadError)}</span>
+          <span className="mt-1 block" data-testid="billing-error-detail">
+            {explain(info.error)}
+          </span>
+        </ErrorNote>
       ) : data && (data.plan === 'free' || !data.status || data.status === 'canceled') ? (
         <FreePlan data={data} />
       ) : (
@@ -165,6 +176,17 @@ export function BillingCard() {
   );
 }
 
+/** Billing against Stripe's test mode or the development stand-in: nothing here charges a real card. */
+function TestModeBadge() {
+  const { t } = useTranslation('dashboard');
+  return (
+    <span className="flex items-center gap-2 text-xs text-zinc-600" data-testid="billing-test-mode">
+      <Badge tone="warning">{t('billing.testMode')}</Badge>
+      <span className="hidden sm:inline">{t('billing.testModeHint')}</span>
+    </span>
+  );
+}
+
 function PaymentMethods({ methods }: { methods: PaymentInfo['paymentMethods'] }) {
   const { t } = useTranslation('dashboard');
   return (
@@ -200,7 +222,7 @@ function PaymentMethods({ methods }: { methods: PaymentInfo['paymentMethods'] })
 /** The free plan and the way to Pro: monthly or yearly, paid in the reader's currency (USD en, EUR fr). */
 function FreePlan({ data }: { data: PaymentInfo }) {
   const { t, i18n } = useTranslation('dashboard');
-  const message = useMessageText();
+  const explain = useBillingErrorText();
   const [interval, setChosen] = useState<Interval>('month');
   const name = useId();
   // The launch period lifts the Free plan's limit: say what the gateway says, the plan's rule until it has.
@@ -209,7 +231,7 @@ function FreePlan({ data }: { data: PaymentInfo }) {
   const upgrade = useMutation({
     mutationFn: () => dashboardApi.upgrade({ interval, currency: i18n.language.startsWith('fr') ? 'eur' : 'usd' }),
     onSuccess: ({ url }) => externalNavigation.go(url),
-    onError: (error) => toast.error(message(errorText(error))),
+    onError: (error) => toast.error(t('billing.upgradeFailed'), { description: explain(error) }),
   });
   const options: Array<{ value: Interval; label: string; hint: string }> = [
     {

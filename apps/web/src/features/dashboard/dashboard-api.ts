@@ -2,9 +2,11 @@ import type {
   AdminStatsResponse,
   PaymentInfoResponse,
   RecentRendersResponse,
+  UpdateProfileBody,
   UpgradeResponse,
   UsageDailyResponse,
   UsageResponse,
+  UserView,
   WebhookDeliveriesResponse,
   WebhookSecretResponse,
 } from '@render/contracts';
@@ -40,6 +42,7 @@ export const dashboardApi = {
   usageDaily: async () => (await apiJson<UsageDailyResponse>('/api/auth/usage/daily')).data,
   recentRenders: async (limit = RECENT_RENDERS_LIMIT) =>
     (await apiJson<RecentRendersResponse>(`/api/auth/usage/recent?limit=${limit}`)).data,
+  updateProfile: async (body: UpdateProfileBody) => (await apiJson<{ user: UserView }>('/api/auth/me', { method: 'PATCH', body })).user,
   regenerateKey: async () => (await apiJson<{ apiKey: string }>('/api/auth/api-key/regenerate', { method: 'POST' })).apiKey,
   paymentInfo: async () => (await apiJson<{ data: PaymentInfo }>('/api/auth/payment-info')).data,
   upgrade: (body: { interval: 'month' | 'year'; currency: 'usd' | 'eur' }) =>

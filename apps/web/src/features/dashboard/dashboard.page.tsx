@@ -1,7 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Sparkles } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { buttonClass } from '../../components/ui/button.tsx';
+import { launchPeriodOn, usePlanLimits } from '../../lib/plan-limits.ts';
 import { useSession, useSessionStore } from '../../lib/session/session.context.tsx';
 import { ForbiddenPage } from '../errors/error-page.tsx';
 import { AdminOverview } from './admin-overview.tsx';
@@ -38,6 +42,7 @@ export function DashboardPage() {
     <DashboardShell title={t('title')} subtitle={session.user ? t('welcome', { name: session.user.name }) : undefined}>
       {(user) => (
         <div className="grid gap-6 xl:grid-cols-2">
+          {user.plan === 'free' && <UpgradeBanner />}
           <div className="space-y-6">
             <UsageCard compact />
             <ApiKeyCard />
@@ -46,6 +51,29 @@ export function DashboardPage() {
         </div>
       )}
     </DashboardShell>
+  );
+}
+
+/** The way to Pro from the overview, for Free accounts: the billing page holds the upgrade itself. */
+function UpgradeBanner() {
+  const { t } = useTranslation('dashboard');
+  const { data: limits } = usePlanLimits();
+  return (
+    <section
+      className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-accent-100 bg-accent-50/50 p-4 sm:p-5 xl:col-span-2"
+      data-testid="dashboard-upgrade"
+    >
+      <div className="min-w-0">
+        <h2 className="flex items-center gap-2 font-semibold text-zinc-900">
+          <Sparkles className="size-4 text-accent-600" aria-hidden />
+          {t('upgradeBanner.title')}
+        </h2>
+        <p className="mt-1 text-sm text-zinc-700">{launchPeriodOn(limits) ? t('upgradeBanner.bodyLaunch') : t('upgradeBanner.body')}</p>
+      </div>
+      <Link to="/dashboard/billing" className={buttonClass('primary')}>
+        {t('upgradeBanner.action')}
+      </Link>
+    </section>
   );
 }
 

@@ -1,7 +1,13 @@
-import type { UserView } from '@render/contracts';
+import { LANGUAGES, type Language, type UserView } from '@render/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { UserRound } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { useMessageText } from '../../i18n/use-message.ts';
+import { errorText } from '../../lib/api-client.ts';
+import { useSessionStore } from '../../lib/session/session.context.tsx';
+import { dashboardApi } from './dashboard-api.ts';
 import { Badge, Card } from './dashboard-ui.tsx';
 import { formatDate } from './format.ts';
 
@@ -45,7 +51,49 @@ export function ProfileCard({ user }: { user: UserView }) {
         <Row label={t('profile.plan')} testId="profile-plan">
           {t(`plans.${user.plan}`)}
         </Row>
+        <MailLanguage user={user} />
       </dl>
     </Card>
+  );
+}
+
+/** The language the account's e-mails are written in (verification codes, reset links); saved as soon as it is chosen. */
+function MailLanguage({ user }: { user: UserView }) {
+  const { t } = useTranslation('dashboard');
+  const message = useMessageText();
+  const store = useSessionStore();
+  const id = useId();
+  const save = useMutation({
+    mutationFn: (language: Language) => dashboardApi.updateProfile({ language }),
+    onSuccess: (updated) => {
+      // The answer is the updated user: the session keeps it, so the selector shows what the server stored.
+      const token = store.getState().token;
+      if (token) store.signIn(token, updated);
+      toast.success(t('profile.mailLanguageSaved'));
+    },
+    onError: (error) => toast.error(t('profile.mailLanguageFailed'), { description: message(errorText(error)) }),
+  });
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2.5 first:pt-0 last:pb-0">
+      <dt className="text-zinc-600">
+        <label htmlFor={id}>{t('profile.mailLanguage')}</label>
+      </dt>
+      <dd className="min-w-0 text-right font-medium text-zinc-900">
+        <select
+          id={id}
+          data-testid="profile-mail-language"
+          value={save.isPending && save.variables ? save.variables : user.language}
+          disabled={save.isPending}
+          onChange={(event) => save.mutate(event.target.value as Language)}
+          className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-800"
+        >
+          {LANGUAGES.map((lng) => (
+            <option key={lng} value={lng}>
+              {t(`profile.languages.${lng}`)}
+            </option>
+          ))}
+        </select>
+      </dd>
+    </div>
   );
 }

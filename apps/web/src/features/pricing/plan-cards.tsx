@@ -3,6 +3,7 @@ import { Check } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { launchPeriodOn, usePlanLimits } from '../../lib/plan-limits.ts';
+import { useSession } from '../../lib/session/session.context.tsx';
 import { FREE_CREDITS_PER_30_DAYS, formatPrice, PRO_MONTHLY_PRICE } from './plans.ts';
 
 function PlanCard({ plan, price, highlighted }: { plan: 'free' | 'pro'; price: string; highlighted?: boolean }) {
@@ -14,6 +15,7 @@ function PlanCard({ plan, price, highlighted }: { plan: 'free' | 'pro'; price: s
     ? t('plans.free.launchCredits')
     : t('plans.free.credits', { credits: limits?.plans.free.credits ?? FREE_CREDITS_PER_30_DAYS });
   const features = plan === 'free' ? [credits, ...listed] : listed;
+  const action = usePlanAction(plan);
   return (
     <div
       className={`flex flex-col rounded-xl border bg-white p-6 ${highlighted ? 'border-accent-600 ring-1 ring-accent-600' : 'border-zinc-200'}`}
@@ -35,11 +37,23 @@ function PlanCard({ plan, price, highlighted }: { plan: 'free' | 'pro'; price: s
           </li>
         ))}
       </ul>
-      <Link to="/signup" className={buttonClass(highlighted ? 'primary' : 'secondary', 'mt-8 w-full')}>
-        {t(`plans.${plan}.cta`)}
+      <Link to={action.to} className={buttonClass(highlighted ? 'primary' : 'secondary', 'mt-8 w-full')} data-testid={`plan-${plan}-cta`}>
+        {action.label}
       </Link>
     </div>
   );
+}
+
+/**
+ * Where a plan's button leads. Signed out: sign up. Signed in: Pro goes to the upgrade (the billing page,
+ * where a Pro account manages its subscription instead), Free to the dashboard the account already has.
+ */
+function usePlanAction(plan: 'free' | 'pro'): { to: '/signup' | '/dashboard' | '/dashboard/billing'; label: string } {
+  const { t } = useTranslation('pricing');
+  const session = useSession();
+  if (session.status !== 'signedIn') return { to: '/signup', label: t(`plans.${plan}.cta`) };
+  if (plan === 'free') return { to: '/dashboard', label: t('plans.free.ctaSignedIn') };
+  return { to: '/dashboard/billing', label: session.user.plan === 'pro' ? t('plans.pro.ctaManage') : t('plans.pro.cta') };
 }
 
 /** Free and Pro side by side, with the launch-period note while the period is on (spec §1, §9). */
