@@ -308,6 +308,28 @@ describe('infra/k8s manifests', () => {
     });
   }
 
+  it('images: one naming scheme; every overlay names your registry and a release for each image the base uses', () => {
+    const podsOf = (objects: K8sObject[]) =>
+      objects.flatMap((o) => (o.spec?.template?.spec ? [...containersOf(o), ...initContainersOf(o)] : []));
+    const baseNames = new Set(podsOf(builds.base).map((c) => c.image.replace(/:[^:/]+$/, '')));
+    expect([...baseNames].sort()).toEqual(['render-api/node', 'render-api/render-worker']);
+    // docker-compose.yml builds the same names (IMAGE_REPOSITORY defaults to render-api), so `compose push` feeds the overlays.
+    const compose = readFileSync(join(repo, 'docker-compose.yml'), 'utf8');
+    const composeImages = [...compose.matchAll(/^\s*image: \$\{IMAGE_REPOSITORY:-render-api\}\/([\w-]+):\$\{IMAGE_TAG:-local\}$/gm)];
+    expect(new Set(composeImages.map((m) => `render-api/${m[1]}`))).toEqual(baseNames);
+    expect(compose.match(/^\s*image: render-api\//gm)).toBeNull();
+    for (const overlay of ['production', 'small']) {
+      const k = parseYamlFile(join(root, `overlays/${overlay}/kustomization.yaml`))[0]!;
+      const images = (k.images ?? []) as { name: string; newName?: string; newTag?: string }[];
+      expect(images.map((i) => i.name).sort(), overlay).toEqual([...baseNames].sort());
+      for (const c of podsOf(builds[`overlays/${overlay}` as const])) {
+        expect(c.image, `${overlay}/${c.name}`).toMatch(/^[\w.-]+(:\d+)?\/[\w/-]+:[\w.-]+$/);
+        expect(c.image, `${overlay}/${c.name}`).not.toMatch(/^render-api\/|:(latest|local)$/);
+        expect(c.imagePullPolicy, `${overlay}/${c.name}`).toBe('IfNotPresent');
+      }
+    }
+  });
+
   it('overlays: production keeps screenshot workers warm, small scales them to zero', () => {
     const min = (objects: K8sObject[], n: string) => find(objects, 'ScaledObject', n).spec.minReplicaCount;
     expect(min(builds['overlays/production'], 'render-worker-screenshot')).toBeGreaterThanOrEqual(1);
