@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { PrometheusRule, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
@@ -41,6 +42,8 @@ const MODELS: Record<string, Model> = {
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
   'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
+  'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
+  'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
 };
 
 function validate(o: K8sObject): void {
@@ -89,6 +92,53 @@ function ruleAllows(rule: Any, ip: string): boolean {
 }
 const PRIVATE_PROBES = ['10.0.0.1', '10.255.255.254', '172.16.0.1', '172.31.255.254', '192.168.0.1', '169.254.169.254', '100.64.0.1'];
 const REQUIRED_EXCEPT = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'];
+
+const MONITORING_NS = 'monitoring';
+const fromMonitoring = (peer: Any) =>
+  peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === MONITORING_NS && !peer.podSelector && !peer.ipBlock;
+
+/**
+ * Scraping: each Deployment's pods are reached by a ServiceMonitor, through a Service that selects them, on a
+ * named container port that the pods' NetworkPolicies open to the monitoring namespace, and that is not the
+ * port open to everyone (the gateway's public port needs a header that a scrape cannot send).
+ */
+function metricsProblems(objects: K8sObject[]): string[] {
+  const out: string[] = [];
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+    const name = `Deployment/${d.metadata.name}`;
+    const labels = d.spec.template.metadata.labels;
+    const services = objects.filter((o) => o.kind === 'Service' && selects(o.spec.selector, labels));
+    const scraped = objects
+      .filter((o) => o.kind === 'ServiceMonitor')
+      .flatMap((sm) =>
+        services
+          .filter((svc) => selects(sm.spec.selector?.matchLabels, svc.metadata.labels ?? {}))
+          .flatMap((svc) => (sm.spec.endpoints ?? []).map((e: Any) => svc.spec.ports.find((p: Any) => p.name === e.port))),
+      );
+    if (scraped.length === 0) out.push(`${name}: no ServiceMonitor scrapes it`);
+    const ingress: Any[] = policies
+      .filter((p) => selects(p.spec.podSelector.matchLabels, labels) && p.spec.policyTypes?.includes('Ingress'))
+      .flatMap((p) => p.spec.ingress ?? []);
+    for (const servicePort of scraped) {
+      if (!servicePort) {
+        out.push(`${name}: a ServiceMonitor names a port its Service does not have`);
+        continue;
+      }
+      const port = containersOf(d)[0].ports?.find((p: Any) => p.name === servicePort.targetPort || p.containerPort === servicePort.targetPort);
+      if (!port) {
+        out.push(`${name}: Service port ${servicePort.name} targets no container port`);
+        continue;
+      }
+      const opens = (r: Any) => (r.ports ?? []).some((p: Any) => p.port === port.containerPort);
+      if (!ingress.some((r) => opens(r) && (r.from ?? []).some(fromMonitoring)))
+        out.push(`${name}: no NetworkPolicy admits the ${MONITORING_NS} namespace on metrics port ${port.containerPort}`);
+      if (d.metadata.name === 'gateway' && ingress.some((r) => opens(r) && !r.from))
+        out.push(`${name}: metrics port ${port.containerPort} is open to everyone`);
+    }
+  }
+  return out;
+}
 
 /** Every problem with one rendered set of objects (base or an overlay); empty when all is well. */
 function problems(objects: K8sObject[]): string[] {
@@ -252,7 +302,7 @@ function problems(objects: K8sObject[]): string[] {
       )
     )
       out.push(`gateway: no egress to ${target}`);
-  return out;
+  return [...out, ...metricsProblems(objects)];
 }
 
 const builds = {
@@ -397,6 +447,17 @@ describe('infra/k8s manifests', () => {
         ),
       ),
     ).toEqual([expect.stringMatching(/WEBHOOK_PORTS not set/)]);
+    expect(mutate((o) => o.splice(o.indexOf(find(o, 'ServiceMonitor', 'render-worker')), 1))).toEqual([
+      'Deployment/render-worker-fast: no ServiceMonitor scrapes it',
+      'Deployment/render-worker-screenshot: no ServiceMonitor scrapes it',
+    ]);
+    expect(mutate((o) => (find(o, 'NetworkPolicy', 'gateway').spec.ingress[1].ports[0].port = 9465))).toEqual([
+      'Deployment/gateway: no NetworkPolicy admits the monitoring namespace on metrics port 9464',
+    ]);
+    expect(mutate((o) => (find(o, 'ServiceMonitor', 'gateway').spec.endpoints[0].port = 'http'))).toEqual([
+      'Deployment/gateway: no NetworkPolicy admits the monitoring namespace on metrics port 3000',
+      'Deployment/gateway: metrics port 3000 is open to everyone',
+    ]);
     const templates = (objects: K8sObject[]) => find(objects, 'Deployment', 'templates');
     expect(mutate((o) => templates(o).spec.template.spec.initContainers.shift())).toEqual([
       expect.stringMatching(/Deployment\/templates: no init container runs the migrations/),

@@ -72,6 +72,11 @@ export const GatewayConfigSchema = Type.Object({
    * convert calls that carry credentials answer 503; anonymous ones still work.
    */
   INTERNAL_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /**
+   * A separate port for Prometheus's `GET /metrics`, without the internal token (Kubernetes: 9464, opened to
+   * the monitoring namespace only). Unset: /metrics is on PORT and needs the X-Internal-Token header.
+   */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** How long a credential check or credit call to the account service may take before a 503. */
   ACCOUNT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5_000 }),
   /**
