@@ -85,7 +85,9 @@ describe('metrics plugin', () => {
     expect((await fetch(`${url}/metrics`)).status).toBe(404);
     const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(res.status).toBe(200);
-    expect(await res.text()).toMatch(/http_request_duration_seconds_count\{service="test",route="\/items\/:id",method="GET",status_code="200"\} 1/);
+    expect(await res.text()).toMatch(
+      /http_request_duration_seconds_count\{service="test",route="\/items\/:id",method="GET",status_code="200"\} 1/,
+    );
     expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
     await server.close();
     server = undefined;

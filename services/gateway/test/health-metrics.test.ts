@@ -72,7 +72,12 @@ describe('gateway health and metrics', () => {
 
   it('serves /metrics without a token on METRICS_PORT, and no longer on the public port', async () => {
     const port = await freePort();
-    const separate = await startGateway({ QUEUE_PREFIX: uniquePrefix('health-port'), INTERNAL_TOKEN, METRICS_PORT: String(port), HOST: '127.0.0.1' });
+    const separate = await startGateway({
+      QUEUE_PREFIX: uniquePrefix('health-port'),
+      INTERNAL_TOKEN,
+      METRICS_PORT: String(port),
+      HOST: '127.0.0.1',
+    });
     try {
       expect((await fetch(`${separate.url}/metrics`, { headers: { 'x-internal-token': INTERNAL_TOKEN } })).status).toBe(404);
       const res = await fetch(`http://127.0.0.1:${port}/metrics`);
