@@ -5,7 +5,7 @@ import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/ked
 import { PrometheusRule, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,19 @@ const configDefault = (name: string) => {
   if (!m) throw new Error(`no default for ${name} in the worker config`);
   return m[1]!.replaceAll('_', '');
 };
+const gatewayConfig = readFileSync(join(repo, 'services/gateway/src/config.ts'), 'utf8');
+/** The gateway's body limit (BODY_LIMIT_BYTES's default, e.g. `5 * 1024 * 1024`). */
+const gatewayBodyLimit = (() => {
+  const m = /BODY_LIMIT_BYTES: Type\.Integer\(\{[^}]*default: ([\d\s*_]+)\s*\}/.exec(gatewayConfig);
+  if (!m) throw new Error('no BODY_LIMIT_BYTES default in the gateway config');
+  return m[1]!.split('*').reduce((n, f) => n * Number(f.trim().replaceAll('_', '')), 1);
+})();
+/** nginx sizes: 6m, 512k, 1g, or bytes. */
+const nginxBytes = (size: string) => {
+  const m = /^(\d+)([kmg]?)$/i.exec(size.trim());
+  if (!m) return Number.NaN;
+  return Number(m[1]) * 1024 ** ['', 'k', 'm', 'g'].indexOf(m[2]!.toLowerCase());
+};
 const defaultPrefix = configDefault('QUEUE_PREFIX');
 const defaultDrainMs = Number(configDefault('SHUTDOWN_TIMEOUT_MS'));
 /** Seconds the pod keeps after the drain deadline for closing pools, Chromium and Redis. */
@@ -40,6 +53,7 @@ const MODELS: Record<string, Model> = {
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'networking.k8s.io/v1/Ingress': Ingress,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
   'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
   'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
@@ -138,6 +152,29 @@ function metricsProblems(objects: K8sObject[]): string[] {
       if (d.metadata.name === 'gateway' && ingress.some((r) => opens(r) && !r.from))
         out.push(`${name}: metrics port ${port.containerPort} is open to everyone`);
     }
+  }
+  return out;
+}
+
+/** The public entry: TLS for every host, to the gateway's http port, and a body limit the gateway's fits under. */
+function ingressProblems(objects: K8sObject[]): string[] {
+  const out: string[] = [];
+  const ingresses = objects.filter((o) => o.kind === 'Ingress');
+  if (ingresses.length !== 1) out.push(`${ingresses.length} Ingresses (want 1)`);
+  for (const ing of ingresses) {
+    const name = `Ingress/${ing.metadata.name}`;
+    const tlsHosts = new Set((ing.spec.tls ?? []).flatMap((t: Any) => (t.secretName ? t.hosts : [])));
+    for (const r of ing.spec.rules ?? []) {
+      if (!r.host || !tlsHosts.has(r.host)) out.push(`${name}: host ${r.host} has no TLS`);
+      for (const p of r.http?.paths ?? [])
+        if (p.backend.service?.name !== 'gateway' || p.backend.service.port?.name !== 'http')
+          out.push(`${name}: ${p.path} is not routed to gateway:http`);
+    }
+    if (!ing.spec.ingressClassName) out.push(`${name}: no ingressClassName`);
+    const annotations = (ing.metadata as Any).annotations ?? {};
+    const body = nginxBytes(annotations['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '1m');
+    if (!(body >= gatewayBodyLimit)) out.push(`${name}: proxy-body-size below the gateway's ${gatewayBodyLimit}-byte body limit`);
+    if (annotations['nginx.ingress.kubernetes.io/ssl-redirect'] !== 'true') out.push(`${name}: plain HTTP not redirected to TLS`);
   }
   return out;
 }
@@ -304,7 +341,7 @@ function problems(objects: K8sObject[]): string[] {
       )
     )
       out.push(`gateway: no egress to ${target}`);
-  return [...out, ...metricsProblems(objects)];
+  return [...out, ...metricsProblems(objects), ...ingressProblems(objects)];
 }
 
 const builds = {
@@ -460,6 +497,12 @@ describe('infra/k8s manifests', () => {
       'Deployment/gateway: no NetworkPolicy admits the monitoring namespace on metrics port 3000',
       'Deployment/gateway: metrics port 3000 is open to everyone',
     ]);
+    const ingress = (objects: K8sObject[]) => find(objects, 'Ingress', 'gateway') as Any;
+    expect(gatewayBodyLimit).toBe(5 * 1024 * 1024);
+    expect(mutate((o) => delete ingress(o).metadata.annotations['nginx.ingress.kubernetes.io/proxy-body-size'])).toEqual([
+      "Ingress/gateway: proxy-body-size below the gateway's 5242880-byte body limit",
+    ]);
+    expect(mutate((o) => (ingress(o).spec.tls = []))).toEqual(['Ingress/gateway: host render.example.com has no TLS']);
     const templates = (objects: K8sObject[]) => find(objects, 'Deployment', 'templates');
     expect(mutate((o) => templates(o).spec.template.spec.initContainers.shift())).toEqual([
       expect.stringMatching(/Deployment\/templates: no init container runs the migrations/),
