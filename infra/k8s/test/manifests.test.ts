@@ -38,6 +38,16 @@ const nginxBytes = (size: string) => {
   if (!m) return Number.NaN;
   return Number(m[1]) * 1024 ** ['', 'k', 'm', 'g'].indexOf(m[2]!.toLowerCase());
 };
+/** The bound fastify-kit puts on each readiness check (runHealthChecks' timeoutMs default). */
+const healthCheckBoundMs = (() => {
+  const m = /runHealthChecks\([^)]*timeoutMs = ([\d_]+)\)/.exec(
+    readFileSync(join(repo, 'packages/fastify-kit/src/health.plugin.ts'), 'utf8'),
+  );
+  if (!m) throw new Error('no timeoutMs default in fastify-kit runHealthChecks');
+  return Number(m[1]!.replaceAll('_', ''));
+})();
+/** How the pods build REDIS_URL from the secret's parts (the ones KEDA reads): the same everywhere. */
+const REDIS_URL_FROM_PARTS = 'redis://:$(REDIS_PASSWORD)@$(REDIS_ADDRESS)';
 const defaultPrefix = configDefault('QUEUE_PREFIX');
 const defaultDrainMs = Number(configDefault('SHUTDOWN_TIMEOUT_MS'));
 /** Seconds the pod keeps after the drain deadline for closing pools, Chromium and Redis. */
@@ -209,6 +219,16 @@ function problems(objects: K8sObject[]): string[] {
       const init = initContainersOf(d).includes(c);
       if (!init && c.readinessProbe?.httpGet?.path !== '/health/ready') out.push(`${cn}: readiness probe not /health/ready`);
       if (!init && c.livenessProbe?.httpGet?.path !== '/health/live') out.push(`${cn}: liveness probe not /health/live`);
+      if (!init && !((c.readinessProbe?.timeoutSeconds ?? 1) * 1000 > healthCheckBoundMs))
+        out.push(`${cn}: readiness probe timeout not above the health checks' ${healthCheckBoundMs} ms bound`);
+      const env = (c.env ?? []) as Any[];
+      const redisUrl = env.find((e) => e.name === 'REDIS_URL');
+      if (redisUrl) {
+        if (redisUrl.value !== REDIS_URL_FROM_PARTS) out.push(`${cn}: REDIS_URL not built from the secret's REDIS_ADDRESS/REDIS_PASSWORD`);
+        const before = env.slice(0, env.indexOf(redisUrl)).map((e) => e.name);
+        for (const part of ['REDIS_ADDRESS', 'REDIS_PASSWORD', 'REDIS_TLS'])
+          if (!before.includes(part)) out.push(`${cn}: ${part} not set before REDIS_URL`);
+      }
       for (const kind of ['requests', 'limits'])
         for (const res of ['cpu', 'memory']) if (!c.resources?.[kind]?.[res]) out.push(`${cn}: no ${res} ${kind}`);
       const sc = c.securityContext ?? {};
@@ -310,6 +330,15 @@ function problems(objects: K8sObject[]): string[] {
     )
   )
     out.push('no default-deny NetworkPolicy');
+  for (const so of byKind('ScaledObject'))
+    for (const t of so.spec.triggers ?? [])
+      if (t.metadata?.enableTLS !== undefined)
+        out.push(`ScaledObject/${so.metadata.name}: trigger ${t.name} sets enableTLS (REDIS_TLS sets it)`);
+  for (const a of byKind('TriggerAuthentication')) {
+    const params = Object.fromEntries((a.spec.secretTargetRef ?? []).map((r: Any) => [r.parameter, r.key]));
+    if (params.address !== 'REDIS_ADDRESS' || params.password !== 'REDIS_PASSWORD' || params.tls !== 'REDIS_TLS')
+      out.push(`TriggerAuthentication/${a.metadata.name}: not address/password/tls from REDIS_ADDRESS/REDIS_PASSWORD/REDIS_TLS`);
+  }
   for (const a of byKind('TriggerAuthentication'))
     for (const ref of a.spec.secretTargetRef ?? [])
       if (ref.name !== SECRET_NAME || !secretKeys.has(ref.key)) out.push(`TriggerAuthentication/${a.metadata.name}: secret key ${ref.key}`);
@@ -459,11 +488,13 @@ describe('infra/k8s manifests', () => {
       return problems(objects);
     };
     const worker = (objects: K8sObject[]) => find(objects, 'Deployment', 'render-worker-screenshot');
+    const gatewayEnvOf = (objects: K8sObject[]) => find(objects, 'Deployment', 'gateway').spec.template.spec.containers[0].env;
     expect(mutate((o) => (worker(o).spec.template.spec.terminationGracePeriodSeconds = 25))).toEqual([
       expect.stringMatching(/terminationGracePeriodSeconds 25 not above/),
     ]);
     expect(mutate((o) => delete worker(o).spec.template.spec.containers[0].readinessProbe)).toEqual([
-      expect.stringMatching(/readiness probe/),
+      expect.stringMatching(/readiness probe not \/health\/ready/),
+      expect.stringMatching(/readiness probe timeout/),
     ]);
     expect(mutate((o) => (worker(o).spec.template.spec.securityContext.runAsNonRoot = false))).toEqual([
       expect.stringMatching(/not runAsNonRoot/),
@@ -504,6 +535,18 @@ describe('infra/k8s manifests', () => {
     expect(mutate((o) => (find(o, 'ServiceMonitor', 'gateway').spec.endpoints[0].port = 'http'))).toEqual([
       'Deployment/gateway: no NetworkPolicy admits the monitoring namespace on metrics port 3000',
       'Deployment/gateway: metrics port 3000 is open to everyone',
+    ]);
+    expect(mutate((o) => delete worker(o).spec.template.spec.containers[0].readinessProbe.timeoutSeconds)).toEqual([
+      expect.stringMatching(/readiness probe timeout not above the health checks' 2000 ms bound/),
+    ]);
+    expect(mutate((o) => (find(o, 'ScaledObject', 'render-worker-fast').spec.triggers[0].metadata.enableTLS = 'false'))).toEqual([
+      expect.stringMatching(/sets enableTLS/),
+    ]);
+    expect(mutate((o) => find(o, 'TriggerAuthentication', 'render-redis').spec.secretTargetRef.pop())).toEqual([
+      expect.stringMatching(/not address\/password\/tls/),
+    ]);
+    expect(mutate((o) => (gatewayEnvOf(o).find((e: Any) => e.name === 'REDIS_URL').value = 'redis://redis:6379'))).toEqual([
+      expect.stringMatching(/REDIS_URL not built from the secret/),
     ]);
     const ingress = (objects: K8sObject[]) => find(objects, 'Ingress', 'gateway') as Any;
     expect(gatewayBodyLimit).toBe(5 * 1024 * 1024);

@@ -1,4 +1,4 @@
-import { LogLevel, loadConfig } from '@render/config';
+import { LogLevel, loadConfig, RedisTls, redisUrlWithTls } from '@render/config';
 import { FREE_PLAN_CREDITS } from '@render/contracts';
 import { type Static, Type } from '@sinclair/typebox';
 
@@ -7,6 +7,8 @@ export const GatewayConfigSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0' }),
   LOG_LEVEL: LogLevel,
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
+  /** `enable`: connect to Redis with TLS (REDIS_URL becomes rediss://); the Kubernetes secret sets it for KEDA too. */
+  REDIS_TLS: RedisTls,
   /** BullMQ key prefix; tests use a unique one so runs never share queues. */
   QUEUE_PREFIX: Type.String({ default: 'render' }),
   /** How long a sync convert call waits for its job (queue wait + render + one retry) before a 504. */
@@ -141,5 +143,7 @@ export function anonymousAdvantages(config: GatewayConfig): string[] {
   return problems;
 }
 
-export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig =>
-  loadConfig(GatewayConfigSchema, env);
+export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig => {
+  const config = loadConfig(GatewayConfigSchema, env);
+  return { ...config, REDIS_URL: redisUrlWithTls(config.REDIS_URL, config.REDIS_TLS) };
+};
