@@ -4,8 +4,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
 import { PrometheusRule, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
-import { Deployment } from 'kubernetes-models/apps/v1';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { Namespace, Secret, Service } from 'kubernetes-models/v1';
@@ -61,6 +62,8 @@ const MODELS: Record<string, Model> = {
   'v1/Secret': Secret,
   'v1/Service': Service,
   'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
+  'batch/v1/Job': Job,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
@@ -167,6 +170,138 @@ function metricsProblems(objects: K8sObject[]): string[] {
   return out;
 }
 
+/**
+ * One pod template's problems: non-root, seccomp, per container requests and limits, no privilege escalation,
+ * read-only root, no capabilities, /tmp on an emptyDir, secret keys from the template; for the services
+ * (`service`) also the /health probes, with a readiness timeout above the checks' own bound.
+ */
+function podProblems(name: string, template: Any, service: boolean): string[] {
+  const out: string[] = [];
+  const pod = template.spec;
+  const containers: Any[] = pod.containers ?? [];
+  const inits: Any[] = pod.initContainers ?? [];
+  if (pod.securityContext?.runAsNonRoot !== true) out.push(`${name}: pod not runAsNonRoot`);
+  if (!(pod.securityContext?.runAsUser > 0)) out.push(`${name}: runAsUser must be a non-zero uid`);
+  if (pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault') out.push(`${name}: seccomp not RuntimeDefault`);
+  for (const c of [...containers, ...inits]) {
+    const cn = `${name}/${c.name}`;
+    const init = inits.includes(c);
+    if (service && !init && c.readinessProbe?.httpGet?.path !== '/health/ready') out.push(`${cn}: readiness probe not /health/ready`);
+    if (service && !init && c.livenessProbe?.httpGet?.path !== '/health/live') out.push(`${cn}: liveness probe not /health/live`);
+    if (service && !init && !((c.readinessProbe?.timeoutSeconds ?? 1) * 1000 > healthCheckBoundMs))
+      out.push(`${cn}: readiness probe timeout not above the health checks' ${healthCheckBoundMs} ms bound`);
+    const env = (c.env ?? []) as Any[];
+    const redisUrl = env.find((e) => e.name === 'REDIS_URL');
+    if (redisUrl) {
+      if (redisUrl.value !== REDIS_URL_FROM_PARTS) out.push(`${cn}: REDIS_URL not built from the secret's REDIS_ADDRESS/REDIS_PASSWORD`);
+      const before = env.slice(0, env.indexOf(redisUrl)).map((e) => e.name);
+      for (const part of ['REDIS_ADDRESS', 'REDIS_PASSWORD', 'REDIS_TLS'])
+        if (!before.includes(part)) out.push(`${cn}: ${part} not set before REDIS_URL`);
+    }
+    for (const kind of ['requests', 'limits'])
+      for (const res of ['cpu', 'memory']) if (!c.resources?.[kind]?.[res]) out.push(`${cn}: no ${res} ${kind}`);
+    const sc = c.securityContext ?? {};
+    if (sc.allowPrivilegeEscalation !== false) out.push(`${cn}: allowPrivilegeEscalation not false`);
+    if (sc.readOnlyRootFilesystem !== true) out.push(`${cn}: root filesystem not read-only`);
+    if (!(sc.capabilities?.drop ?? []).includes('ALL')) out.push(`${cn}: capabilities not dropped`);
+    if (sc.runAsUser === 0 || sc.runAsNonRoot === false) out.push(`${cn}: runs as root`);
+    const tmp = (c.volumeMounts ?? []).find((m: Any) => m.mountPath === '/tmp');
+    if (!tmp || !(pod.volumes ?? []).some((v: Any) => v.name === tmp.name && v.emptyDir)) out.push(`${cn}: /tmp is not an emptyDir`);
+  }
+  for (const c of [...containers, ...inits]) {
+    for (const e of c.env ?? []) {
+      const ref = e.valueFrom?.secretKeyRef;
+      if (ref && (ref.name !== SECRET_NAME || !secretKeys.has(ref.key)))
+        out.push(`${name}: secret ${ref.name}/${ref.key} not in the template`);
+    }
+    for (const e of c.envFrom ?? []) if (e.secretRef) out.push(`${name}: envFrom secretRef (name keys explicitly)`);
+  }
+
+  return out;
+}
+
+/** The datastores the app reaches, by the secret key a client reads and the port it connects to. */
+const DATASTORES = [
+  { name: 'redis', key: 'REDIS_ADDRESS', port: 6379, alsoFrom: 'keda' },
+  { name: 'postgres', key: 'DATABASE_URL', port: 5432, alsoFrom: undefined },
+] as const;
+
+/**
+ * Redis and Postgres are reachable by exactly their clients (the pods whose env reads their secret key, the
+ * migration Jobs included): in the cluster (a StatefulSet of that name), each client's egress selects the
+ * datastore's pods and the datastore's policy admits each client (and Redis admits KEDA's namespace);
+ * managed, each client's egress on that port goes to an address range.
+ */
+function datastoreProblems(objects: K8sObject[]): string[] {
+  const out: string[] = [];
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  const pods = objects.filter((o) => o.spec?.template?.spec);
+  for (const store of DATASTORES) {
+    const server = objects.find((o) => o.kind === 'StatefulSet' && o.metadata.name === store.name);
+    const serverLabels = server?.spec.template.metadata.labels;
+    const clients = pods.filter((o) =>
+      [...containersOf(o), ...initContainersOf(o)].some((c) =>
+        (c.env ?? []).some((e: Any) => e.valueFrom?.secretKeyRef?.key === store.key),
+      ),
+    );
+    if (clients.length === 0) out.push(`${store.name}: no client found`);
+    const serverIngress: Any[] = server
+      ? policies.filter((p) => selects(p.spec.podSelector.matchLabels, serverLabels)).flatMap((p) => p.spec.ingress ?? [])
+      : [];
+    const onPort = (r: Any) => (r.ports ?? []).some((p: Any) => p.port === store.port);
+    for (const o of clients) {
+      const labels = o.spec.template.metadata.labels;
+      const name = `${o.kind}/${o.metadata.name}`;
+      const peers: Any[] = policies
+        .filter((p) => selects(p.spec.podSelector.matchLabels, labels) && p.spec.policyTypes?.includes('Egress'))
+        .flatMap((p) => p.spec.egress ?? [])
+        .filter(onPort)
+        .flatMap((r) => r.to ?? []);
+      if (server) {
+        if (!peers.some((peer) => !peer.namespaceSelector && selects(peer.podSelector?.matchLabels, serverLabels)))
+          out.push(`${name}: no egress to the in-cluster ${store.name} pods on ${store.port}`);
+        const admits = (r: Any) =>
+          onPort(r) && (r.from ?? []).some((peer: Any) => !peer.namespaceSelector && selects(peer.podSelector?.matchLabels, labels));
+        if (!serverIngress.some(admits)) out.push(`${store.name}: its NetworkPolicy does not admit ${name}`);
+      } else if (!peers.some((peer) => peer.ipBlock))
+        out.push(`${name}: no egress to the managed ${store.name}'s address range on ${store.port}`);
+    }
+    if (server && store.alsoFrom) {
+      const ns = store.alsoFrom;
+      const admits = (r: Any) =>
+        onPort(r) && (r.from ?? []).some((peer: Any) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === ns);
+      if (!serverIngress.some(admits)) out.push(`${store.name}: its NetworkPolicy does not admit the ${ns} namespace`);
+    }
+  }
+  return out;
+}
+
+/** The migration Jobs of an overlay: valid, restricted pods, the overlay's own node image, the migrator's commands. */
+function jobProblems(jobObjects: K8sObject[], overlay: K8sObject[], command: string): string[] {
+  const out: string[] = [];
+  const overlayImage = overlay.find((o) => o.kind === 'Deployment' && o.metadata.name === 'templates')!.spec.template.spec.containers[0]
+    .image;
+  const policies = overlay.filter((o) => o.kind === 'NetworkPolicy');
+  for (const job of jobObjects) {
+    const name = `${job.kind}/${job.metadata.name}`;
+    try {
+      validate(job);
+    } catch (err) {
+      out.push(`${name}: ${(err as Error).message}`);
+    }
+    if (job.kind !== 'Job') continue;
+    if (job.metadata.namespace !== 'render-api') out.push(`${name}: namespace ${job.metadata.namespace}`);
+    out.push(...podProblems(name, job.spec.template, false));
+    const all = [...containersOf(job), ...initContainersOf(job)];
+    for (const c of all) if (c.image !== overlayImage) out.push(`${name}/${c.name}: image ${c.image}, not the overlay's ${overlayImage}`);
+    if (!all.some((c) => (c.command ?? []).join(' ') === command)) out.push(`${name}: no container runs ${command}`);
+    if (job.spec.template.spec.restartPolicy !== 'Never') out.push(`${name}: restartPolicy not Never`);
+    if (!policies.some((p) => selects(p.spec.podSelector.matchLabels, job.spec.template.metadata.labels)))
+      out.push(`${name}: no NetworkPolicy of the overlay selects its pods`);
+  }
+  return out;
+}
+
 /** The public entry: TLS for every host, to the gateway's http port, and a body limit the gateway's fits under. */
 function ingressProblems(objects: K8sObject[]): string[] {
   const out: string[] = [];
@@ -206,39 +341,21 @@ function problems(objects: K8sObject[]): string[] {
     }
   }
 
+  for (const st of byKind('StatefulSet')) {
+    const name = `StatefulSet/${st.metadata.name}`;
+    out.push(...podProblems(name, st.spec.template, false));
+    for (const c of containersOf(st))
+      if (!((c.readinessProbe?.timeoutSeconds ?? 0) >= 1)) out.push(`${name}/${c.name}: no readiness probe with a timeout`);
+    if (!byKind('NetworkPolicy').some((p) => selects(p.spec.podSelector.matchLabels, st.spec.template.metadata.labels)))
+      out.push(`${name}: no NetworkPolicy selects it`);
+  }
+
   for (const d of deployments) {
     const name = `Deployment/${d.metadata.name}`;
     const pod = d.spec.template.spec;
     const labels = d.spec.template.metadata.labels;
     if (!selects(d.spec.selector.matchLabels, labels)) out.push(`${name}: selector does not match its pod labels`);
-    if (pod.securityContext?.runAsNonRoot !== true) out.push(`${name}: pod not runAsNonRoot`);
-    if (!(pod.securityContext?.runAsUser > 0)) out.push(`${name}: runAsUser must be a non-zero uid`);
-    if (pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault') out.push(`${name}: seccomp not RuntimeDefault`);
-    for (const c of [...containersOf(d), ...initContainersOf(d)]) {
-      const cn = `${name}/${c.name}`;
-      const init = initContainersOf(d).includes(c);
-      if (!init && c.readinessProbe?.httpGet?.path !== '/health/ready') out.push(`${cn}: readiness probe not /health/ready`);
-      if (!init && c.livenessProbe?.httpGet?.path !== '/health/live') out.push(`${cn}: liveness probe not /health/live`);
-      if (!init && !((c.readinessProbe?.timeoutSeconds ?? 1) * 1000 > healthCheckBoundMs))
-        out.push(`${cn}: readiness probe timeout not above the health checks' ${healthCheckBoundMs} ms bound`);
-      const env = (c.env ?? []) as Any[];
-      const redisUrl = env.find((e) => e.name === 'REDIS_URL');
-      if (redisUrl) {
-        if (redisUrl.value !== REDIS_URL_FROM_PARTS) out.push(`${cn}: REDIS_URL not built from the secret's REDIS_ADDRESS/REDIS_PASSWORD`);
-        const before = env.slice(0, env.indexOf(redisUrl)).map((e) => e.name);
-        for (const part of ['REDIS_ADDRESS', 'REDIS_PASSWORD', 'REDIS_TLS'])
-          if (!before.includes(part)) out.push(`${cn}: ${part} not set before REDIS_URL`);
-      }
-      for (const kind of ['requests', 'limits'])
-        for (const res of ['cpu', 'memory']) if (!c.resources?.[kind]?.[res]) out.push(`${cn}: no ${res} ${kind}`);
-      const sc = c.securityContext ?? {};
-      if (sc.allowPrivilegeEscalation !== false) out.push(`${cn}: allowPrivilegeEscalation not false`);
-      if (sc.readOnlyRootFilesystem !== true) out.push(`${cn}: root filesystem not read-only`);
-      if (!(sc.capabilities?.drop ?? []).includes('ALL')) out.push(`${cn}: capabilities not dropped`);
-      if (sc.runAsUser === 0 || sc.runAsNonRoot === false) out.push(`${cn}: runs as root`);
-      const tmp = (c.volumeMounts ?? []).find((m: Any) => m.mountPath === '/tmp');
-      if (!tmp || !(pod.volumes ?? []).some((v: Any) => v.name === tmp.name && v.emptyDir)) out.push(`${cn}: /tmp is not an emptyDir`);
-    }
+    out.push(...podProblems(name, d.spec.template, true));
     const pdbs = byKind('PodDisruptionBudget').filter((p) => selects(p.spec.selector?.matchLabels, labels));
     if (pdbs.length !== 1) out.push(`${name}: ${pdbs.length} PodDisruptionBudgets select it (want 1)`);
     const scalers = objects.filter((o) => (o.kind === 'HorizontalPodAutoscaler' || o.kind === 'ScaledObject') && targets(o, d));
@@ -250,15 +367,6 @@ function problems(objects: K8sObject[]): string[] {
       if (!migrate) out.push(`${name}: no init container runs the migrations (node dist/migrate.cli.js)`);
       else if (migrate.image !== containersOf(d)[0]?.image) out.push(`${name}: migrations run from another image than the service`);
     }
-    for (const c of [...containersOf(d), ...initContainersOf(d)]) {
-      for (const e of c.env ?? []) {
-        const ref = e.valueFrom?.secretKeyRef;
-        if (ref && (ref.name !== SECRET_NAME || !secretKeys.has(ref.key)))
-          out.push(`${name}: secret ${ref.name}/${ref.key} not in the template`);
-      }
-      for (const e of c.envFrom ?? []) if (e.secretRef) out.push(`${name}: envFrom secretRef (name keys explicitly)`);
-    }
-
     if (!isWorker(d)) continue;
     const [worker] = containersOf(d);
     const queues = (envValue(worker, 'RENDER_QUEUES') ?? '').split(',').filter(Boolean);
@@ -379,6 +487,11 @@ const builds = {
   'overlays/production': kustomizeBuild(join(root, 'overlays/production')),
   'overlays/small': kustomizeBuild(join(root, 'overlays/small')),
 };
+/** Each overlay's migration Jobs, applied on their own (kubectl apply -k overlays/<overlay>/migrate | rollback). */
+const jobs = {
+  production: [...kustomizeBuild(join(root, 'overlays/production/migrate')), ...kustomizeBuild(join(root, 'overlays/production/rollback'))],
+  small: [...kustomizeBuild(join(root, 'overlays/small/migrate')), ...kustomizeBuild(join(root, 'overlays/small/rollback'))],
+};
 const find = (objects: K8sObject[], kind: string, name: string) => {
   const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
   if (!o) throw new Error(`${kind}/${name} missing`);
@@ -427,8 +540,9 @@ describe('infra/k8s manifests', () => {
   }
 
   it('images: one naming scheme; every overlay names your registry and a release for each image the base uses', () => {
+    // The project's own pods (the in-cluster datastores' StatefulSets run upstream images).
     const podsOf = (objects: K8sObject[]) =>
-      objects.flatMap((o) => (o.spec?.template?.spec ? [...containersOf(o), ...initContainersOf(o)] : []));
+      objects.flatMap((o) => (o.kind === 'Deployment' || o.kind === 'Job' ? [...containersOf(o), ...initContainersOf(o)] : []));
     const baseNames = new Set(podsOf(builds.base).map((c) => c.image.replace(/:[^:/]+$/, '')));
     expect([...baseNames].sort()).toEqual(['render-api/node', 'render-api/render-worker']);
     // docker-compose.yml builds the same names (IMAGE_REPOSITORY defaults to render-api), so `compose push` feeds the overlays.
@@ -437,15 +551,60 @@ describe('infra/k8s manifests', () => {
     expect(new Set(composeImages.map((m) => `render-api/${m[1]}`))).toEqual(baseNames);
     expect(compose.match(/^\s*image: render-api\//gm)).toBeNull();
     for (const overlay of ['production', 'small'] as const) {
-      const k = parseYamlFile(join(root, `overlays/${overlay}/kustomization.yaml`))[0]!;
+      // A Component, so the overlay's Deployments and its migration Jobs share them.
+      const k = parseYamlFile(join(root, `overlays/${overlay}/images/kustomization.yaml`))[0]!;
+      expect(parseYamlFile(join(root, `overlays/${overlay}/kustomization.yaml`))[0]!.components, overlay).toContain('images');
       const images = (k.images ?? []) as { name: string; newName?: string; newTag?: string }[];
       expect(images.map((i) => i.name).sort(), overlay).toEqual([...baseNames].sort());
-      for (const c of podsOf(builds[`overlays/${overlay}` as const])) {
+      for (const c of [...podsOf(builds[`overlays/${overlay}`]), ...podsOf(jobs[overlay])]) {
         expect(c.image, `${overlay}/${c.name}`).toMatch(/^[\w.-]+(:\d+)?\/[\w/-]+:[\w.-]+$/);
         expect(c.image, `${overlay}/${c.name}`).not.toMatch(/^render-api\/|:(latest|local)$/);
         expect(c.imagePullPolicy, `${overlay}/${c.name}`).toBe('IfNotPresent');
       }
     }
+  });
+
+  for (const overlay of ['production', 'small'] as const) {
+    it(`overlays/${overlay}: the migration Jobs run the migrator (up, then seed; or --down) with the overlay's image`, () => {
+      const migrate = kustomizeBuild(join(root, `overlays/${overlay}/migrate`));
+      const rollback = kustomizeBuild(join(root, `overlays/${overlay}/rollback`));
+      expect(migrate.map((o) => o.kind)).toEqual(['Job']);
+      expect(rollback.map((o) => o.kind)).toEqual(['Job']);
+      expect(jobProblems(migrate, builds[`overlays/${overlay}`], 'node dist/migrate.cli.js')).toEqual([]);
+      expect(jobProblems(migrate, builds[`overlays/${overlay}`], 'node dist/seed.cli.js')).toEqual([]);
+      expect(jobProblems(rollback, builds[`overlays/${overlay}`], 'node dist/migrate.cli.js --down')).toEqual([]);
+      expect(initContainersOf(migrate[0]!).map((c) => c.command.join(' '))).toEqual(['node dist/migrate.cli.js']);
+    });
+
+    it(`overlays/${overlay}: Redis and Postgres admit exactly their clients (${overlay === 'small' ? 'in the cluster' : 'managed'})`, () => {
+      const objects = [...builds[`overlays/${overlay}`], ...jobs[overlay]];
+      expect(datastoreProblems(objects)).toEqual([]);
+      expect(objects.some((o) => o.kind === 'StatefulSet')).toBe(overlay === 'small');
+    });
+  }
+
+  it('datastores and jobs: the checks can fail', () => {
+    const small = () => structuredClone([...builds['overlays/small'], ...jobs.small]);
+    const objects = small();
+    find(objects, 'NetworkPolicy', 'postgres').spec.ingress[0].from.pop();
+    expect(datastoreProblems(objects)).toEqual([
+      'postgres: its NetworkPolicy does not admit Job/render-api-migrate',
+      'postgres: its NetworkPolicy does not admit Job/render-api-migrate-down',
+    ]);
+    const noKeda = small();
+    find(noKeda, 'NetworkPolicy', 'redis').spec.ingress[0].from.pop();
+    expect(datastoreProblems(noKeda)).toEqual(['redis: its NetworkPolicy does not admit the keda namespace']);
+    // Base's placeholder range, which would not match the in-cluster pods.
+    const placeholder = small();
+    find(placeholder, 'NetworkPolicy', 'gateway').spec.egress[2].to = [{ ipBlock: { cidr: '10.100.0.0/28' } }];
+    expect(datastoreProblems(placeholder)).toEqual(['Deployment/gateway: no egress to the in-cluster redis pods on 6379']);
+    const job = structuredClone(jobs.production[0]!);
+    job.spec.template.spec.containers[0].image = 'render-api/node:local';
+    job.spec.template.spec.securityContext.runAsNonRoot = false;
+    expect(jobProblems([job], builds['overlays/production'], 'node dist/seed.cli.js')).toEqual([
+      'Job/render-api-migrate: pod not runAsNonRoot',
+      "Job/render-api-migrate/seed: image render-api/node:local, not the overlay's registry.example.com/render-api/node:1.0.0",
+    ]);
   });
 
   it('overlays: production keeps screenshot workers warm, small scales them to zero', () => {
