@@ -174,5 +174,10 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     serviceName: 'account service',
     hooks: accountForwardHooks(fastify),
   });
-  if (config.WEB_DIST_DIR) await fastify.register(webApp, { distDir: config.WEB_DIST_DIR, appConfig: webAppConfig(config) });
+  if (config.WEB_DIST_DIR)
+    await fastify.register(webApp, {
+      distDir: config.WEB_DIST_DIR,
+      appConfig: webAppConfig(config),
+      publicSourceMaps: config.WEB_SOURCEMAPS === 'public',
+    });
 }

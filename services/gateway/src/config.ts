@@ -115,6 +115,11 @@ export const GatewayConfigSchema = Type.Object({
    * fallback; unset (local development, where Vite serves it), it serves only the API.
    */
   WEB_DIST_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * `public`: serve the web app's source maps (the build linked them: WEB_SOURCEMAPS=public there too; the
+   * image sets both from one build argument). Anything else: never served.
+   */
+  WEB_SOURCEMAPS: Type.Union([Type.Literal('public'), Type.Literal('hidden')], { default: 'hidden' }),
   /** Where this runs. The web app sends analytics and error reports only outside development and test. */
   APP_ENV: Type.String({ default: 'development' }),
   /** PostHog project key for the web app's product analytics; none, no analytics. */
