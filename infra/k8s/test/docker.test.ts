@@ -126,8 +126,10 @@ describe('docker-compose.yml', () => {
   it('sends mail to Mailpit, whose web UI shows the verification mail', () => {
     const mailpit = compose.services.mailpit!;
     expect(mailpit.image).toMatch(/^axllent\/mailpit:v\d+/);
-    expect(mailpit.ports).toEqual(['${MAILPIT_UI_PORT:-8025}:8025']);
-    expect(compose.services.auth!.environment?.SMTP_URL).toBe('${SMTP_URL:-smtp://mailpit:1025}');
+    // Compose's own ${VAR:-default} interpolation, as written in the file.
+    const interpolation = (name: string, fallback: string) => `\${${name}:-${fallback}}`;
+    expect(mailpit.ports).toEqual([`${interpolation('MAILPIT_UI_PORT', '8025')}:8025`]);
+    expect(compose.services.auth!.environment?.SMTP_URL).toBe(interpolation('SMTP_URL', 'smtp://mailpit:1025'));
     expect(compose.services.auth!.environment?.MAIL_DIR).toBeUndefined();
     expect(compose.services.auth!.depends_on?.mailpit).toBeDefined();
   });
@@ -206,7 +208,7 @@ describe('infra/docker Dockerfiles', () => {
     expect(finalStage('infra/docker/node.Dockerfile').join('\n')).toMatch(/WEB_SOURCEMAPS=\$\{WEB_SOURCEMAPS\}/);
     const vite = readFileSync(path.join(ROOT, 'apps/web/vite.config.ts'), 'utf8');
     expect(vite).toContain("sourcemap: process.env.WEB_SOURCEMAPS === 'public' ? true : 'hidden'");
-    expect(compose.services.gateway!.build?.args?.WEB_SOURCEMAPS).toBe('${WEB_SOURCEMAPS:-hidden}');
+    expect(compose.services.gateway!.build?.args?.WEB_SOURCEMAPS).toBe(`\${WEB_SOURCEMAPS:-hidden}`);
   });
 
   it('the worker image keeps Debian Chromium and the render fonts', () => {

@@ -352,7 +352,6 @@ function problems(objects: K8sObject[]): string[] {
 
   for (const d of deployments) {
     const name = `Deployment/${d.metadata.name}`;
-    const pod = d.spec.template.spec;
     const labels = d.spec.template.metadata.labels;
     if (!selects(d.spec.selector.matchLabels, labels)) out.push(`${name}: selector does not match its pod labels`);
     out.push(...podProblems(name, d.spec.template, true));
