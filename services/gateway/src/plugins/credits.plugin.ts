@@ -100,14 +100,6 @@ async function creditsPlugin(app: FastifyInstance) {
     labelNames: ['format'] as const,
     registers: [app.metrics],
   });
-  // Each failed settle leaves a reservation for the account service's sweep: a rate above zero is the alert
-  // CreditsSettleFailing (infra/k8s/base/alerts.yaml).
-  const settleFailures = new Counter({
-    name: 'credits_settle_failures_total',
-    help: 'Credit settles (charge or release) the account service did not take; the reservation waits for its sweep',
-    labelNames: ['outcome'] as const,
-    registers: [app.metrics],
-  });
   // Releases in flight for calls that never rendered; a closing gateway waits for them.
   const settling = new Set<Promise<void>>();
   const track = (pending: Promise<void>) => {
@@ -119,7 +111,6 @@ async function creditsPlugin(app: FastifyInstance) {
     try {
       await authClient.settleCredit(requestId, outcome, facts);
     } catch (err) {
-      settleFailures.inc({ outcome });
       // The answer to the client does not depend on this. The row stays 'reserved', which counts like a
       // charge; settle is idempotent, and the account service's sweep releases it later.
       app.log.warn({ requestId, outcome, err: (err as Error).message }, 'credit settle failed; reservation left as reserved');
