@@ -17,7 +17,9 @@ export default defineConfig({
     proxy: { '/api': { target: gateway, changeOrigin: false } },
   },
   preview: { port: 4173, strictPort: true, proxy: { '/api': { target: gateway } } },
-  build: { sourcemap: true, chunkSizeWarningLimit: 700 },
+  // Source maps are public (linked, served with the bundles) only when the build asks: WEB_SOURCEMAPS=public.
+  // Otherwise "hidden": written for an error-report upload but not linked, and the image leaves them out.
+  build: { sourcemap: process.env.WEB_SOURCEMAPS === 'public' ? true : 'hidden', chunkSizeWarningLimit: 700 },
   test: {
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],

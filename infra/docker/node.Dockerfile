@@ -27,16 +27,24 @@ COPY . .
 RUN pnpm install --frozen-lockfile --offline
 # The web app, built once: the gateway serves it (WEB_DIST_DIR) with a client-route fallback. Its build
 # exports the OpenAPI document and Postman collections from the gateway's own schemas first.
-RUN pnpm --filter @render/web build
+# WEB_SOURCEMAPS=public: source maps linked from the bundles and served with them (anyone can read the
+# original sources); otherwise they are built "hidden" (for an error-report upload from this stage) and left
+# out of the image.
+ARG WEB_SOURCEMAPS=hidden
+RUN WEB_SOURCEMAPS=$WEB_SOURCEMAPS pnpm --filter @render/web build
 # Bundles (dist/) plus a production-only install of the three services, laid out as /app below.
 RUN node scripts/build-services.mjs --deploy /out gateway auth templates \
  && mkdir -p /out/apps/web \
- && cp -r apps/web/dist /out/apps/web/dist
+ && cp -r apps/web/dist /out/apps/web/dist \
+ && if [ "$WEB_SOURCEMAPS" != public ]; then find /out/apps/web/dist -name '*.map*' -delete; fi
 
 # --- runtime: node, the bundles, production node_modules; no pnpm, no tsx, no sources ----------------------
 FROM ${NODE_IMAGE} AS runtime
+# The gateway serves the web app's source maps only if the build made them public (the same argument).
+ARG WEB_SOURCEMAPS=hidden
 ENV NODE_ENV=production \
-    WEB_DIST_DIR=/app/apps/web/dist
+    WEB_DIST_DIR=/app/apps/web/dist \
+    WEB_SOURCEMAPS=${WEB_SOURCEMAPS}
 # Owned by root, so the service user can read but never change its code.
 COPY --from=build /out /app
 # "node" (uid 1000) comes with the Node image; the Kubernetes manifests run as that uid.

@@ -28,11 +28,12 @@ RUN if [ -n "$BLOCKLISTS" ]; then node scripts/fetch-blocklists.mjs /out/blockli
 
 # --- runtime ----------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
-# Before the app layer so code changes do not re-download Chromium. The fonts are the ones
-# scripts/lib/setup.sh installs (README.md, "Fonts"; ~150 MB): every major script and colour emoji.
+# Before the app layer so code changes do not re-download Chromium. Only the headless shell, the one binary the
+# worker starts (CHROMIUM_PATH): the full `chromium` package would add its GTK/X11 UI stack for nothing. The
+# fonts are the ones scripts/lib/setup.sh installs (README.md, "Fonts"; ~150 MB): every major script and colour emoji.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      chromium chromium-headless-shell \
+      chromium-headless-shell \
       fontconfig fonts-dejavu-core fonts-liberation2 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \

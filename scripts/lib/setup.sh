@@ -243,8 +243,19 @@ setup_stop_services() {
 # EXIT trap must call setup_stop_services from it.
 trap setup_stop_services EXIT
 
+# --- the manifest checks' tools (infra/k8s tests) -----------------------------
+# promtool (Debian's prometheus package) checks and unit-tests the alert rules; kubectl renders the
+# kustomizations (the machine image ships it; its apt source has it too).
+ensure_manifest_tools() {
+	local missing=()
+	command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+	command -v kubectl >/dev/null 2>&1 || missing+=(kubectl)
+	((${#missing[@]} == 0)) || apt_install "${missing[@]}"
+}
+
 ensure_pnpm
 ensure_node_modules
+ensure_manifest_tools
 ensure_chromium
 ensure_fonts
 ensure_redis

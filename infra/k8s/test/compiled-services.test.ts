@@ -217,14 +217,17 @@ describe('compiled services (node dist/…)', () => {
     expect(filters).toBeGreaterThan(1_000);
   });
 
-  it('every command the manifests run in the node image (services and init containers) is a file of its layout', () => {
-    const pods = kustomizeBuild(path.join(ROOT, 'infra/k8s/base'))
-      .filter((o) => o.kind === 'Deployment')
+  it('every command the manifests run in the node image (services, init containers, migration Jobs) is a file of its layout', () => {
+    const pods = ['base', 'jobs/migrate', 'jobs/rollback']
+      .flatMap((dir) => kustomizeBuild(path.join(ROOT, 'infra/k8s', dir)))
+      .filter((o) => o.kind === 'Deployment' || o.kind === 'Job')
       .map((d) => d.spec.template.spec);
     const commands = pods
       .flatMap((pod) => [...(pod.containers ?? []), ...(pod.initContainers ?? [])])
       .filter((c) => String(c.image).startsWith('render-api/node:'));
-    expect(commands.map((c) => c.command.join(' '))).toEqual(expect.arrayContaining(['node dist/migrate.cli.js', 'node dist/seed.cli.js']));
+    expect(commands.map((c) => c.command.join(' '))).toEqual(
+      expect.arrayContaining(['node dist/migrate.cli.js', 'node dist/seed.cli.js', 'node dist/migrate.cli.js --down']),
+    );
     for (const c of commands) {
       expect(c.command[0]).toBe('node');
       const file = path.join(nodeDeploy, path.relative('/app', c.workingDir), c.command[1]);

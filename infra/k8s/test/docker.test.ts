@@ -17,13 +17,17 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { TARGETS } from '../../../scripts/build-services.mjs';
+import { configVariables } from './config-variables.ts';
 import { freePort } from './free-port.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const run = promisify(execFile);
 
 interface ComposeService {
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
+  healthcheck?: { test: string[]; interval?: string; start_period?: string };
+  depends_on?: Record<string, { condition: string }>;
+  env_file?: { path: string; required?: boolean }[];
   image?: string;
   command?: string[];
   working_dir?: string;
@@ -96,6 +100,70 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('checks every long-running service with node fetch on its own /health/ready (the slim image has no curl)', () => {
+    const running = nodeServices.filter(([name]) => name !== 'migrate');
+    for (const [name, service] of running) {
+      const port = service.environment?.PORT ?? service.environment?.WORKER_HTTP_PORT ?? '3003';
+      const test = service.healthcheck?.test ?? [];
+      expect(test.slice(0, 3), name).toEqual(['CMD', 'node', '-e']);
+      expect(test[3], name).toContain(`fetch('http://127.0.0.1:${port}/health/ready')`);
+      expect(test[3], name).toMatch(/process\.exit\(r\.ok \? 0 : 1\)/);
+      expect(service.healthcheck?.interval, name).toBeTruthy();
+    }
+    // The worker's probe port is the one its config listens on by default (compose sets none).
+    expect(readFileSync(path.join(ROOT, 'services/render-worker/src/config.ts'), 'utf8')).toMatch(
+      /WORKER_HTTP_PORT: Type\.Integer\(\{[^}]*default: 3003/,
+    );
+  });
+
+  it('starts the gateway after auth and templates answer ready', () => {
+    const dependsOn = compose.services.gateway!.depends_on ?? {};
+    for (const dependency of ['auth', 'templates', 'redis']) expect(dependsOn[dependency]?.condition, dependency).toBe('service_healthy');
+    for (const dependency of ['auth', 'templates'])
+      expect(compose.services[dependency]!.depends_on?.migrate?.condition).toBe('service_completed_successfully');
+  });
+
+  it('sends mail to Mailpit, whose web UI shows the verification mail', () => {
+    const mailpit = compose.services.mailpit!;
+    expect(mailpit.image).toMatch(/^axllent\/mailpit:v\d+/);
+    // Compose's own ${VAR:-default} interpolation, as written in the file.
+    const interpolation = (name: string, fallback: string) => `\${${name}:-${fallback}}`;
+    expect(mailpit.ports).toEqual([`${interpolation('MAILPIT_UI_PORT', '8025')}:8025`]);
+    expect(compose.services.auth!.environment?.SMTP_URL).toBe(interpolation('SMTP_URL', 'smtp://mailpit:1025'));
+    expect(compose.services.auth!.environment?.MAIL_DIR).toBeUndefined();
+    expect(compose.services.auth!.depends_on?.mailpit).toBeDefined();
+  });
+
+  it('.env.example lists every variable the configuration reads and compose interpolates, each with a comment', () => {
+    const lines = readFileSync(path.join(ROOT, '.env.example'), 'utf8').split('\n');
+    const listed = new Map<string, number>();
+    lines.forEach((line, i) => {
+      const m = /^(?:# )?([A-Z][A-Z0-9_]+)=/.exec(line);
+      if (m) listed.set(m[1]!, i);
+    });
+    const fromConfig = configVariables([path.join(ROOT, 'services'), path.join(ROOT, 'packages')]);
+    expect(fromConfig.size).toBeGreaterThan(80);
+    for (const name of ['INTERNAL_TOKEN', 'REDIS_TLS', 'METRICS_PORT', 'WEB_SOURCEMAPS', 'DATABASE_URL', 'RENDER_QUEUES'])
+      expect(fromConfig.has(name), name).toBe(true);
+    const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+    const interpolated = new Set([...composeText.matchAll(/\$\{([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));
+    const missing = [...new Set([...fromConfig.keys(), ...interpolated])].filter((name) => !listed.has(name));
+    expect(missing).toEqual([]);
+    const unknown = [...listed.keys()].filter((name) => !fromConfig.has(name) && !interpolated.has(name));
+    expect(unknown).toEqual([]);
+    for (const [name, i] of listed) {
+      const above = lines[i - 1] ?? '';
+      expect(/^# /.test(above) && !/^# [A-Z][A-Z0-9_]+=/.test(above), `${name}: no comment above it`).toBe(true);
+    }
+    // The secrets are left for you to fill (compose refuses to start without them).
+    for (const name of ['INTERNAL_TOKEN', 'JWT_SECRET', 'API_KEY_ENCRYPTION_KEY']) expect(lines[listed.get(name)!]).toBe(`${name}=`);
+    // Every service sees .env (what the file lists applies); the build context never does.
+    for (const [name, service] of nodeServices) expect(service.env_file, name).toEqual([{ path: '.env', required: false }]);
+    const ignored = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    expect(ignored).toContain('.env');
+    expect(ignored).toContain('.env.*');
+  });
+
   it('runs Redis in production shape: noeviction (BullMQ) and AOF on a volume', () => {
     const redis = compose.services.redis!;
     const args = redis.command!.join(' ');
@@ -132,8 +200,23 @@ describe('infra/docker Dockerfiles', () => {
     expect(finalStage('infra/docker/node.Dockerfile').join('\n')).toMatch(/WEB_DIST_DIR=\/app\/apps\/web\/dist/);
   });
 
+  it('the web app ships source maps only when asked for (WEB_SOURCEMAPS=public at build and in the gateway)', () => {
+    const text = readFileSync(path.join(ROOT, 'infra/docker/node.Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+    expect(text).toMatch(/^ARG WEB_SOURCEMAPS=hidden$/m);
+    expect(text).toMatch(/WEB_SOURCEMAPS=\$WEB_SOURCEMAPS pnpm --filter @render\/web build/);
+    expect(text).toMatch(/if \[ "\$WEB_SOURCEMAPS" != public \]; then find \/out\/apps\/web\/dist -name '\*\.map\*' -delete; fi/);
+    expect(finalStage('infra/docker/node.Dockerfile').join('\n')).toMatch(/WEB_SOURCEMAPS=\$\{WEB_SOURCEMAPS\}/);
+    const vite = readFileSync(path.join(ROOT, 'apps/web/vite.config.ts'), 'utf8');
+    expect(vite).toContain("sourcemap: process.env.WEB_SOURCEMAPS === 'public' ? true : 'hidden'");
+    expect(compose.services.gateway!.build?.args?.WEB_SOURCEMAPS).toBe(`\${WEB_SOURCEMAPS:-hidden}`);
+  });
+
   it('the worker image keeps Debian Chromium and the render fonts', () => {
     const stage = finalStage('infra/docker/render-worker.Dockerfile').join('\n');
+    // Only the headless shell the worker starts: the full chromium package is its GTK/X11 browser, unused.
+    const packages = /apt-get install[^&]*/.exec(stage)?.[0].split(/\s+/) ?? [];
+    expect(packages).toContain('chromium-headless-shell');
+    expect(packages).not.toContain('chromium');
     for (const pkg of [
       'chromium-headless-shell',
       'fonts-liberation2',
@@ -186,6 +269,7 @@ describe('docker compose (live)', () => {
       env = {
         ...process.env,
         GATEWAY_PORT: String(port),
+        MAILPIT_UI_PORT: String(await freePort()),
         INTERNAL_TOKEN: randomBytes(24).toString('hex'),
         JWT_SECRET: randomBytes(32).toString('hex'),
         API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),

@@ -36,3 +36,14 @@ export const LogLevel = Type.Union(
   ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
   { default: 'info' },
 );
+
+/**
+ * REDIS_TLS, in the spelling of KEDA's redis TriggerAuthentication (`enable` | `disable`), so one secret key
+ * turns TLS on for the services and for the autoscaler alike (infra/k8s/base/secrets.template.yaml).
+ */
+export const RedisTls = Type.Union([Type.Literal('enable'), Type.Literal('disable')], { default: 'disable' });
+
+/** REDIS_URL as the services connect to it: `rediss://` (TLS) when REDIS_TLS is `enable`, whatever scheme it was given. */
+export function redisUrlWithTls(url: string, tls: 'enable' | 'disable'): string {
+  return tls === 'enable' ? url.replace(/^redis:\/\//i, 'rediss://') : url;
+}

@@ -71,4 +71,27 @@ describe('metrics plugin', () => {
     expect(text).toMatch(/http_request_duration_seconds_count\{service="test",route="\/items\/:id",method="GET",status_code="200"\} 1/);
     expect(text).not.toContain('raw-id-zq');
   });
+
+  it('serves /metrics on a port of its own, unguarded, and not on the service port', async () => {
+    server = Fastify();
+    await server.register(errorHandler);
+    await server.register(metrics, { service: 'test', port: 0, host: '127.0.0.1' });
+    server.get('/items/:id', async () => ({ ok: true }));
+    const url = await server.listen({ port: 0, host: '127.0.0.1' });
+    const metricsPort = server.metricsPort;
+    expect(metricsPort).toBeGreaterThan(0);
+    expect(new URL(url).port).not.toBe(String(metricsPort));
+    await fetch(`${url}/items/7`);
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
+    const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(
+      /http_request_duration_seconds_count\{service="test",route="\/items\/:id",method="GET",status_code="200"\} 1/,
+    );
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
+    await server.close();
+    server = undefined;
+    // Closed with the service: the port no longer answers.
+    await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
+  });
 });

@@ -78,13 +78,14 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   const origins = telemetryOrigins(config);
   await fastify.register(securityHeaders, { connectOrigins: origins.connect, scriptOrigins: origins.script });
   await fastify.register(openapi);
-  // /metrics is on the public port, so it needs the internal token (without one configured, nobody gets it).
+  // On the public port, /metrics needs the internal token (without one configured, nobody gets it); with
+  // METRICS_PORT it is served there instead, a port the network policy opens to Prometheus alone.
   const metricsGuard = config.INTERNAL_TOKEN
     ? requireInternalToken(config.INTERNAL_TOKEN)
     : async () => {
         throw new AppError('UNAUTHORIZED', 'Internal token required');
       };
-  await fastify.register(metrics, { service: 'gateway', guard: metricsGuard });
+  await fastify.register(metrics, { service: 'gateway', guard: metricsGuard, port: config.METRICS_PORT, host: config.HOST });
   await fastify.register(redis, { url: config.REDIS_URL, bootWaitMs: config.REDIS_BOOT_WAIT_MS });
   await fastify.register(health, {
     checks: [
@@ -175,5 +176,10 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     serviceName: 'account service',
     hooks: accountForwardHooks(fastify),
   });
-  if (config.WEB_DIST_DIR) await fastify.register(webApp, { distDir: config.WEB_DIST_DIR, appConfig: webAppConfig(config) });
+  if (config.WEB_DIST_DIR)
+    await fastify.register(webApp, {
+      distDir: config.WEB_DIST_DIR,
+      appConfig: webAppConfig(config),
+      publicSourceMaps: config.WEB_SOURCEMAPS === 'public',
+    });
 }

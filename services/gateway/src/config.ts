@@ -1,4 +1,4 @@
-import { LogLevel, loadConfig } from '@render/config';
+import { LogLevel, loadConfig, RedisTls, redisUrlWithTls } from '@render/config';
 import { FREE_PLAN_CREDITS } from '@render/contracts';
 import { type Static, Type } from '@sinclair/typebox';
 
@@ -7,6 +7,8 @@ export const GatewayConfigSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0' }),
   LOG_LEVEL: LogLevel,
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
+  /** `enable`: connect to Redis with TLS (REDIS_URL becomes rediss://); the Kubernetes secret sets it for KEDA too. */
+  REDIS_TLS: RedisTls,
   /** BullMQ key prefix; tests use a unique one so runs never share queues. */
   QUEUE_PREFIX: Type.String({ default: 'render' }),
   /** How long a sync convert call waits for its job (queue wait + render + one retry) before a 504. */
@@ -72,6 +74,11 @@ export const GatewayConfigSchema = Type.Object({
    * convert calls that carry credentials answer 503; anonymous ones still work.
    */
   INTERNAL_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /**
+   * A separate port for Prometheus's `GET /metrics`, without the internal token (Kubernetes: 9464, opened to
+   * the monitoring namespace only). Unset: /metrics is on PORT and needs the X-Internal-Token header.
+   */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** How long a credential check or credit call to the account service may take before a 503. */
   ACCOUNT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5_000 }),
   /**
@@ -108,6 +115,11 @@ export const GatewayConfigSchema = Type.Object({
    * fallback; unset (local development, where Vite serves it), it serves only the API.
    */
   WEB_DIST_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * `public`: serve the web app's source maps (the build linked them: WEB_SOURCEMAPS=public there too; the
+   * image sets both from one build argument). Anything else: never served.
+   */
+  WEB_SOURCEMAPS: Type.Union([Type.Literal('public'), Type.Literal('hidden')], { default: 'hidden' }),
   /** Where this runs. The web app sends analytics and error reports only outside development and test. */
   APP_ENV: Type.String({ default: 'development' }),
   /** PostHog project key for the web app's product analytics; none, no analytics. */
@@ -136,5 +148,7 @@ export function anonymousAdvantages(config: GatewayConfig): string[] {
   return problems;
 }
 
-export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig =>
-  loadConfig(GatewayConfigSchema, env);
+export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig => {
+  const config = loadConfig(GatewayConfigSchema, env);
+  return { ...config, REDIS_URL: redisUrlWithTls(config.REDIS_URL, config.REDIS_TLS) };
+};

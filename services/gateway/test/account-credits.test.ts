@@ -302,6 +302,9 @@ describe('charges settled after the answer, in batches', () => {
       while ((await statuses(user.userId))[0] !== 'charged' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(await statuses(user.userId)).toEqual(['charged']);
       expect(proxy.calls.filter((call) => call.path === '/internal/credits/settle-batch')).toHaveLength(3);
+      // Each refused settle is counted, for the CreditsSettleFailing alert.
+      const metrics = await (await fetch(`${own.url}/metrics`, { headers: { 'x-internal-token': INTERNAL_TOKEN } })).text();
+      expect(metrics).toMatch(/^credits_settle_failures_total\{[^}]*outcome="charged"[^}]*\} 2$/m);
     } finally {
       await own.close();
       await proxy.close();

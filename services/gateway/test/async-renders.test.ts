@@ -104,6 +104,9 @@ const prefix = uniquePrefix('async-renders');
 let auth: Stack;
 let templates: { url: string; close(): Promise<void> };
 let worker: RenderWorkerHandle;
+/** The worker's webhook_deliveries_total for one result (the counter the WebhookDeliveriesFailing alert reads). */
+const deliveriesCounted = async (result: string) =>
+  (await worker.metrics.webhookDeliveries.get()).values.find((v) => v.labels.result === result)?.value ?? 0;
 let gateway: TestGateway;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 // Loopback but not allow-listed: must never see a delivery.
@@ -273,6 +276,7 @@ describe('async renders with webhooks', () => {
   it('retries a failing delivery with backoff and records every attempt', async () => {
     const user = await verifiedUser(auth);
     receiver.plan.set('/hooks/flaky', [500, 503]);
+    const [retryingBefore, deliveredBefore] = [await deliveriesCounted('retrying'), await deliveriesCounted('delivered')];
     const accepted = await submit(
       { html: html('flaky'), width: 120, height: 60, webhook: receiver.url('/hooks/flaky') },
       { 'x-api-key': user.apiKey },
@@ -295,11 +299,14 @@ describe('async renders with webhooks', () => {
       [1, false, 500, false],
     ]);
     expect(await used(user.token)).toBe(1);
+    await waitFor('the attempts counted', async () => ((await deliveriesCounted('delivered')) > deliveredBefore ? true : undefined));
+    expect((await deliveriesCounted('retrying')) - retryingBefore).toBe(2);
   });
 
   it('refuses private and loopback webhooks that are not allow-listed, at delivery, without retrying', async () => {
     const user = await verifiedUser(auth);
     const targets = [canary.url('/hooks/private'), 'http://169.254.169.254/latest/meta-data/', `http://localhost:${canary.port}/x`];
+    const failedBefore = await deliveriesCounted('failed');
     for (const webhook of targets) {
       expect((await submit({ html: html('private'), width: 120, height: 60, webhook }, { 'x-api-key': user.apiKey })).status).toBe(202);
     }
@@ -315,6 +322,8 @@ describe('async renders with webhooks', () => {
     }
     // The renders themselves were delivered (kept, charged); only their webhooks were refused.
     expect(await used(user.token)).toBe(targets.length);
+    const given = () => deliveriesCounted('failed').then((n) => (n - failedBefore >= targets.length ? n - failedBefore : undefined));
+    expect(await waitFor('the refusals counted as failed', given)).toBe(targets.length);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(canary.received).toEqual([]);
   });

@@ -1,7 +1,19 @@
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 const INTERNAL_TOKEN = 'health-metrics-test-token';
+
+/** A port free right now (the OS picks it), for the gateway's METRICS_PORT. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 describe('gateway health and metrics', () => {
   let gateway: TestGateway;
@@ -56,5 +68,25 @@ describe('gateway health and metrics', () => {
     expect(text).toMatch(/render_queue_active\{[^}]*queue="html"[^}]*\} \d+/);
     expect(text).toContain('# TYPE render_queue_wait_seconds histogram');
     expect(text).toContain('# TYPE credits_charged_total counter');
+  });
+
+  it('serves /metrics without a token on METRICS_PORT, and no longer on the public port', async () => {
+    const port = await freePort();
+    const separate = await startGateway({
+      QUEUE_PREFIX: uniquePrefix('health-port'),
+      INTERNAL_TOKEN,
+      METRICS_PORT: String(port),
+      HOST: '127.0.0.1',
+    });
+    try {
+      expect((await fetch(`${separate.url}/metrics`, { headers: { 'x-internal-token': INTERNAL_TOKEN } })).status).toBe(404);
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toMatch(/render_queue_waiting\{[^}]*queue="html"[^}]*\} \d+/);
+      expect(text).toContain('# TYPE credits_charged_total counter');
+    } finally {
+      await separate.close();
+    }
   });
 });

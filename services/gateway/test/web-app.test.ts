@@ -98,6 +98,18 @@ describe('the built web app, served by the gateway', () => {
     expect(map.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
+  it('serves source maps only when asked for (WEB_SOURCEMAPS=public)', async () => {
+    const asked = await startGateway({ WEB_DIST_DIR: dist, WEB_SOURCEMAPS: 'public' });
+    try {
+      const map = await fetch(`${asked.url}/assets/app-abc123.js.map`);
+      expect(map.status).toBe(200);
+      expect(await map.text()).toBe('{}');
+    } finally {
+      await asked.close();
+    }
+    expect((await fetch(`${plain.url}/assets/app-abc123.js.map`)).headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
   it('keeps unknown /api paths JSON 404s, and other methods on pages refused', async () => {
     const response = await fetch(`${plain.url}/api/nope`);
     expect(response.status).toBe(404);

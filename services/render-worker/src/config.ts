@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, LogLevel, loadConfig, splitList } from '@render/config';
+import { ConfigError, LogLevel, loadConfig, RedisTls, redisUrlWithTls, splitList } from '@render/config';
 import { ScreenshotLimits } from '@render/contracts';
 import { type Static, Type } from '@sinclair/typebox';
 import { type BlockListSettings, parseBlockListFiles } from './renderers/screenshot/block-lists.ts';
@@ -20,6 +20,8 @@ export const WorkerConfigSchema = Type.Object({
   /** The worker's own HTTP server: GET /health/live, /health/ready and /metrics (0: any free port). */
   WORKER_HTTP_PORT: Type.Integer({ minimum: 0, maximum: 65_535, default: 3003 }),
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
+  /** `enable`: connect to Redis with TLS (REDIS_URL becomes rediss://); the Kubernetes secret sets it for KEDA too. */
+  REDIS_TLS: RedisTls,
   QUEUE_PREFIX: Type.String({ default: 'render' }),
   /** Which format queues this process serves, e.g. "html,svg" (default: every format); run more processes to scale out. */
   RENDER_QUEUES: Type.String({ default: 'html,svg,chart,code,screenshot' }),
@@ -97,7 +99,8 @@ export type WorkerConfig = Static<typeof WorkerConfigSchema> & {
 };
 
 export const loadWorkerConfig = (env: Record<string, string | undefined> = process.env): WorkerConfig => {
-  const config = loadConfig(WorkerConfigSchema, env);
+  const loaded = loadConfig(WorkerConfigSchema, env);
+  const config = { ...loaded, REDIS_URL: redisUrlWithTls(loaded.REDIS_URL, loaded.REDIS_TLS) };
   let files: BlockListSettings['files'];
   try {
     files = parseBlockListFiles(config.BLOCKLIST_FILES);

@@ -8,6 +8,7 @@ export interface WorkerMetrics {
   browserRestarts: Counter;
   pagesRecycled: Counter<'reason'>;
   egressRefusals: Counter<'reason'>;
+  webhookDeliveries: Counter<'result'>;
 }
 
 export function createWorkerMetrics(): WorkerMetrics {
@@ -45,6 +46,12 @@ export function createWorkerMetrics(): WorkerMetrics {
       name: 'egress_refusals_total',
       help: 'Requests the egress proxy refused (blocked by the policy) or could not connect (unreachable)',
       labelNames: ['reason'] as const,
+      registers,
+    }),
+    webhookDeliveries: new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook delivery attempts (result: delivered, retrying: failed and will be retried, failed: given up)',
+      labelNames: ['result'] as const,
       registers,
     }),
   };

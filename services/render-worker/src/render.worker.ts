@@ -232,6 +232,7 @@ export async function startRenderWorker(
       internalToken: config.INTERNAL_TOKEN,
       concurrency: config.WEBHOOK_CONCURRENCY,
       logger,
+      onAttempt: (result) => metrics.webhookDeliveries.inc({ result }),
     });
     webhooks.push(worker);
     connections.push(connection);

@@ -11,7 +11,7 @@ import {
   type SessionIdentity,
   SessionIdentity as SessionIdentitySchema,
 } from '@render/contracts';
-import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@render/fastify-kit';
+import { Counter, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@render/fastify-kit';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -190,6 +190,15 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     else chargeTimer ??= setTimeout(flushCharges, batchMs).unref();
   }
 
+  // Each credit whose settle the account service did not take (a batch counts each of its credits): charges are
+  // retried, and what stays unsettled is 'reserved' until the service's sweep. The CreditsSettleFailing alert
+  // (infra/k8s/base/alerts.yaml) reads it.
+  const settleFailures = new Counter({
+    name: 'credits_settle_failures_total',
+    help: 'Credits whose settle (charge or release) the account service did not take; charges are retried',
+    labelNames: ['outcome'] as const,
+    registers: [app.metrics],
+  });
   // Consecutive failed settle calls: the next retry waits longer (batchMs doubled each time, at most 5 s).
   let failures = 0;
   let closing = false;
@@ -211,6 +220,7 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
           })
           .catch((err: Error) => {
             failures += 1;
+            settleFailures.inc({ outcome }, chunk.length);
             // Until then the rows stay 'reserved' (or 'leased'); the service's sweep releases any left at the end.
             app.log.warn({ count: chunk.length, outcome, err: err.message, retry: !closing }, 'credit settle failed');
             if (!closing) retry(chunk);
@@ -327,8 +337,14 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
   }
 
   async function settle(requestId: string, outcome: CreditOutcome, facts: RenderFacts = {}) {
-    const res = await post(settleCredit, { requestId, outcome, ...facts });
-    if (res.status !== 200) throw new Error(`status ${res.status}`);
+    const res = await post(settleCredit, { requestId, outcome, ...facts }).catch((err: Error) => {
+      settleFailures.inc({ outcome });
+      throw err;
+    });
+    if (res.status !== 200) {
+      settleFailures.inc({ outcome });
+      throw new Error(`status ${res.status}`);
+    }
   }
 
   async function rules(): Promise<PlanRulesResponse> {
@@ -355,4 +371,4 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
   } satisfies AuthClient);
 }
 
-export default fp(authClientPlugin, { name: 'auth-client', fastify: '5.x' });
+export default fp(authClientPlugin, { name: 'auth-client', dependencies: ['metrics'], fastify: '5.x' });

@@ -11,6 +11,8 @@ export interface WebAppOptions {
   /** The built app (index.html, assets/, public files). */
   distDir: string;
   appConfig: WebAppConfig;
+  /** Serve the build's source maps (WEB_SOURCEMAPS=public); by default they are never served. */
+  publicSourceMaps?: boolean;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -46,9 +48,9 @@ async function webAppPlugin(app: FastifyInstance, opts: WebAppOptions) {
     index: false,
     allowedPath: (path) => path !== '/index.html',
     preCompressed: true,
-    // Source maps stay on disk for error reporting, not on the public site; the compressed copies are served
-    // in place of their originals, not at URLs of their own.
-    globIgnore: ['**/*.map', '**/*.br', '**/*.gz'],
+    // Source maps stay on disk for error reporting, not on the public site, unless asked for
+    // (WEB_SOURCEMAPS=public); the compressed copies are served in place of their originals, not at URLs of their own.
+    globIgnore: [...(opts.publicSourceMaps ? [] : ['**/*.map']), '**/*.br', '**/*.gz'],
     cacheControl: false,
     setHeaders: (res, path) => {
       res.header('Cache-Control', path.includes(`${join(opts.distDir, 'assets')}/`) ? IMMUTABLE : SHORT);

@@ -24,7 +24,12 @@ export interface WebhookWorkerOptions {
   concurrency: number;
   timeoutMs?: number;
   logger: Logger;
+  /** Each attempt's result, for the `webhook_deliveries_total` counter. */
+  onAttempt?: (result: WebhookAttemptResult) => void;
 }
+
+/** delivered; retrying: this attempt failed and BullMQ will try again; failed: given up (the last attempt, or final). */
+export type WebhookAttemptResult = 'delivered' | 'retrying' | 'failed';
 
 const checkSecret = TypeCompiler.Compile(WebhookSecretInternalResponse);
 const SECRET_TIMEOUT_MS = 5_000;
@@ -74,6 +79,7 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): { worker: Worker
       message: string,
     ): Promise<never> => {
       await record(userId, { ...base, ok: false, final: final || last, ...entry });
+      opts.onAttempt?.(final || last ? 'failed' : 'retrying');
       throw final ? new UnrecoverableError(message) : new Error(message);
     };
 
@@ -96,6 +102,7 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): { worker: Worker
     if (result.statusCode < 200 || result.statusCode >= 300)
       return fail({ statusCode: result.statusCode }, false, `the webhook answered ${result.statusCode}`);
     await record(userId, { ...base, ok: true, final: true, statusCode: result.statusCode });
+    opts.onAttempt?.('delivered');
   }
 
   const worker = new Worker<WebhookJobData>(webhookJob.queueName, deliver, {
