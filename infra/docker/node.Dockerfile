@@ -35,7 +35,9 @@ RUN node scripts/build-services.mjs --deploy /out gateway auth templates \
 
 # --- runtime: node, the bundles, production node_modules; no pnpm, no tsx, no sources ----------------------
 FROM ${NODE_IMAGE} AS runtime
+# HOST: the services listen on loopback by default (development); in a container, on its interface.
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     WEB_DIST_DIR=/app/apps/web/dist
 # Owned by root, so the service user can read but never change its code.
 COPY --from=build /out /app

@@ -18,7 +18,7 @@ import { BrowserManager } from './browser/browser-manager.ts';
 import { chromiumLaunchOptions } from './browser/chromium-args.ts';
 import { createRenderCluster, type RenderCluster } from './browser/render-cluster.ts';
 import type { WorkerConfig } from './config.ts';
-import { parseAllowlist } from './egress/address-policy.ts';
+import { parseAllowlist } from '@render/egress-policy';
 import { startEgressProxy } from './egress/egress-proxy.ts';
 import type { ReadinessChecks } from './http-server.ts';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.ts';

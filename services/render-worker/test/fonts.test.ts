@@ -3,7 +3,7 @@ import { type ChartRenderPayload, CodeDefaults, type CodeRenderPayload } from '@
 import type { HtmlRenderPayload, SvgRenderPayload } from '@render/queue';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowlist } from '../src/egress/address-policy.ts';
+import { parseAllowlist } from '@render/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { renderChart } from '../src/renderers/chart/chart.renderer.ts';
 import { type CodeRoute, renderCodeVia } from '../src/renderers/code/code.renderer.ts';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { ScreenshotRenderPayload } from '@render/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowlist } from '../src/egress/address-policy.ts';
+import { parseAllowlist } from '@render/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import type { RendererContext } from '../src/renderers/renderer.ts';
 import { planFullPage, TILE_DEVICE_PX } from '../src/renderers/screenshot/full-page-capture.ts';
