@@ -174,7 +174,9 @@ export async function resolveTarget(host: string, port: number, opts: ResolveTar
   const lookup = opts.lookup ?? defaultLookup;
   // `localhost.` is `localhost` written as an absolute name: resolved (and named in reasons) without the dot,
   // as /etc/hosts knows it. The connection goes to the address checked here, whatever the spelling.
-  const bare = stripBrackets(host.trim()).toLowerCase().replace(/(?<=[^.])\.$/, '');
+  const bare = stripBrackets(host.trim())
+    .toLowerCase()
+    .replace(/(?<=[^.])\.$/, '');
   if (bare === '') return { allowed: false, cause: 'invalid', reason: 'empty host' };
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     return { allowed: false, cause: 'invalid', reason: `invalid port ${String(port)}` };

@@ -169,7 +169,11 @@ describe('resolveTarget', () => {
       { address: '10.0.0.5', family: 4 },
       { address: '127.0.0.1', family: 4 },
     ];
-    expect(await resolveTarget('two.test', 4567, { allowlist, lookup: twoFaced })).toEqual({ allowed: true, address: '127.0.0.1', family: 4 });
+    expect(await resolveTarget('two.test', 4567, { allowlist, lookup: twoFaced })).toEqual({
+      allowed: true,
+      address: '127.0.0.1',
+      family: 4,
+    });
     // A numeric spelling of a listed address is that address.
     expect(await resolveTarget('2130706433', 4567, opts)).toEqual({ allowed: true, address: '127.0.0.1', family: 4 });
   });

@@ -1,4 +1,5 @@
 import { AppError } from '@render/contracts';
+import { parseAllowlist } from '@render/egress-policy';
 import {
   ajvOptions,
   clientErrorHandler,
@@ -10,7 +11,6 @@ import {
   requestIdOptions,
   requireInternalToken,
 } from '@render/fastify-kit';
-import { parseAllowlist } from '@render/egress-policy';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { anonymousAdvantages, type GatewayConfig } from './config.ts';

@@ -564,8 +564,13 @@ describe('async renders with webhooks', () => {
     try {
       const user = await verifiedUser(auth);
       const post = async (webhook: string) =>
-        (await listed.post('/api/html-to-img/convert', { html: html('by name'), width: 120, height: 60, webhook }, { 'x-api-key': user.apiKey }))
-          .status;
+        (
+          await listed.post(
+            '/api/html-to-img/convert',
+            { html: html('by name'), width: 120, height: 60, webhook },
+            { 'x-api-key': user.apiKey },
+          )
+        ).status;
       expect(await post(`http://localhost:${receiver.port}/hooks/by-name`)).toBe(202);
       const hook = await waitFor('the delivery', () => receiver.received.find((r) => r.path === '/hooks/by-name'));
       expect(verifies(hook.signature, hook.body, await secretOf(user.token))).toBe(true);
@@ -603,7 +608,11 @@ describe('webhooks without a worker to deliver them', () => {
     try {
       const user = await verifiedUser(auth);
       const post = (path: string) =>
-        alone.post('/api/html-to-img/convert', { html: html('alone'), width: 120, height: 60, webhook: receiver.url(path) }, { 'x-api-key': user.apiKey });
+        alone.post(
+          '/api/html-to-img/convert',
+          { html: html('alone'), width: 120, height: 60, webhook: receiver.url(path) },
+          { 'x-api-key': user.apiKey },
+        );
       const refused = await post('/hooks/alone');
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('30');
@@ -617,7 +626,13 @@ describe('webhooks without a worker to deliver them', () => {
       expect(metrics).toMatch(/^webhook_consumers\{service="gateway"\} 0$/m);
 
       // A worker that delivers webhooks comes: accepted and delivered.
-      late = await startWorker({ QUEUE_PREFIX: lonely, RENDER_QUEUES: 'html', AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN, RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}` });
+      late = await startWorker({
+        QUEUE_PREFIX: lonely,
+        RENDER_QUEUES: 'html',
+        AUTH_SERVICE_URL: auth.url,
+        INTERNAL_TOKEN,
+        RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
+      });
       expect((await post('/hooks/late')).status).toBe(202);
       await waitFor('the delivery', () => receiver.received.find((r) => r.path === '/hooks/late'));
       // It goes: refused again at once (it unlists itself as it closes).

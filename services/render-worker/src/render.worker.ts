@@ -1,4 +1,5 @@
 import { splitList } from '@render/config';
+import { parseAllowlist } from '@render/egress-policy';
 import type { Logger } from '@render/logger';
 import {
   createRedis,
@@ -18,7 +19,6 @@ import { BrowserManager } from './browser/browser-manager.ts';
 import { chromiumLaunchOptions } from './browser/chromium-args.ts';
 import { createRenderCluster, type RenderCluster } from './browser/render-cluster.ts';
 import type { WorkerConfig } from './config.ts';
-import { parseAllowlist } from '@render/egress-policy';
 import { startEgressProxy } from './egress/egress-proxy.ts';
 import type { ReadinessChecks } from './http-server.ts';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.ts';

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseAllowlist } from '@render/egress-policy';
 import type { HtmlRenderPayload } from '@render/queue';
 import { PNG } from 'pngjs';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowlist } from '@render/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { renderHtml } from '../src/renderers/html.renderer.ts';
 import type { RendererContext } from '../src/renderers/renderer.ts';

@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScreenshotDevices, type ScreenshotRenderPayload } from '@render/contracts';
+import { type LookupFn, parseAllowlist } from '@render/egress-policy';
 import { PNG } from 'pngjs';
 import { KnownDevices } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../src/config.ts';
-import { type LookupFn, parseAllowlist } from '@render/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { RenderError } from '../src/renderers/render-error.ts';
 import type { RendererContext } from '../src/renderers/renderer.ts';
@@ -223,7 +223,9 @@ describe('screenshot renderer', () => {
     expect(image.bytes.length).toBeGreaterThan(0);
     // Not on another port of the same address.
     const err = await failureOf(payload(`http://localhost:${canary.port}/`));
-    expect(err.message).toBe('Failed to capture screenshot: the address is not allowed (localhost points to a private, loopback or reserved network)');
+    expect(err.message).toBe(
+      'Failed to capture screenshot: the address is not allowed (localhost points to a private, loopback or reserved network)',
+    );
     expect(canary.hits).toEqual([]);
   });
 

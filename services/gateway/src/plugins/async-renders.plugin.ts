@@ -348,7 +348,9 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
  */
 function webhookGauges(app: FastifyInstance, webhooks: Queue, consumersKey: string): void {
   const bounded = <T>(promise: Promise<T>) =>
-    Promise.race([promise, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), SCRAPE_TIMEOUT_MS).unref())]).catch(() => undefined);
+    Promise.race([promise, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), SCRAPE_TIMEOUT_MS).unref())]).catch(
+      () => undefined,
+    );
   new Gauge({
     name: 'webhook_queue_jobs',
     help: 'Webhook deliveries in the webhook queue, by state (the queue depth is waiting + delayed + active)',

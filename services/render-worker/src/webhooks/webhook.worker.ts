@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AuthInternalRoutes, WebhookLimits, WebhookSecretInternalResponse } from '@render/contracts';
 import type { Logger } from '@render/logger';
 import {
@@ -13,7 +14,6 @@ import {
   webhookJob,
 } from '@render/queue';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { randomUUID } from 'node:crypto';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { sendWebhook } from './webhook-sender.ts';
