@@ -42,7 +42,9 @@ RUN node scripts/build-services.mjs --deploy /out gateway auth templates \
 FROM ${NODE_IMAGE} AS runtime
 # The gateway serves the web app's source maps only if the build made them public (the same argument).
 ARG WEB_SOURCEMAPS=hidden
+# HOST: the services listen on loopback by default (development); in a container, on its interface.
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     WEB_DIST_DIR=/app/apps/web/dist \
     WEB_SOURCEMAPS=${WEB_SOURCEMAPS}
 # Owned by root, so the service user can read but never change its code.

@@ -36,7 +36,9 @@ RUN apt-get update \
       chromium-headless-shell \
       fontconfig fonts-dejavu-core fonts-liberation2 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
  && rm -rf /var/lib/apt/lists/*
+# HOST: the health and metrics server listens on loopback by default (development); here on the container's interface.
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     CHROMIUM_PATH=/usr/bin/chromium-headless-shell \
     RENDER_QUEUES=html,svg,chart,code,screenshot
 # Owned by root, so the worker (and the Chromium it starts) can read but never change its code.

@@ -356,14 +356,16 @@ for (const language of ['en', 'fr'] as const) {
       // Without the visitor's credentials on the request there is no account to sign deliveries for.
       expect(await webhook.isDisabled()).toBe(true);
       await page.locator('[name="useApiKey"]').check();
-      await webhook.fill('https://hooks.example.com/render-done');
+      // The local test site (allow-listed): the gateway resolves and checks a webhook's address at submission.
+      const hookUrl = `${inject('siteUrl')}render-done`;
+      await webhook.fill(hookUrl);
       await page.getByTestId('generate-button').click();
       await page.getByTestId('async-result').waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('async-id').textContent()).toMatch(/\S{8,}/);
       // Polled until done, then the kept image is fetched with the same credentials.
       await page.getByTestId('result-image').waitFor({ timeout: 45_000 });
       expect(await page.getByTestId('result-image').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-      expect(await page.getByTestId('snippet-curl').textContent()).toContain('"webhook":"https://hooks.example.com/render-done"');
+      expect(await page.getByTestId('snippet-curl').textContent()).toContain(`"webhook":"${hookUrl}"`);
       expect(await overflowsHorizontally(page)).toBe(false);
       await expectAxeClean(page, `playground webhook ${language} ${device}`);
       await screenshot(page, `${language}-${device}-playground-webhook`);

@@ -46,9 +46,10 @@ export async function setup(project: TestProject) {
     // Billing in test mode, as ./scripts/dev runs it: the account service's own Stripe stand-in, whose Checkout
     // and portal pages the browser opens and whose buttons send the signed webhooks.
     auth: { STRIPE_STAND_IN: 'true', APP_URL: `http://127.0.0.1:${appOriginPort}` },
-    // The screenshot playground captures the local page above: the egress proxy lets only that port through.
+    // The screenshot playground captures the local page above, and webhooks go to it (it answers any request
+    // 200): the egress policy lets only that port through.
     worker: { RENDER_PAGES: '2', RENDER_TIMEOUT_MS: '20000', RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${sitePort}` },
-    gateway: { WEB_DIST_DIR: dist, APP_ENV: 'test' },
+    gateway: { WEB_DIST_DIR: dist, APP_ENV: 'test', RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${sitePort}` },
   });
   // A fresh database gets the public starter templates, as scripts/lib/setup.sh seeds them.
   await seedStarterTemplates(stack.auth.db);

@@ -9,7 +9,6 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from './free-port.ts';
 import { kustomizeBuild } from './kustomize.ts';
+import { createThrowawayDatabase } from './throwaway-database.ts';
 
 // scripts/test always sets these; fail loudly rather than skip, so a misconfigured run cannot pass by testing nothing.
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -26,17 +26,6 @@ if (!adminUrl || !redisUrl) throw new Error('TEST_DATABASE_URL and TEST_REDIS_UR
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const run = promisify(execFile);
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-// pg from @render/db's own dependencies (this package has no database dependency of its own).
-interface PgClient {
-  connect(): Promise<void>;
-  query(sql: string): Promise<unknown>;
-  escapeIdentifier(name: string): string;
-  end(): Promise<void>;
-}
-const pg = createRequire(path.join(ROOT, 'packages/db/package.json'))('pg') as {
-  Client: new (opts: { connectionString: string }) => PgClient;
-};
 
 /** Only what a container would have: no NODE_OPTIONS (so no loader a test runner may have set), no TS hooks. */
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -129,12 +118,8 @@ async function runCli(cwd: string, entry: string, env: Record<string, string>): 
   return stdout;
 }
 
-const databaseName = `dist_test_${randomBytes(6).toString('hex')}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  return url.toString();
-})();
+let database: Awaited<ReturnType<typeof createThrowawayDatabase>> | undefined;
+let databaseUrl = '';
 const INTERNAL_TOKEN = randomBytes(24).toString('hex');
 // Own queue keys, so the other suites' workers sharing this Redis never see these jobs (nor these workers theirs).
 const QUEUE_PREFIX = `render-dist-${randomBytes(4).toString('hex')}`;
@@ -151,13 +136,8 @@ beforeAll(async () => {
   await build('--deploy', nodeDeploy, 'gateway', 'auth', 'templates', 'db');
   await build('--deploy', workerDeploy, 'render-worker');
   mkdirSync(webDist);
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${admin.escapeIdentifier(databaseName)}`);
-  } finally {
-    await admin.end();
-  }
+  database = await createThrowawayDatabase(adminUrl, 'dist_test');
+  databaseUrl = database.url;
   writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>web</title><!--app-config--><div id="root"></div>');
 }, 180_000);
 
@@ -176,13 +156,7 @@ afterAll(async () => {
         }),
     ),
   );
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${admin.escapeIdentifier(databaseName)} with (force)`);
-  } finally {
-    await admin.end();
-  }
+  await database?.drop();
   rmSync(work, { recursive: true, force: true });
 }, 60_000);
 

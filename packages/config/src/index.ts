@@ -32,6 +32,13 @@ export const splitList = (value: string): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/**
+ * Where a service that only the gateway (or a scraper) talks to listens: loopback unless told otherwise, so a
+ * development machine does not offer /metrics and /health to its whole network. The images set HOST=0.0.0.0
+ * (a container is reached over its own network interface).
+ */
+export const ListenHost = Type.String({ minLength: 1, default: '127.0.0.1' });
+
 export const LogLevel = Type.Union(
   ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
   { default: 'info' },

@@ -50,3 +50,15 @@ export const webhookJobOptions = (baseDelayMs: number, attempts: number): JobsOp
 export const deliveriesKey = (prefix: string, userId: string) => `${prefix}:webhook-deliveries:${userId}`;
 export const DELIVERIES_TTL_SECONDS = 7 * 24 * 3600;
 export type WebhookDeliveryRecord = Static<typeof WebhookDelivery>;
+
+/**
+ * Who consumes the `webhook` queue: a sorted set of consumer ids scored by when their heartbeat runs out (ms
+ * epoch). A worker delivering webhooks renews its entry every `WEBHOOK_CONSUMER_HEARTBEAT_MS` and removes it
+ * when it closes; the gateway refuses webhooks (503) while no entry is current, so jobs never pile up in a
+ * queue nobody reads (Redis runs with noeviction). A heartbeat rather than BullMQ's `getWorkers()`: that
+ * one needs CLIENT LIST and CLIENT SETNAME, which some managed Redis offerings refuse.
+ */
+export const webhookConsumersKey = (prefix: string) => `${prefix}:webhook-consumers`;
+export const WEBHOOK_CONSUMER_HEARTBEAT_MS = 5_000;
+/** Three missed heartbeats: a worker that stopped without saying so counts as gone after this long. */
+export const WEBHOOK_CONSUMER_TTL_MS = 15_000;

@@ -1,11 +1,11 @@
-import { LogLevel, loadConfig } from '@render/config';
+import { ListenHost, LogLevel, loadConfig } from '@render/config';
 import { type Static, Type } from '@sinclair/typebox';
 
 const Optional = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
 
 export const AuthConfigSchema = Type.Object({
   PORT: Type.Integer({ default: 3001 }),
-  HOST: Type.String({ default: '0.0.0.0' }),
+  HOST: ListenHost,
   LOG_LEVEL: LogLevel,
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
   /** HS256 key; 32+ characters so it cannot be brute-forced from one token. */

@@ -1,4 +1,5 @@
 import { AppError } from '@render/contracts';
+import { parseAllowlist } from '@render/egress-policy';
 import {
   ajvOptions,
   clientErrorHandler,
@@ -16,7 +17,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { anonymousAdvantages, type GatewayConfig } from './config.ts';
 import { accountForwardHooks } from './lib/account-forwarding.ts';
 import { telemetryOrigins, webAppConfig } from './lib/web-telemetry.ts';
-import { parseWebhookAllowlist, parseWebhookPorts } from './lib/webhook-target.ts';
+import { parseWebhookPorts } from './lib/webhook-target.ts';
 import accountChanges from './plugins/account-changes.plugin.ts';
 import accountLimits from './plugins/account-limits.plugin.ts';
 import anonymousLimits from './plugins/anonymous-limits.plugin.ts';
@@ -146,7 +147,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     ttlSeconds: config.ASYNC_RESULT_TTL_SECONDS,
     webhookRetryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     webhookAttempts: config.WEBHOOK_ATTEMPTS,
-    webhookAllowlist: parseWebhookAllowlist(config.RENDER_EGRESS_ALLOWLIST),
+    webhookAllowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST),
     webhookPorts: parseWebhookPorts(config.WEBHOOK_PORTS),
     // A render's wait is bounded by the deadline; a minute on top covers a template still being filled.
     orphanAfterMs: config.RENDER_DEADLINE_MS + 60_000,

@@ -50,8 +50,9 @@ export const GatewayConfigSchema = Type.Object({
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 10, default: 45_000 }),
   WEBHOOK_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 30, default: 12 }),
   /**
-   * The render workers' RENDER_EGRESS_ALLOWLIST (same value): webhooks at these host:port pairs are accepted
-   * although not public. Only literal addresses are judged here (a 400 early); workers check at delivery.
+   * The render workers' RENDER_EGRESS_ALLOWLIST (same value): webhooks at these host:port pairs (or at names
+   * resolving to them) are accepted although not public. Checked at submission with the workers' policy (names
+   * resolved: a 400 early); workers check again at delivery.
    */
   RENDER_EGRESS_ALLOWLIST: Type.String({ default: '' }),
   /**

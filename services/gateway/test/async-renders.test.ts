@@ -534,11 +534,21 @@ describe('async renders with webhooks', () => {
       'http://2130706433/x',
       'https://localhost/x',
       'http://[fd00::1]/x',
+      // Names are resolved at submission with the workers' policy: these resolve to loopback.
+      'http://localhost./x',
+      `http://LOCALHOST:${receiver.port + 1}/x`,
+      'http://[::127.0.0.1]/x',
     ]) {
       const res = await submit({ html: html('private'), webhook }, { 'x-api-key': user.apiKey });
       expect(res.status, webhook).toBe(400);
       expect(res.body.message).toMatch(/^webhook must not point to a private, loopback or reserved address \(/);
+      // Named as written, never as what it resolved to.
+      expect(res.body.message, webhook).toContain(`(${new URL(webhook).hostname})`);
     }
+    // A name that does not resolve says so (.invalid never resolves, RFC 6761).
+    const unresolved = await submit({ html: html('nx'), webhook: 'https://no-such-host.invalid/hook' }, { 'x-api-key': user.apiKey });
+    expect(unresolved.status).toBe(400);
+    expect(unresolved.body.message).toBe('webhook host no-such-host.invalid could not be resolved (ENOTFOUND)');
     const anonymous = await submit({ html: html('anon'), webhook: receiver.url('/hooks/anon') }, {});
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.message).toMatch(/needs an account/);
@@ -549,5 +559,100 @@ describe('async renders with webhooks', () => {
     ).toBe(400);
     expect(await used(user.token)).toBe(0);
     expect((await getJson('/api/renders/not-a-render', { 'x-api-key': user.apiKey })).status).toBe(404);
+  });
+
+  it('admits a name resolving to an allow-listed address (localhost when 127.0.0.1:port is listed), at submission and delivery', async () => {
+    // Gateway and worker both list 127.0.0.1:<receiver> only.
+    const listed = await startGateway({
+      QUEUE_PREFIX: prefix,
+      AUTH_SERVICE_URL: auth.url,
+      TEMPLATES_SERVICE_URL: templates.url,
+      INTERNAL_TOKEN,
+      RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
+    });
+    try {
+      const user = await verifiedUser(auth);
+      const post = async (webhook: string) =>
+        (
+          await listed.post(
+            '/api/html-to-img/convert',
+            { html: html('by name'), width: 120, height: 60, webhook },
+            { 'x-api-key': user.apiKey },
+          )
+        ).status;
+      expect(await post(`http://localhost:${receiver.port}/hooks/by-name`)).toBe(202);
+      const hook = await waitFor('the delivery', () => receiver.received.find((r) => r.path === '/hooks/by-name'));
+      expect(verifies(hook.signature, hook.body, await secretOf(user.token))).toBe(true);
+      // The same name on a port that is not listed stays refused.
+      expect(await post(`http://localhost:${canary.port}/hooks/by-name`)).toBe(400);
+      expect(canary.received).toEqual([]);
+    } finally {
+      await listed.close();
+    }
+  });
+
+  it('shows the webhook queue and its consumers on /metrics', async () => {
+    const res = await fetch(`${gateway.url}/metrics`, { headers: { 'x-internal-token': INTERNAL_TOKEN } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/^webhook_consumers\{service="gateway"\} 1$/m);
+    for (const state of ['waiting', 'delayed', 'active', 'failed']) {
+      expect(text).toMatch(new RegExp(`^webhook_queue_jobs\\{state="${state}",service="gateway"\\} \\d+$`, 'm'));
+    }
+  });
+});
+
+describe('webhooks without a worker to deliver them', () => {
+  it('answers 503 with Retry-After while no worker consumes the webhook queue, accepting and charging nothing; 202 once one does', async () => {
+    const lonely = uniquePrefix('no-webhook-worker');
+    const alone = await startGateway({
+      QUEUE_PREFIX: lonely,
+      AUTH_SERVICE_URL: auth.url,
+      TEMPLATES_SERVICE_URL: templates.url,
+      INTERNAL_TOKEN,
+      RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
+    });
+    const redis = new Redis(await testRedisUrl());
+    let late: RenderWorkerHandle | undefined;
+    try {
+      const user = await verifiedUser(auth);
+      const post = (path: string) =>
+        alone.post(
+          '/api/html-to-img/convert',
+          { html: html('alone'), width: 120, height: 60, webhook: receiver.url(path) },
+          { 'x-api-key': user.apiKey },
+        );
+      const refused = await post('/hooks/alone');
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(((await refused.json()) as Json).message).toBe(
+        'Webhooks cannot be accepted right now: no render worker is delivering them. Retry later, or call without "webhook" for a synchronous answer.',
+      );
+      // Nothing queued (BullMQ's own meta key aside), nothing charged.
+      expect((await redis.keys(`${lonely}:webhook:*`)).filter((key) => !key.endsWith(':meta'))).toEqual([]);
+      expect(await used(user.token)).toBe(0);
+      const metrics = await (await fetch(`${alone.url}/metrics`, { headers: { 'x-internal-token': INTERNAL_TOKEN } })).text();
+      expect(metrics).toMatch(/^webhook_consumers\{service="gateway"\} 0$/m);
+
+      // A worker that delivers webhooks comes: accepted and delivered.
+      late = await startWorker({
+        QUEUE_PREFIX: lonely,
+        RENDER_QUEUES: 'html',
+        AUTH_SERVICE_URL: auth.url,
+        INTERNAL_TOKEN,
+        RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
+      });
+      expect((await post('/hooks/late')).status).toBe(202);
+      await waitFor('the delivery', () => receiver.received.find((r) => r.path === '/hooks/late'));
+      // It goes: refused again at once (it unlists itself as it closes).
+      await late.close();
+      late = undefined;
+      expect((await post('/hooks/gone')).status).toBe(503);
+      expect(await used(user.token)).toBe(1);
+    } finally {
+      await late?.close();
+      await redis.quit();
+      await alone.close();
+    }
   });
 });

@@ -40,7 +40,7 @@ let receiverPort: number;
 let redis: Redis;
 
 beforeAll(async () => {
-  // Accepts webhook deliveries (this stack's worker sends none: it has no AUTH_SERVICE_URL); only its address matters.
+  // Accepts webhook deliveries (the worker delivers them: the gateway accepts webhooks only while one does).
   receiver = http.createServer((_req, res) => res.writeHead(200).end());
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverPort = (receiver.address() as AddressInfo).port;
@@ -52,7 +52,17 @@ beforeAll(async () => {
       await held.get(String(request.headers['x-request-id']));
     },
   });
-  worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_QUEUES: 'html,svg,code', LOG_LEVEL: 'info' }, { logStream: logs.stream });
+  worker = await startWorker(
+    {
+      QUEUE_PREFIX: prefix,
+      RENDER_QUEUES: 'html,svg,code',
+      LOG_LEVEL: 'info',
+      AUTH_SERVICE_URL: auth.url,
+      INTERNAL_TOKEN,
+      RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiverPort}`,
+    },
+    { logStream: logs.stream },
+  );
   gateway = await startGateway(
     {
       QUEUE_PREFIX: prefix,

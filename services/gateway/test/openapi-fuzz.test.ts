@@ -108,6 +108,8 @@ const byName = (): Record<string, fc.Arbitrary<unknown>> => ({
     'not a url',
     '',
   ),
+  // Refused at submission (loopback, not allow-listed; a name that never resolves) or not a URL.
+  webhook: fc.constantFrom(canary.origin, 'http://localhost./hook', 'http://no-such-host.invalid/hook', 'not a url', ''),
   email: fc.oneof(
     fc.constant(user.email),
     fc.emailAddress().map((e) => `fuzz.${e}`.slice(0, 200)),

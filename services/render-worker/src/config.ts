@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, LogLevel, loadConfig, RedisTls, redisUrlWithTls, splitList } from '@render/config';
+import { ConfigError, ListenHost, LogLevel, loadConfig, RedisTls, redisUrlWithTls, splitList } from '@render/config';
 import { ScreenshotLimits } from '@render/contracts';
 import { type Static, Type } from '@sinclair/typebox';
 import { type BlockListSettings, parseBlockListFiles } from './renderers/screenshot/block-lists.ts';
@@ -19,6 +19,8 @@ export const WorkerConfigSchema = Type.Object({
   LOG_LEVEL: LogLevel,
   /** The worker's own HTTP server: GET /health/live, /health/ready and /metrics (0: any free port). */
   WORKER_HTTP_PORT: Type.Integer({ minimum: 0, maximum: 65_535, default: 3003 }),
+  /** Its listen address (loopback unless told otherwise; the image sets 0.0.0.0). */
+  HOST: ListenHost,
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
   /** `enable`: connect to Redis with TLS (REDIS_URL becomes rediss://); the Kubernetes secret sets it for KEDA too. */
   REDIS_TLS: RedisTls,

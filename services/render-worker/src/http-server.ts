@@ -60,7 +60,7 @@ export async function startWorkerHttpServer(opts: WorkerHttpOptions): Promise<Wo
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => {
+    server.listen(opts.port, opts.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });

@@ -11,11 +11,12 @@ let worker: RenderWorkerHandle | undefined;
 // Listening first: the process is live while Chromium and the warm pages start, and ready once they are.
 const http = await startWorkerHttpServer({
   port: config.WORKER_HTTP_PORT,
+  host: config.HOST,
   registry: metrics.registry,
   readiness: async () => (worker ? worker.readiness() : { worker: 'starting' }),
   logger,
 });
-logger.info({ port: http.port }, 'health and metrics listening');
+logger.info({ host: config.HOST, port: http.port }, 'health and metrics listening');
 worker = await startRenderWorker(config, logger, metrics);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,4 +1,5 @@
 import { splitList } from '@render/config';
+import { parseAllowlist } from '@render/egress-policy';
 import type { Logger } from '@render/logger';
 import {
   createRedis,
@@ -18,7 +19,6 @@ import { BrowserManager } from './browser/browser-manager.ts';
 import { chromiumLaunchOptions } from './browser/chromium-args.ts';
 import { createRenderCluster, type RenderCluster } from './browser/render-cluster.ts';
 import type { WorkerConfig } from './config.ts';
-import { parseAllowlist } from './egress/address-policy.ts';
 import { startEgressProxy } from './egress/egress-proxy.ts';
 import type { ReadinessChecks } from './http-server.ts';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.ts';
@@ -224,7 +224,7 @@ export async function startRenderWorker(
   // policy (this process's) and little else.
   const webhooks: Worker[] = [];
   if (config.AUTH_SERVICE_URL && config.INTERNAL_TOKEN) {
-    const { worker, connection } = startWebhookWorker({
+    const { worker, connection, listed } = startWebhookWorker({
       redisUrl: config.REDIS_URL,
       prefix: config.QUEUE_PREFIX,
       allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST),
@@ -236,6 +236,8 @@ export async function startRenderWorker(
     });
     webhooks.push(worker);
     connections.push(connection);
+    // Listed before the worker says it is ready, so a gateway accepts webhooks from then on.
+    await listed;
   } else logger.info('AUTH_SERVICE_URL or INTERNAL_TOKEN not set: this worker delivers no webhooks');
   logger.info({ queues, pages: config.RENDER_PAGES, egressProxy: proxy.url, webhooks: webhooks.length > 0 }, 'render worker ready');
 

@@ -1,7 +1,7 @@
 import { CodeDefaults, type CodeRenderPayload } from '@render/contracts';
+import { parseAllowlist } from '@render/egress-policy';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowlist } from '../src/egress/address-policy.ts';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { type CodeRoute, renderCode, renderCodeVia } from '../src/renderers/code/code.renderer.ts';
 import { needsDomLayout } from '../src/renderers/code/code-canvas.ts';

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseAllowlist } from '@render/egress-policy';
 import type { HtmlRenderPayload } from '@render/queue';
 import { PNG } from 'pngjs';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowlist } from '../src/egress/address-policy.ts';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { renderHtml } from '../src/renderers/html.renderer.ts';
 import type { RendererContext } from '../src/renderers/renderer.ts';
@@ -11,8 +11,8 @@ import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // A window a render opens must not outlive the render: it would keep running the caller's scripts in the
 // worker's browser (timers, requests) long after the job, where page reset and recycling never reach it.
-// A popup's "beacon" requests go to a name the proxy cannot resolve, so every one is counted as refused:
-// the proxy's refusal count tells whether any popup script still runs, without anything leaving the box.
+// A popup's "beacon" requests go to a name the proxy cannot resolve, so every one is counted as unresolved:
+// the proxy's count tells whether any popup script still runs, without anything leaving the box.
 
 // No quotes of either kind: it is embedded in JS strings and in an HTML attribute below.
 // biome-ignore lint/suspicious/noTemplateCurlyInString: page code, evaluated in the popup
@@ -99,9 +99,9 @@ function popupSuite(label: string, launchArgs: (args: string[]) => string[], win
       expect(image.bytes.length).toBeGreaterThan(0);
       await sleep(SETTLE_MS);
       expect(await strayPages()).toEqual([]);
-      const beacons = proxy.stats().blocked;
+      const beacons = proxy.stats().unresolved;
       await sleep(SETTLE_MS);
-      expect(proxy.stats().blocked).toBe(beacons);
+      expect(proxy.stats().unresolved).toBe(beacons);
     });
 
     it('still renders on the same warm pages afterwards', async () => {

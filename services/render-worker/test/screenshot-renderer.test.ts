@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScreenshotDevices, type ScreenshotRenderPayload } from '@render/contracts';
+import { type LookupFn, parseAllowlist } from '@render/egress-policy';
 import { PNG } from 'pngjs';
 import { KnownDevices } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../src/config.ts';
-import { type LookupFn, parseAllowlist } from '../src/egress/address-policy.ts';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { RenderError } from '../src/renderers/render-error.ts';
 import type { RendererContext } from '../src/renderers/renderer.ts';
@@ -207,6 +207,25 @@ describe('screenshot renderer', () => {
       'Failed to capture screenshot: the address is not allowed (intranet.test points to a private, loopback or reserved network)',
     );
     expect(err.retryable).toBe(false);
+    expect(canary.hits).toEqual([]);
+  });
+
+  it('says a name could not be resolved, over http and https, rather than calling its address not allowed', async () => {
+    for (const url of ['http://no-such-host.invalid/', 'https://no-such-host.invalid/']) {
+      const err = await failureOf(payload(url));
+      expect(err.message, url).toBe('Failed to capture screenshot: no-such-host.invalid could not be resolved (ENOTFOUND)');
+      expect(err.retryable, url).toBe(false);
+    }
+  });
+
+  it('reaches localhost when 127.0.0.1 is allow-listed on that port (loopback names match the listed address)', async () => {
+    const image = await renderScreenshot(payload(`http://localhost:${pages.port}/`), ctx);
+    expect(image.bytes.length).toBeGreaterThan(0);
+    // Not on another port of the same address.
+    const err = await failureOf(payload(`http://localhost:${canary.port}/`));
+    expect(err.message).toBe(
+      'Failed to capture screenshot: the address is not allowed (localhost points to a private, loopback or reserved network)',
+    );
     expect(canary.hits).toEqual([]);
   });
 

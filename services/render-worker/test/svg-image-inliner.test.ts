@@ -1,10 +1,10 @@
 import dns from 'node:dns';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type LookupFn, parseAllowlist } from '@render/egress-policy';
 import { renderJobs, type SvgRenderPayload } from '@render/queue';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type LookupFn, parseAllowlist } from '../src/egress/address-policy.ts';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { RenderError } from '../src/renderers/render-error.ts';
 import type { ImageFetchSettings, RendererContext } from '../src/renderers/renderer.ts';

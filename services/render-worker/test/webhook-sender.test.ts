@@ -101,4 +101,17 @@ describe('sendWebhook', () => {
     });
     expect(result).toEqual({ kind: 'failed', code: 'CONNECTION_FAILED', reason: 'connection failed (ECONNREFUSED)' });
   });
+
+  it('says a name that does not resolve could not be resolved, as a failure to retry (not a refusal)', async () => {
+    const result = await sendWebhook(new URL('http://no-such-host.invalid/x'), '{}', 's', { allowlist: allowlist(), timeoutMs: 2_000 });
+    expect(result).toEqual({ kind: 'failed', code: 'CONNECTION_FAILED', reason: 'no-such-host.invalid could not be resolved (ENOTFOUND)' });
+  });
+
+  it('delivers to localhost when 127.0.0.1 is allow-listed on that port', async () => {
+    const result = await sendWebhook(new URL(`http://localhost:${port}/hook`), '{}', 's', {
+      allowlist: new Set([`127.0.0.1:${port}`]),
+      timeoutMs: 2_000,
+    });
+    expect(result).toEqual({ kind: 'answered', statusCode: 204 });
+  });
 });

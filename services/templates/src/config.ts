@@ -1,9 +1,9 @@
-import { LogLevel, loadConfig } from '@render/config';
+import { ListenHost, LogLevel, loadConfig } from '@render/config';
 import { type Static, Type } from '@sinclair/typebox';
 
 export const TemplatesConfigSchema = Type.Object({
   PORT: Type.Integer({ default: 3002 }),
-  HOST: Type.String({ default: '0.0.0.0' }),
+  HOST: ListenHost,
   LOG_LEVEL: LogLevel,
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
   /**

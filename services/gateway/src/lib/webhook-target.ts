@@ -1,72 +1,43 @@
-import net from 'node:net';
+import dns from 'node:dns';
+import { AppError } from '@render/contracts';
+import { type LookupFn, resolveTarget } from '@render/egress-policy';
 
 /**
- * An early refusal of webhooks at literal non-public addresses (`http://10.0.0.1/…`, `http://[::1]/…`), so the
- * caller gets a 400 instead of a 202 and a refused delivery. Names are not resolved here: the worker checks
- * the address a name resolves to when it delivers (the authoritative check, with the same allowlist).
+ * The webhook's address, checked at submission with the workers' own egress policy (`@render/egress-policy`,
+ * the same RENDER_EGRESS_ALLOWLIST): a name is resolved and refused when it points to a private, loopback or
+ * reserved address (`localhost.`, names in /etc/hosts, `[::127.0.0.1]`), so the caller gets a 400 instead of a
+ * 202 and a refused delivery. The worker checks again at each delivery (DNS answers change), and connects to
+ * the address it checked.
  */
-const blocked = new net.BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(network, prefix, 'ipv6');
-
 const defaultPort = (url: URL) => (url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port);
 
-/** `host:port,[v6]:port` as the workers' RENDER_EGRESS_ALLOWLIST, in the URL parser's spelling of each host. */
-export function parseWebhookAllowlist(raw: string): Set<string> {
-  const out = new Set<string>();
-  for (const entry of raw
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean)) {
-    try {
-      const url = new URL(`http://${entry}`);
-      out.add(`${url.hostname}:${url.port || '80'}`);
-    } catch {
-      throw new Error(`Invalid RENDER_EGRESS_ALLOWLIST entry "${entry}": expected host:port or [ipv6]:port`);
-    }
-  }
-  return out;
-}
+/** A resolver that hangs (no DNS server answering) must not hold the call: past this, a 503 to retry. */
+const LOOKUP_TIMEOUT_MS = 5_000;
+/** Resolver failures that say "not now" rather than "no such name". */
+const TEMPORARY_DNS_CODES = new Set(['EAI_AGAIN', 'ETIMEOUT']);
+export const DNS_RETRY_AFTER_SECONDS = 5;
 
-/** Why a webhook at a literal address is refused now, or null (a name, a public address, or allow-listed). */
-export function literalWebhookRefusal(url: URL, allowlist: Set<string>): string | null {
-  if (allowlist.has(`${url.hostname}:${defaultPort(url)}`)) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const family = net.isIP(host);
-  // The URL parser has already turned 2130706433, 0x7f.1 and the like into dotted IPv4.
-  const refused =
-    family === 4
-      ? blocked.check(host, 'ipv4')
-      : family === 6
-        ? blocked.check(host, 'ipv6')
-        : host === 'localhost' || host.endsWith('.localhost');
-  return refused ? `webhook must not point to a private, loopback or reserved address (${url.hostname})` : null;
+const boundedLookup: LookupFn = (hostname, options) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(Object.assign(new Error('DNS lookup timed out'), { code: 'ETIMEOUT' })), LOOKUP_TIMEOUT_MS);
+    dns.promises
+      .lookup(hostname, options)
+      .then(resolve, reject)
+      .finally(() => clearTimeout(timer));
+  });
+
+/** Why the webhook's address is refused (a 400, or a 503 while DNS does not answer), or null. */
+export async function webhookAddressRefusal(url: URL, allowlist: Set<string>, lookup: LookupFn = boundedLookup): Promise<AppError | null> {
+  const decision = await resolveTarget(url.hostname, Number(defaultPort(url)), { allowlist, lookup });
+  if (decision.allowed) return null;
+  if (decision.cause === 'unresolved' && decision.code && TEMPORARY_DNS_CODES.has(decision.code)) {
+    return new AppError('SERVICE_UNAVAILABLE', `webhook host ${decision.reason}; please retry shortly`, undefined, {
+      retryAfterSeconds: DNS_RETRY_AFTER_SECONDS,
+    });
+  }
+  if (decision.cause === 'unresolved') return new AppError('VALIDATION_ERROR', `webhook host ${decision.reason}`);
+  // Named as the caller wrote it, never as what it resolved to.
+  return new AppError('VALIDATION_ERROR', `webhook must not point to a private, loopback or reserved address (${url.hostname})`);
 }
 
 /** `WEBHOOK_PORTS` as a set of port strings, or null for any port. */

@@ -9,13 +9,22 @@ import {
   WebhookMessages,
   type WebhookPayload,
 } from '@render/contracts';
-import { deliveriesKey, type RenderKind, type RenderPayload, type WebhookJobData, webhookJob, webhookJobOptions } from '@render/queue';
+import { Gauge } from '@render/fastify-kit';
+import {
+  deliveriesKey,
+  type RenderKind,
+  type RenderPayload,
+  type WebhookJobData,
+  webhookConsumersKey,
+  webhookJob,
+  webhookJobOptions,
+} from '@render/queue';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SERVICE_RETRY_AFTER_SECONDS } from '../lib/service-fetch.ts';
-import { literalWebhookRefusal, webhookPortRefusal } from '../lib/webhook-target.ts';
+import { webhookAddressRefusal, webhookPortRefusal } from '../lib/webhook-target.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 /** A finished async render's image as kept for `GET /api/renders/{id}/image`. */
@@ -35,7 +44,7 @@ export interface AsyncRenderJob<K extends RenderKind> {
 }
 
 export interface AsyncRenders {
-  /** The webhook URL of a body, parsed; a 400 when it is not an absolute http(s) URL or is a literal non-public address. */
+  /** The webhook URL of a body, parsed; a 400 when it is not an absolute http(s) URL or uses a port not allowed. */
   webhookTarget(raw: string): URL;
   /**
    * Records the render as queued and starts the same billed pipeline as a synchronous call in the
@@ -92,6 +101,10 @@ const INTERRUPTED = {
 } as const;
 
 const SWEEP_BATCH = 50;
+/** A worker (re)starting takes seconds; its first heartbeat comes as soon as it runs. */
+const NO_CONSUMER_RETRY_AFTER_SECONDS = 30;
+const SCRAPE_TIMEOUT_MS = 3_000;
+const WEBHOOK_JOB_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
 
 const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
 
@@ -108,12 +121,14 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
   // Renders not yet ended, scored by when they count as orphaned: the gateway that ends one removes it, and
   // whoever removes it first (that gateway or a sweep) is the one that records its end and sends its webhook.
   const openKey = `${opts.prefix}:async-renders:open`;
+  const consumersKey = webhookConsumersKey(opts.prefix);
   const webhooks = new Queue<WebhookJobData>(webhookJob.queueName, {
     connection: redis,
     prefix: opts.prefix,
     defaultJobOptions: webhookJobOptions(opts.webhookRetryBaseMs, opts.webhookAttempts),
   });
   webhooks.on('error', (err) => app.log.debug({ err: err.message }, 'webhook queue error'));
+  webhookGauges(app, webhooks, consumersKey);
   // Renders still running in the background; a closing gateway lets them end (bounded by the render deadline).
   const running = new Set<Promise<void>>();
 
@@ -186,6 +201,11 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
     const caller = request.caller;
     // The webhook is signed with the account's secret, and the status is the owner's only: no anonymous ones.
     if (caller?.kind !== 'account') throw new AppError('UNAUTHORIZED', WebhookMessages.signedIn);
+    // Resolved now with the workers' policy (the 400 a delivery would end in), after the caller is known, so
+    // anonymous calls cannot make the gateway resolve names.
+    const refusal = await webhookAddressRefusal(job.webhook, opts.webhookAllowlist);
+    if (refusal) throw refusal;
+    await requireConsumer();
     // A key's credit was reserved in onRequest: a refusal (no credits left, a regenerated key) is this call's
     // 402/401 now rather than a failed render later. (A session's credit is reserved by the render itself.)
     const prepared = request.reservation;
@@ -265,9 +285,25 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
   function webhookTarget(raw: string): URL {
     const url = parseWebhookUrl(raw);
     if (!url) throw new AppError('VALIDATION_ERROR', WebhookMessages.invalid);
-    const refusal = literalWebhookRefusal(url, opts.webhookAllowlist) ?? webhookPortRefusal(url, opts.webhookPorts);
+    const refusal = webhookPortRefusal(url, opts.webhookPorts);
     if (refusal) throw new AppError('VALIDATION_ERROR', refusal);
     return url;
+  }
+
+  /**
+   * A webhook is accepted only while a worker consumes the webhook queue (its heartbeat in
+   * `webhookConsumersKey`): otherwise its job would wait in Redis, which never evicts, for a consumer that may
+   * never come (a stack started without one), and the caller would wait for a call that never comes.
+   */
+  async function requireConsumer(): Promise<void> {
+    const live = await guarded(() => redis.zcount(consumersKey, Date.now(), '+inf'));
+    if (live > 0) return;
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'Webhooks cannot be accepted right now: no render worker is delivering them. Retry later, or call without "webhook" for a synchronous answer.',
+      undefined,
+      { retryAfterSeconds: NO_CONSUMER_RETRY_AFTER_SECONDS },
+    );
   }
 
   /**
@@ -306,4 +342,43 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
   });
 }
 
-export default fp(asyncRendersPlugin, { name: 'async-renders', dependencies: ['redis', 'credits', 'account-limits'], fastify: '5.x' });
+/**
+ * `webhook_queue_jobs` (label state: waiting, delayed (retries waiting for their backoff), active, failed) and
+ * `webhook_consumers` (workers whose heartbeat is current), read on scrape; left out while Redis is away.
+ */
+function webhookGauges(app: FastifyInstance, webhooks: Queue, consumersKey: string): void {
+  const bounded = <T>(promise: Promise<T>) =>
+    Promise.race([promise, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), SCRAPE_TIMEOUT_MS).unref())]).catch(
+      () => undefined,
+    );
+  new Gauge({
+    name: 'webhook_queue_jobs',
+    help: 'Webhook deliveries in the webhook queue, by state (the queue depth is waiting + delayed + active)',
+    labelNames: ['state'] as const,
+    registers: [app.metrics],
+    async collect() {
+      this.reset();
+      if (app.redis.status !== 'ready') return;
+      const counts = await bounded(webhooks.getJobCounts(...WEBHOOK_JOB_STATES));
+      // BullMQ adds `paused` to a `waiting` count; only the states asked for are shown.
+      if (counts) for (const state of WEBHOOK_JOB_STATES) this.set({ state }, counts[state] ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'webhook_consumers',
+    help: 'Render worker processes delivering webhooks (a current heartbeat); none: webhooks are refused with 503',
+    registers: [app.metrics],
+    async collect() {
+      this.reset();
+      if (app.redis.status !== 'ready') return;
+      const live = await bounded(app.redis.zcount(consumersKey, Date.now(), '+inf'));
+      if (live !== undefined) this.set(live);
+    },
+  });
+}
+
+export default fp(asyncRendersPlugin, {
+  name: 'async-renders',
+  dependencies: ['redis', 'metrics', 'credits', 'account-limits'],
+  fastify: '5.x',
+});

@@ -115,9 +115,9 @@ export async function startFullStack(
   const prefix = uniquePrefix(label);
   const auth = await startStack(env.auth);
   const templates = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
-  // No AUTH_SERVICE_URL: this worker delivers no webhooks, so generated webhook URLs (the fuzz test's) are
-  // never resolved or called; test/async-renders.test.ts starts a delivering worker of its own.
-  const worker = await startWorker({ QUEUE_PREFIX: prefix, ...env.worker });
+  // It delivers webhooks too, as ./scripts/dev's does: the gateway accepts webhooks only while a worker consumes
+  // them, and refuses (400) addresses the egress policy would refuse, so only allow-listed ones are ever called.
+  const worker = await startWorker({ QUEUE_PREFIX: prefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN, ...env.worker });
   const gateway = await startGateway({
     QUEUE_PREFIX: prefix,
     AUTH_SERVICE_URL: auth.url,

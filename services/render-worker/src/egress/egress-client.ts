@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import { findEgressRefusal } from './egress-refusals.ts';
+import { type EgressRefusalKind, findEgressRefusal } from './egress-refusals.ts';
 
 /**
  * The worker's own HTTP client for content it fetches itself (SVG image variables). Every hop goes through
@@ -13,6 +13,8 @@ export type EgressFetchFailure =
   /** The proxy refused the target; `url` is the hop that was refused (a redirect target, maybe). */
   | { kind: 'blocked'; reason: string; url: URL }
   | { kind: 'unreachable'; reason: string; url: URL }
+  /** The name did not resolve; `reason` says so ("<host> could not be resolved (ENOTFOUND)"). */
+  | { kind: 'unresolved'; reason: string; url: URL }
   | { kind: 'status'; status: number }
   | { kind: 'timeout' }
   | { kind: 'too-large' }
@@ -57,7 +59,7 @@ const errorCode = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? (err
 const defaultPort = (url: URL) => (url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port));
 
 /** The proxy records why it refused; its own answers are told apart from an origin's look-alike by that record. */
-function refusal(url: URL, kind: 'blocked' | 'unreachable', since: number): string | undefined {
+function refusal(url: URL, kind: EgressRefusalKind, since: number): string | undefined {
   const found = findEgressRefusal(url.hostname, defaultPort(url), since);
   return found?.kind === kind ? found.reason : undefined;
 }
@@ -112,6 +114,10 @@ function hop(url: URL, proxy: URL, opts: EgressFetchOptions, signal: AbortSignal
       if (fromProxy && status === 403 && res.headers['x-egress-blocked']) {
         const reason = refusal(url, 'blocked', since);
         if (reason) return failWith({ kind: 'blocked', reason, url });
+      }
+      if (fromProxy && status === 502 && res.headers['x-egress-error'] === 'unresolved') {
+        const reason = refusal(url, 'unresolved', since);
+        if (reason) return failWith({ kind: 'unresolved', reason, url });
       }
       if (fromProxy && status === 502 && res.headers['x-egress-error'] === 'unreachable') {
         const reason = refusal(url, 'unreachable', since);
@@ -172,6 +178,8 @@ function hop(url: URL, proxy: URL, opts: EgressFetchOptions, signal: AbortSignal
       if (res.statusCode === 403) {
         return failWith({ kind: 'blocked', reason: refusal(url, 'blocked', since) ?? 'refused by the egress policy', url });
       }
+      const unresolved = res.statusCode === 502 ? refusal(url, 'unresolved', since) : undefined;
+      if (unresolved) return failWith({ kind: 'unresolved', reason: unresolved, url });
       if (res.statusCode === 502) {
         return failWith({ kind: 'unreachable', reason: refusal(url, 'unreachable', since) ?? 'the server could not be reached', url });
       }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type EgressDecision, type LookupFn, parseHostPort, parsePort, resolveTarget } from './address-policy.ts';
+import { type EgressDecision, type LookupFn, parseHostPort, parsePort, resolveTarget } from '@render/egress-policy';
 import { recordEgressRefusal } from './egress-refusals.ts';
 
 export type EgressProxyLogger = {
@@ -22,7 +22,7 @@ export type EgressProxy = {
   port: number;
   url: string;
   close(): Promise<void>;
-  stats(): { allowed: number; blocked: number };
+  stats(): { allowed: number; blocked: number; unresolved: number };
 };
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -144,7 +144,7 @@ function endSocket(socket: Duplex, payload: string): void {
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
   const { allowlist, logger, lookup } = opts;
   const connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const counters = { allowed: 0, blocked: 0 };
+  const counters = { allowed: 0, blocked: 0, unresolved: 0 };
   // Sockets handed to CONNECT/upgrade handlers are detached from the http server, so
   // server.close() would not end them; track everything we own explicitly.
   const sockets = new Set<net.Socket | Duplex>();
@@ -160,6 +160,12 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     const decision = await resolveTarget(host, port, { allowlist, ...(lookup ? { lookup } : {}) });
     if (decision.allowed) {
       counters.allowed += 1;
+    } else if (decision.cause === 'unresolved') {
+      counters.unresolved += 1;
+      // Not the policy's refusal: the name does not exist (or DNS is down). Said as such to the caller.
+      debug({ host, port, reason: decision.reason }, 'egress name not resolved');
+      recordEgressRefusal({ host, port, kind: 'unresolved', reason: decision.reason });
+      opts.onRefusal?.('unreachable');
     } else {
       counters.blocked += 1;
       // Only host/port/reason: full URLs can carry tokens in the query string. The resolved addresses
@@ -257,7 +263,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     if (!decision.allowed) {
       // Drain so the keep-alive connection stays usable for Chromium's next request.
       req.resume();
-      sendBlocked(res, decision.reason);
+      if (decision.cause === 'unresolved') sendPlain(res, 502, `Bad gateway: ${decision.reason}\n`, { 'X-Egress-Error': 'unresolved' });
+      else sendBlocked(res, decision.reason);
       return;
     }
     if (res.destroyed || req.destroyed) return;
@@ -358,7 +365,12 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     const decision = await decide(target.host, target.port);
     if (client.destroyed) return undefined;
     if (!decision.allowed) {
-      endSocket(client, rawResponse('403 Forbidden', blockedBody(decision.reason), ['X-Egress-Blocked: 1']));
+      endSocket(
+        client,
+        decision.cause === 'unresolved'
+          ? rawResponse('502 Bad Gateway', `Bad gateway: ${decision.reason}\n`, ['X-Egress-Error: unresolved'])
+          : rawResponse('403 Forbidden', blockedBody(decision.reason), ['X-Egress-Blocked: 1']),
+      );
       return undefined;
     }
     const upstream = await connectUpstream(target, decision.address, decision.family);

@@ -1,12 +1,13 @@
 /**
  * Recent targets the egress proxy refused or could not reach. Chromium reports every failed CONNECT (an
  * https page, whatever the cause) as the same net::ERR_TUNNEL_CONNECTION_FAILED and never shows the proxy's
- * answer, so a renderer looks the reason up here to tell "not allowed" from "not reachable".
+ * answer, so a renderer looks the reason up here to tell "not allowed" from "not resolved" and "not reachable".
  *
  * Process-wide on purpose: the proxy and the renderers of a worker share a process but not an object. An
  * entry says only how the worker's own policy judged a host:port, which is the same for every job.
  */
-export type EgressRefusalKind = 'blocked' | 'unreachable';
+/** blocked: by the policy; unresolved: the name did not resolve (said as such, not as a refusal); unreachable: no connection. */
+export type EgressRefusalKind = 'blocked' | 'unresolved' | 'unreachable';
 
 export interface EgressRefusal {
   host: string;

@@ -110,8 +110,8 @@ export function watchPage(page: Page, diagnostics: RenderDiagnostics): () => voi
     if (headers['x-egress-blocked']) {
       const reason = refusalOf(url, diagnostics.since)?.reason ?? 'not allowed by the egress policy';
       diagnostics.add('RESOURCE_REFUSED', `Refused ${displayUrl(url)}: ${reason}`, { url, reason }, `refused\n${displayUrl(url)}`);
-    } else if (headers['x-egress-error'] === 'unreachable') {
-      const reason = refusalOf(url, diagnostics.since)?.reason ?? 'unreachable';
+    } else if (headers['x-egress-error'] === 'unreachable' || headers['x-egress-error'] === 'unresolved') {
+      const reason = refusalOf(url, diagnostics.since)?.reason ?? headers['x-egress-error'];
       diagnostics.add('RESOURCE_FAILED', `Could not reach ${displayUrl(url)} (${reason})`, { url, reason }, `failed\n${displayUrl(url)}`);
     } else {
       const reason = `HTTP ${status}`;

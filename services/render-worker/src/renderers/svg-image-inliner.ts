@@ -59,6 +59,8 @@ function describeFailure(url: string, start: URL, failure: EgressFetchFailure, m
         `${subject} could not be fetched: the server could not be reached (${failure.reason})${viaRedirect(failure.url)}`,
         false,
       );
+    case 'unresolved':
+      return new RenderError(`${subject} could not be fetched: ${failure.reason}${viaRedirect(failure.url)}`, false);
     case 'status':
       return new RenderError(`${subject} could not be fetched: HTTP ${failure.status}`, false);
     case 'timeout':

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { WEBHOOK_SIGNATURE_HEADER } from '@render/contracts';
-import { resolveTarget } from '../egress/address-policy.ts';
+import { resolveTarget } from '@render/egress-policy';
 
 /**
  * One webhook POST under the egress policy. Not through the egress proxy (that one only takes GETs and
@@ -14,7 +14,7 @@ import { resolveTarget } from '../egress/address-policy.ts';
  */
 export type SendResult =
   | { kind: 'answered'; statusCode: number }
-  /** The egress policy refused the target (private, loopback, reserved, unresolvable): never retried. */
+  /** The egress policy refused the target (private, loopback, reserved): never retried. */
   | { kind: 'refused'; reason: string }
   /** No answer: timeout, connection or TLS error. */
   | { kind: 'failed'; code: 'TIMEOUT' | 'CONNECTION_FAILED'; reason: string };
@@ -36,6 +36,8 @@ const errorCode = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? (err
 export async function sendWebhook(url: URL, body: string, secret: string, opts: SendOptions): Promise<SendResult> {
   const port = defaultPort(url);
   const decision = await resolveTarget(url.hostname, port, { allowlist: opts.allowlist });
+  // A name that does not resolve now may later (it was checked at submission): retried like a connection error.
+  if (!decision.allowed && decision.cause === 'unresolved') return { kind: 'failed', code: 'CONNECTION_FAILED', reason: decision.reason };
   if (!decision.allowed) return { kind: 'refused', reason: decision.reason };
   const secure = url.protocol === 'https:';
   const bareHost = url.hostname.replace(/^\[|\]$/g, '');

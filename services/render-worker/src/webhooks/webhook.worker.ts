@@ -1,12 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { AuthInternalRoutes, WebhookLimits, WebhookSecretInternalResponse } from '@render/contracts';
 import type { Logger } from '@render/logger';
 import {
   createRedis,
   DELIVERIES_TTL_SECONDS,
   deliveriesKey,
+  WEBHOOK_CONSUMER_HEARTBEAT_MS,
+  WEBHOOK_CONSUMER_TTL_MS,
   WEBHOOK_TIMEOUT_MS,
   type WebhookDeliveryRecord,
   type WebhookJobData,
+  webhookConsumersKey,
   webhookJob,
 } from '@render/queue';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -33,13 +37,14 @@ export type WebhookAttemptResult = 'delivered' | 'retrying' | 'failed';
 
 const checkSecret = TypeCompiler.Compile(WebhookSecretInternalResponse);
 const SECRET_TIMEOUT_MS = 5_000;
+const FIRST_BEAT_WAIT_MS = 2_000;
 
 /**
  * Consumes the `webhook` queue: signs each attempt with the account's current secret (fetched from the
  * account service per attempt, so a rotation covers retries and no secret is kept here), POSTs it under the
  * egress policy, records the attempt for the dashboard, and lets BullMQ retry a failure with its backoff.
  */
-export function startWebhookWorker(opts: WebhookWorkerOptions): { worker: Worker; connection: Redis } {
+export function startWebhookWorker(opts: WebhookWorkerOptions): { worker: Worker; connection: Redis; listed: Promise<void> } {
   const { logger } = opts;
   const connection = createRedis(opts.redisUrl, 'blocking', 'render-worker-webhook');
 
@@ -114,5 +119,32 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): { worker: Worker
   worker.on('failed', (job, err) => {
     if (job) logger.info({ jobId: job.id, attempt: job.attemptsMade, reason: err.message }, 'webhook delivery failed');
   });
-  return { worker, connection };
+  const listed = announceConsumer(worker, connection, opts.prefix, logger);
+  return { worker, connection, listed };
+}
+
+/**
+ * Keeps this process listed as a consumer of the webhook queue (`webhookConsumersKey`) while its worker runs,
+ * and unlisted from the moment it starts closing: the gateway accepts webhooks only while someone is listed.
+ * Resolves once the first heartbeat is written (or failed: the next one retries).
+ */
+function announceConsumer(worker: Worker, connection: Redis, prefix: string, logger: Logger): Promise<void> {
+  const key = webhookConsumersKey(prefix);
+  const id = randomUUID();
+  const beat = () =>
+    connection
+      .multi()
+      .zadd(key, Date.now() + WEBHOOK_CONSUMER_TTL_MS, id)
+      // Entries of workers that stopped without a word (killed, crashed) go with the next heartbeat.
+      .zremrangebyscore(key, '-inf', Date.now())
+      .pexpire(key, WEBHOOK_CONSUMER_TTL_MS)
+      .exec()
+      .catch((err: Error) => logger.warn({ err: err.message }, 'webhook consumer heartbeat failed'));
+  const timer = setInterval(beat, WEBHOOK_CONSUMER_HEARTBEAT_MS).unref();
+  worker.once('closing', () => {
+    clearInterval(timer);
+    connection.zrem(key, id).catch(() => undefined);
+  });
+  // Bounded: with Redis away the heartbeat waits for it, and the worker's start must not.
+  return Promise.race([beat().then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, FIRST_BEAT_WAIT_MS).unref())]);
 }

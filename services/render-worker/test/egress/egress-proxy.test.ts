@@ -1,8 +1,8 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import net from 'node:net';
+import { type LookupFn, parseAllowlist } from '@render/egress-policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LookupFn, parseAllowlist } from '../../src/egress/address-policy.ts';
 import { type EgressProxy, startEgressProxy } from '../../src/egress/egress-proxy.ts';
 
 type Listening = { server: http.Server; port: number };

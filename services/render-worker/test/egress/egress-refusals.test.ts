@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
+import { parseAllowlist } from '@render/egress-policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowlist } from '../../src/egress/address-policy.ts';
 import { type EgressProxy, startEgressProxy } from '../../src/egress/egress-proxy.ts';
 import { findEgressRefusal, recordEgressRefusal } from '../../src/egress/egress-refusals.ts';
 

@@ -76,6 +76,11 @@ export class MainDocument {
       const reason = /Blocked by render egress policy: (.+)/.exec(body)?.[1]?.trim();
       throw failure(reason ? `the address is not allowed (${reason})` : 'the address is not allowed');
     }
+    if (headers['x-egress-error'] === 'unresolved') {
+      const body = await response.text().catch(() => '');
+      const reason = /Bad gateway: (.+)/.exec(body)?.[1]?.trim();
+      throw failure(reason ?? `${hostPort(response.url())} could not be resolved`);
+    }
     if (headers['x-egress-error'] === 'unreachable') {
       const body = await response.text().catch(() => '');
       const cause = /upstream unavailable \((.+)\)/.exec(body)?.[1];
@@ -100,6 +105,7 @@ export class MainDocument {
       const target = this.failed?.url ?? url;
       const refusal = refusalFor(target, this.since);
       if (refusal?.kind === 'blocked') return failure(`the address is not allowed (${refusal.reason})`);
+      if (refusal?.kind === 'unresolved') return failure(refusal.reason);
       if (refusal?.kind === 'unreachable') return failure(`${hostPort(target)} could not be reached (${refusal.reason})`);
     }
     if (code === 'ERR_ABORTED') return failure('net::ERR_ABORTED (the address may serve a download rather than a page)');

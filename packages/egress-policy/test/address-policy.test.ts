@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress, type LookupFn, parseAllowlist, resolveTarget } from '../../src/egress/address-policy.ts';
+import { isPublicAddress, type LookupFn, parseAllowlist, resolveTarget } from '../src/address-policy.ts';
 
 // Never lets a test name reach a real resolver; unknown names fail like NXDOMAIN.
 const fakeLookup: LookupFn = async (hostname) => {
@@ -105,6 +105,7 @@ describe('resolveTarget', () => {
     expect(d.allowed).toBe(false);
     expect(d).toEqual({
       allowed: false,
+      cause: 'not-public',
       reason: 'rebind.test points to a private, loopback or reserved network',
       addresses: ['127.0.0.1'], // for the worker's log only
     });
@@ -128,18 +129,61 @@ describe('resolveTarget', () => {
       if (!d.allowed) expect(d.reason, host).not.toMatch(IP);
     }
     const literal = await resolveTarget('10.0.0.1', 80, opts);
-    expect(literal).toEqual({ allowed: false, reason: '10.0.0.1 is in a private, loopback or reserved network' });
+    expect(literal).toEqual({ allowed: false, cause: 'not-public', reason: '10.0.0.1 is in a private, loopback or reserved network' });
   });
 
   it('judges IPv4-mapped answers as their IPv4 address', async () => {
     expect((await resolveTarget('mapped.test', 80, opts)).allowed).toBe(false);
   });
 
-  it('refuses on resolution failure or empty answer', async () => {
-    const d = await resolveTarget('nx.test', 80, opts);
-    expect(d.allowed).toBe(false);
-    if (!d.allowed) expect(d.reason).toContain('ENOTFOUND');
-    expect((await resolveTarget('empty.test', 80, opts)).allowed).toBe(false);
+  it('says a name could not be resolved (not that its address is refused) on a failure or an empty answer', async () => {
+    expect(await resolveTarget('nx.test', 80, opts)).toEqual({
+      allowed: false,
+      cause: 'unresolved',
+      code: 'ENOTFOUND',
+      reason: 'nx.test could not be resolved (ENOTFOUND)',
+    });
+    expect(await resolveTarget('empty.test', 80, opts)).toEqual({
+      allowed: false,
+      cause: 'unresolved',
+      reason: 'empty.test resolved to no addresses',
+    });
+    // An allow-listed name that does not resolve says the same.
+    const listed = await resolveTarget('nx.test', 81, { allowlist: parseAllowlist('nx.test:81'), lookup: fakeLookup });
+    expect(listed).toMatchObject({ allowed: false, cause: 'unresolved', reason: 'nx.test could not be resolved (ENOTFOUND)' });
+  });
+
+  it('says so with the real resolver too (.invalid never resolves, RFC 6761)', async () => {
+    const d = await resolveTarget('no-such-host.invalid', 80, { allowlist: new Set() });
+    expect(d).toMatchObject({ allowed: false, cause: 'unresolved' });
+    if (!d.allowed) expect(d.reason).toMatch(/^no-such-host\.invalid could not be resolved \(E[A-Z_]+\)$/);
+  });
+
+  it('admits a name that resolves to an allow-listed address:port, and connects to that address', async () => {
+    // allowed.test and rebind.test both resolve to 127.0.0.1; 127.0.0.1:4567 is listed.
+    expect(await resolveTarget('rebind.test', 4567, opts)).toEqual({ allowed: true, address: '127.0.0.1', family: 4 });
+    expect((await resolveTarget('rebind.test', 4568, opts)).allowed).toBe(false);
+    // Only the listed answer is ever dialled, whatever else the name resolves to.
+    const twoFaced: LookupFn = async () => [
+      { address: '::1', family: 6 },
+      { address: '10.0.0.5', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    expect(await resolveTarget('two.test', 4567, { allowlist, lookup: twoFaced })).toEqual({
+      allowed: true,
+      address: '127.0.0.1',
+      family: 4,
+    });
+    // A numeric spelling of a listed address is that address.
+    expect(await resolveTarget('2130706433', 4567, opts)).toEqual({ allowed: true, address: '127.0.0.1', family: 4 });
+  });
+
+  it('admits localhost and localhost. (the real resolver and /etc/hosts) when 127.0.0.1:port is listed', async () => {
+    const real = { allowlist: parseAllowlist('127.0.0.1:18081') };
+    for (const host of ['localhost', 'localhost.', 'LOCALHOST']) {
+      expect(await resolveTarget(host, 18081, real), host).toEqual({ allowed: true, address: '127.0.0.1', family: 4 });
+      expect((await resolveTarget(host, 18082, real)).allowed, host).toBe(false);
+    }
   });
 
   it('allows allow-listed host:port pairs only on that port', async () => {

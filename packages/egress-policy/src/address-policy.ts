@@ -3,10 +3,16 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * `reason` is user-facing (see NOT_PUBLIC); `addresses`, what a refused name resolved to, is for the
- * worker's own log only.
+ * The one egress policy: the render worker's proxy and webhook deliveries apply it, and the gateway applies it
+ * to a webhook URL at submission. `reason` is user-facing (see NOT_PUBLIC); `addresses`, what a refused name
+ * resolved to, is for the worker's own log only. `cause` tells a refusal by the policy (`not-public`) from a
+ * name that could not be resolved (`unresolved`, with the resolver's `code`: ENOTFOUND is final, EAI_AGAIN
+ * may pass) and from a target that is not one (`invalid`).
  */
-export type EgressDecision = { allowed: true; address: string; family: 4 | 6 } | { allowed: false; reason: string; addresses?: string[] };
+export type EgressRefusalCause = 'not-public' | 'unresolved' | 'invalid';
+export type EgressDecision =
+  | { allowed: true; address: string; family: 4 | 6 }
+  | { allowed: false; cause: EgressRefusalCause; reason: string; code?: string; addresses?: string[] };
 
 export type LookupAddress = { address: string; family: number };
 
@@ -33,6 +39,19 @@ const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
 const NOT_PUBLIC = 'a private, loopback or reserved network';
 const literalNotPublic = (host: string) => `${host} is in ${NOT_PUBLIC}`;
 const nameNotPublic = (host: string) => `${host} points to ${NOT_PUBLIC}`;
+const notPublic = (reason: string, addresses?: string[]): EgressDecision => ({
+  allowed: false,
+  cause: 'not-public',
+  reason,
+  ...(addresses ? { addresses } : {}),
+});
+/** Says the name could not be resolved, not that its address is refused: a typo or a DNS outage, not the policy. */
+const unresolved = (host: string, code?: string): EgressDecision => ({
+  allowed: false,
+  cause: 'unresolved',
+  reason: code ? `${host} could not be resolved (${code})` : `${host} resolved to no addresses`,
+  ...(code ? { code } : {}),
+});
 
 const HOSTNAME_RE = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/;
 
@@ -153,10 +172,14 @@ function canonicalAddress(address: string): { address: string; family: 4 | 6 } {
 
 export async function resolveTarget(host: string, port: number, opts: ResolveTargetOptions): Promise<EgressDecision> {
   const lookup = opts.lookup ?? defaultLookup;
-  const bare = stripBrackets(host.trim()).toLowerCase();
-  if (bare === '') return { allowed: false, reason: 'empty host' };
+  // `localhost.` is `localhost` written as an absolute name: resolved (and named in reasons) without the dot,
+  // as /etc/hosts knows it. The connection goes to the address checked here, whatever the spelling.
+  const bare = stripBrackets(host.trim())
+    .toLowerCase()
+    .replace(/(?<=[^.])\.$/, '');
+  if (bare === '') return { allowed: false, cause: 'invalid', reason: 'empty host' };
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    return { allowed: false, reason: `invalid port ${String(port)}` };
+    return { allowed: false, cause: 'invalid', reason: `invalid port ${String(port)}` };
   }
 
   if (opts.allowlist.has(targetKey(bare, port))) {
@@ -164,15 +187,15 @@ export async function resolveTarget(host: string, port: number, opts: ResolveTar
     try {
       const addrs = await lookup(bare, { all: true, verbatim: true });
       const first = addrs[0];
-      if (!first) return { allowed: false, reason: `${bare} resolved to no addresses` };
+      if (!first) return unresolved(bare);
       return { allowed: true, address: first.address, family: familyOf(first.address) };
     } catch (err) {
-      return { allowed: false, reason: `cannot resolve ${bare}: ${errorCode(err)}` };
+      return unresolved(bare, errorCode(err));
     }
   }
 
   if (net.isIP(bare) !== 0) {
-    if (!isPublicAddress(bare)) return { allowed: false, reason: literalNotPublic(bare) };
+    if (!isPublicAddress(bare)) return notPublic(literalNotPublic(bare));
     return { allowed: true, ...canonicalAddress(bare) };
   }
 
@@ -180,7 +203,8 @@ export async function resolveTarget(host: string, port: number, opts: ResolveTar
   // way here so they are judged as the address they really are, independent of the resolver.
   if (ipaddr.IPv4.isValid(bare)) {
     const v4 = ipaddr.IPv4.parse(bare).toString();
-    if (!isPublicAddress(v4)) return { allowed: false, reason: literalNotPublic(bare) };
+    if (opts.allowlist.has(targetKey(v4, port))) return { allowed: true, address: v4, family: 4 };
+    if (!isPublicAddress(v4)) return notPublic(literalNotPublic(bare));
     return { allowed: true, address: v4, family: 4 };
   }
 
@@ -188,13 +212,21 @@ export async function resolveTarget(host: string, port: number, opts: ResolveTar
   try {
     addrs = await lookup(bare, { all: true, verbatim: true });
   } catch (err) {
-    return { allowed: false, reason: `cannot resolve ${bare}: ${errorCode(err)}` };
+    return unresolved(bare, errorCode(err));
   }
-  if (addrs.length === 0) return { allowed: false, reason: `${bare} resolved to no addresses` };
+  if (addrs.length === 0) return unresolved(bare);
+  // A name that resolves to an allow-listed address:port reaches that one (`localhost:18081` when
+  // `127.0.0.1:18081` is listed): the connection goes to exactly that address, so the name's other answers
+  // (`::1`, or anything else) are never dialled.
+  const listed = addrs.find((a) => opts.allowlist.has(targetKey(a.address, port)));
+  if (listed) return { allowed: true, address: listed.address, family: familyOf(listed.address) };
   // Any internal answer refuses the whole name: otherwise a multi-record name could let a
   // retrying client land on the internal one.
   if (!addrs.every((a) => isPublicAddress(a.address))) {
-    return { allowed: false, reason: nameNotPublic(bare), addresses: addrs.map((a) => a.address) };
+    return notPublic(
+      nameNotPublic(bare),
+      addrs.map((a) => a.address),
+    );
   }
   const first = addrs[0] as LookupAddress;
   return { allowed: true, ...canonicalAddress(first.address) };
