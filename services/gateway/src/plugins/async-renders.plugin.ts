@@ -10,10 +10,10 @@ import {
   type WebhookPayload,
 } from '@render/contracts';
 import { deliveriesKey, type RenderKind, type RenderPayload, type WebhookJobData, webhookJob, webhookJobOptions } from '@render/queue';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { Compile } from 'typebox/compile';
 import { SERVICE_RETRY_AFTER_SECONDS } from '../lib/service-fetch.ts';
 import { literalWebhookRefusal, webhookPortRefusal } from '../lib/webhook-target.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
@@ -70,7 +70,7 @@ export interface AsyncRendersOptions {
 }
 
 const CLOSE_TIMEOUT_MS = 2_000;
-const checkDelivery = TypeCompiler.Compile(WebhookDelivery);
+const checkDelivery = Compile(WebhookDelivery);
 
 /** Redis errors are an outage of this feature, not of the request: a 503 the caller may retry. */
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {

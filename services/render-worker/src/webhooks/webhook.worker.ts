@@ -9,9 +9,9 @@ import {
   type WebhookJobData,
   webhookJob,
 } from '@render/queue';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { Compile } from 'typebox/compile';
 import { sendWebhook } from './webhook-sender.ts';
 
 export interface WebhookWorkerOptions {
@@ -26,7 +26,7 @@ export interface WebhookWorkerOptions {
   logger: Logger;
 }
 
-const checkSecret = TypeCompiler.Compile(WebhookSecretInternalResponse);
+const checkSecret = Compile(WebhookSecretInternalResponse);
 const SECRET_TIMEOUT_MS = 5_000;
 
 /**
