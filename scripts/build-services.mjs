@@ -131,7 +131,7 @@ export async function buildTarget(name, { esbuild, log = console.log, outdir: ou
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     outExtension: { '.js': '.js' },
     sourcemap: 'linked',
     keepNames: true,

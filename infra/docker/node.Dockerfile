@@ -9,7 +9,7 @@
 #   /app/services/templates   node dist/server.js
 #   /app/services/templates   node dist/migrate.cli.js && node dist/seed.cli.js   (migrations, starters)
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 ENV PUPPETEER_SKIP_DOWNLOAD=true \

@@ -2,7 +2,7 @@
 # The render worker: compiled JavaScript (`node dist/main.js`, bundled by scripts/build-services.mjs) over
 # production dependencies only, plus Debian's Chromium and the fonts renders depend on.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 ENV PUPPETEER_SKIP_DOWNLOAD=true \

@@ -2,7 +2,8 @@
 # Sourced by scripts/dev and scripts/test: installs what the stack needs and
 # brings up local Redis and Postgres unless REDIS_URL / DATABASE_URL are given.
 #
-# Exports: PUPPETEER_SKIP_DOWNLOAD, CHROMIUM_PATH, REDIS_URL, DATABASE_URL.
+# Exports: PATH (a maintained Node first: the one in .node-version when the machine's is older, see
+# scripts/lib/node.sh), PUPPETEER_SKIP_DOWNLOAD, CHROMIUM_PATH, REDIS_URL, DATABASE_URL.
 # Defines setup_stop_services (also installed as the EXIT trap), which stops only
 # the embedded servers this shell started: never ones passed in by URL, nor ones
 # already running (left by an earlier run, or shared with a concurrent one).
@@ -57,7 +58,10 @@ apt_install() {
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
-# --- a. pnpm and node_modules -------------------------------------------------
+# --- a. Node, pnpm and node_modules -------------------------------------------
+
+# shellcheck source=SCRIPTDIR/node.sh
+source "$REPO_ROOT/scripts/lib/node.sh"
 
 ensure_pnpm() {
 	command -v pnpm >/dev/null 2>&1 && return
@@ -253,6 +257,7 @@ ensure_manifest_tools() {
 	((${#missing[@]} == 0)) || apt_install "${missing[@]}"
 }
 
+ensure_node
 ensure_pnpm
 ensure_node_modules
 ensure_manifest_tools

@@ -1,5 +1,5 @@
-import { type Static, type TObject, Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { type Static, type TObject, Type } from 'typebox';
+import { Value } from 'typebox/value';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -19,7 +19,7 @@ export function loadConfig<T extends TObject>(schema: T, env: Record<string, str
   const converted = Value.Convert(schema, Value.Default(schema, picked));
   const errors = [...Value.Errors(schema, converted)];
   if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.path.replace(/^\//, '') || '(root)'}: ${e.message}`);
+    const lines = errors.map((e) => `  ${e.instancePath.replace(/^\//, '') || '(root)'}: ${e.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return converted as Static<T>;

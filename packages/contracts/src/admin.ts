@@ -1,5 +1,5 @@
 // Administrator contracts (spec §8): platform overview.
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 
 const Windows = Type.Object({ last24h: Type.Integer(), last7d: Type.Integer(), last30d: Type.Integer() });
 

@@ -1,6 +1,6 @@
 // Account request/response contracts (spec §3, §5, §9): the auth service validates with them, the gateway
 // documents its forwarded /api/auth/* calls with them, and the web app can share them.
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { ErrorResponse } from './render.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 

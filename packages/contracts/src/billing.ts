@@ -1,5 +1,5 @@
 // Billing request/response contracts (spec §3 Subscription, §7).
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type TSchema, Type } from 'typebox';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { cacheField, dimension, formatMessages, optimizeField, outputFields, quality, RasterFormats, scaleField } from './render.ts';
 import { conditional, StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';

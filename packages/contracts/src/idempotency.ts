@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { withMessages } from './schema-helpers.ts';
 
 /** How long the first answer of an `Idempotency-Key` is kept (and repeated for the same request). */

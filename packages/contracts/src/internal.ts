@@ -1,7 +1,7 @@
 // The calls between the gateway and the services behind it (`/internal/*`, X-Internal-Token only). The
 // services validate with these schemas and the gateway checks their answers against them, so neither side
 // trusts a shape it has not declared.
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { UserView } from './auth.ts';
 import { PlanRulesResponse } from './limits.ts';
 import { defineRoute } from './route.ts';

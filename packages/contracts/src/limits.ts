@@ -1,6 +1,6 @@
 // Limits a caller can see: what a token bucket has left (for the RateLimit and Retry-After headers), the cost
 // of an anonymous render, and what GET /api/limits answers (the web app's copy reads it).
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 
 /** Spec §9: the Free plan gets 50 credits over a rolling 30-day window; Pro is unlimited. */
 export const FREE_PLAN_CREDITS = 50;

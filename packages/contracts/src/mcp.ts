@@ -1,7 +1,7 @@
 // `POST /api/mcp`: the Model Context Protocol's streamable HTTP transport (JSON-RPC 2.0). The gateway checks
 // only the envelope; the MCP SDK's transport reads the rest, and each tool call goes through the public route
 // it names (same validation, limits and credits).
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 
 const JsonRpcId = Type.Union([Type.String({ maxLength: 256 }), Type.Integer()]);

@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { AppError } from './errors.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 

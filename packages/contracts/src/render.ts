@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { AppError } from './errors.ts';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
 import { RenderWarnings } from './render-warnings.ts';
@@ -214,12 +214,13 @@ export type SvgConvertBody = Static<typeof SvgConvertBody>;
 // Job payloads: what the gateway queues and the worker re-validates (packages/queue compiles them once).
 // Every field is filled in (defaults applied) and nothing else is allowed.
 
-export const HtmlRenderPayload = Type.Composite(
+export const HtmlRenderPayload = Type.Interface(
   [
     Type.Required(Type.Omit(HtmlConvertBody, ['output', 'outputType', 'cache', 'webhook', 'optimize', ...PdfFieldNames])),
     // Only for format pdf: the page options, resolved by the gateway. `optimize` only when asked for.
     Type.Object({ pdf: Type.Optional(PdfJobOptions), optimize: Type.Optional(Type.Boolean()) }),
   ],
+  {},
   { additionalProperties: false },
 );
 export type HtmlRenderPayload = Static<typeof HtmlRenderPayload>;
@@ -237,11 +238,12 @@ export const SvgImageVariable = Type.Object(
 );
 export type SvgImageVariable = Static<typeof SvgImageVariable>;
 
-export const SvgRenderPayload = Type.Composite(
+export const SvgRenderPayload = Type.Interface(
   [
     Type.Required(Type.Omit(SvgConvertBody, ['output', 'outputType', 'cache', 'webhook', 'optimize'])),
     Type.Object({ images: Type.Optional(Type.Array(SvgImageVariable, { maxItems: 20 })), optimize: Type.Optional(Type.Boolean()) }),
   ],
+  {},
   { additionalProperties: false },
 );
 export type SvgRenderPayload = Static<typeof SvgRenderPayload>;

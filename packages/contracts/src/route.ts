@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from 'typebox';
 import { AppError } from './errors.ts';
 import type { SecurityRequirements } from './security.ts';
 

@@ -1,4 +1,4 @@
-import { Kind, type SchemaOptions, type TSchema, type TUnsafe, Type, TypeRegistry } from '@sinclair/typebox';
+import { type TSchema, type TSchemaOptions, type TUnsafe, Type } from 'typebox';
 
 /**
  * User-facing validation messages travel inside the schema (`x-messages`), so the one error handler can
@@ -7,16 +7,15 @@ import { Kind, type SchemaOptions, type TSchema, type TUnsafe, Type, TypeRegistr
  */
 export type FieldMessages = Partial<Record<'required' | 'type' | 'minLength' | 'maxLength' | 'enum' | 'range' | 'format', string>>;
 
-export const withMessages = <T extends TSchema>(schema: T, messages: FieldMessages): T => Object.assign(schema, { 'x-messages': messages });
+export const withMessages = <T extends TSchema>(schema: T, messages: FieldMessages): T & { 'x-messages': FieldMessages } =>
+  Object.assign(schema, { 'x-messages': messages });
 
-// Registered so TypeBox's own checker (used by the worker to re-validate jobs) understands StringEnum too.
-if (!TypeRegistry.Has('StringEnum')) {
-  TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
-}
-
-/** A string enum as a plain JSON-schema `enum`, which gives one clear Ajv error instead of an anyOf cascade. */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> =>
-  Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
+/**
+ * A string enum as a plain JSON-schema `enum`, which gives one clear Ajv error instead of an anyOf cascade.
+ * TypeBox 1 checks standard keywords itself, so the worker's compiled checks need no registered kind.
+ */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: TSchemaOptions = {}): TUnsafe<T[number]> =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 /**
  * A whole number within [min, max] whose errors read "<field> must be between …" / "… a whole number …",

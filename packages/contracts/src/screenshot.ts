@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
 import { cacheField, formatMessages, optimizeField, outputFields, PageOutputFormats, quality, RenderLimits } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
@@ -340,7 +340,7 @@ export const ScreenshotConvertBody = Type.Object(
 );
 export type ScreenshotConvertBody = Static<typeof ScreenshotConvertBody>;
 
-export const ScreenshotRenderPayload = Type.Composite(
+export const ScreenshotRenderPayload = Type.Interface(
   [
     Type.Omit(ScreenshotConvertBody, ['output', 'outputType', 'omitBackground', 'cache', 'webhook', 'optimize', ...PdfFieldNames]),
     // Only for format pdf: the page options, resolved by the gateway. `optimize` only when asked for.
@@ -351,6 +351,7 @@ export const ScreenshotRenderPayload = Type.Composite(
       maxCapturePixels: Type.Optional(Type.Integer({ minimum: 1 })),
     }),
   ],
+  {},
   { additionalProperties: false },
 );
 export type ScreenshotRenderPayload = Static<typeof ScreenshotRenderPayload>;

@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { cacheField, dimension, ErrorResponse, formatMessages, optimizeField, outputFields, quality, SvgOutputFormats } from './render.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';

@@ -1,5 +1,5 @@
 // Credit usage of an account (spec §4): what GET /api/auth/usage answers.
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

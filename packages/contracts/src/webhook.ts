@@ -1,7 +1,7 @@
 // Async renders with signed webhooks: the `webhook` field of every convert call (and template generation),
 // the 202 answer, the status of a kept render, the payload POSTed to the webhook, the recorded deliveries
 // and the account's webhook secret. No import from render.ts: render.ts imports `webhookField` from here.
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 
 export const WebhookLimits = {
@@ -59,7 +59,7 @@ export function parseWebhookUrl(raw: string): URL | null {
 export const AsyncRenderStatuses = ['queued', 'rendering', 'done', 'failed'] as const;
 export type AsyncRenderStatus = (typeof AsyncRenderStatuses)[number];
 
-// A pattern, not `format: 'uuid'`: the queue's compiled checks (TypeCompiler) know no formats.
+// A pattern, not `format: 'uuid'`: the queue's compiled checks (typebox/compile) are kept free of formats.
 const RenderId = Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'The render id' });
 export const RenderIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: 'The render id' }) });
 

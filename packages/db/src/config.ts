@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@render/config';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 
 // @render/db's settings, validated by @render/config like every service's (its ConfigError, all problems at
 // once). The environment comes in as an argument: only the CLIs, the package's entry points, hand over

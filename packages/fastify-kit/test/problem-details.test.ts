@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { AppError, withMessages } from '@render/contracts';
-import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ajvOptions, clientErrorHandler, errorHandler, frameworkErrors, RequestLogController, requestIdOptions } from '../src/index.ts';
 

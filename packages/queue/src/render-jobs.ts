@@ -5,9 +5,9 @@ import {
   ScreenshotRenderPayload,
   SvgRenderPayload,
 } from '@render/contracts';
-import type { Static, TObject } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { JobsOptions } from 'bullmq';
+import type { Static, TObject } from 'typebox';
+import { Compile } from 'typebox/compile';
 
 // The payload shapes live in @render/contracts with every other request shape; re-exported for the worker.
 export { HtmlRenderPayload, SvgImageVariable, SvgRenderPayload } from '@render/contracts';
@@ -26,15 +26,15 @@ export interface RenderJobDefinition<T extends TObject> {
 }
 
 function defineRenderJob<T extends TObject>(kind: string, payload: T): RenderJobDefinition<T> {
-  const compiled = TypeCompiler.Compile(payload);
+  const compiled = Compile(payload);
   return {
     kind,
     queueName: kind,
     payload,
     isValid: (data): data is Static<T> => compiled.Check(data),
     describeInvalid: (data) => {
-      const first = compiled.Errors(data).First();
-      return first ? `${first.path || '(root)'}: ${first.message}` : 'invalid payload';
+      const first = compiled.Errors(data)[0];
+      return first ? `${first.instancePath || '(root)'}: ${first.message}` : 'invalid payload';
     },
   };
 }

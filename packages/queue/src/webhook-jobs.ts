@@ -1,7 +1,7 @@
 import { type WebhookDelivery, WebhookLimits, WebhookPayload } from '@render/contracts';
-import { type Static, Type } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { JobsOptions } from 'bullmq';
+import { type Static, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
 
 /**
  * A webhook delivery, defined once for both sides: the gateway enqueues it when an async render ends, a
@@ -16,14 +16,14 @@ export const WebhookJobData = Type.Object({
 });
 export type WebhookJobData = Static<typeof WebhookJobData>;
 
-const compiled = TypeCompiler.Compile(WebhookJobData);
+const compiled = Compile(WebhookJobData);
 
 export const webhookJob = {
   queueName: 'webhook',
   isValid: (data: unknown): data is WebhookJobData => compiled.Check(data),
   describeInvalid: (data: unknown): string => {
-    const first = compiled.Errors(data).First();
-    return first ? `${first.path || '(root)'}: ${first.message}` : 'invalid webhook job';
+    const first = compiled.Errors(data)[0];
+    return first ? `${first.instancePath || '(root)'}: ${first.message}` : 'invalid webhook job';
   },
 } as const;
 

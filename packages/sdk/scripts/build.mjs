@@ -51,7 +51,7 @@ const nodeBundle = (entry, outfile) =>
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     external,
     outfile: path.join(DIR, outfile),
     logLevel: 'warning',

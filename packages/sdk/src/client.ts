@@ -67,7 +67,7 @@ const intHeader = (response: Response, name: string) => {
 /**
  * The render API from TypeScript or JavaScript: one method per render kind returning the image bytes, a
  * `…WithMeta` twin returning `{ image, meta }`, the signed template URL builder, and `api`, a typed client
- * (openapi-fetch over the generated OpenAPI types) for every public route. fetch only: Node 20+, Deno, Bun,
+ * (openapi-fetch over the generated OpenAPI types) for every public route. fetch only: Node 22+, Deno, Bun,
  * browsers.
  */
 export class RenderClient {

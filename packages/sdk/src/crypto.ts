@@ -1,12 +1,12 @@
 /**
- * HMAC-SHA256 through Web Crypto (`globalThis.crypto.subtle`): the same code in browsers, Node 20+, Deno and
+ * HMAC-SHA256 through Web Crypto (`globalThis.crypto.subtle`): the same code in browsers, Node 22+, Deno and
  * Bun, with no `node:` import.
  */
 const encoder = new TextEncoder();
 
 const subtle = () => {
   const api = globalThis.crypto?.subtle;
-  if (!api) throw new Error('Web Crypto (crypto.subtle) is not available: use Node 20+, Deno, Bun or a browser on a secure origin');
+  if (!api) throw new Error('Web Crypto (crypto.subtle) is not available: use Node 22+, Deno, Bun or a browser on a secure origin');
   return api;
 };
 

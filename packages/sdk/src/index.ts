@@ -1,5 +1,5 @@
 // render-api-sdk: the render API from TypeScript and JavaScript (README.md). fetch and Web Crypto only, so this
-// entry runs in Node 20+, Deno, Bun and browsers; the `renderapi` CLI (src/cli) and the `./mcp` entry (stdio)
+// entry runs in Node 22+, Deno, Bun and browsers; the `renderapi` CLI (src/cli) and the `./mcp` entry (stdio)
 // are the only parts for Node alone.
 export { RenderClient, type RenderClientOptions } from './client.ts';
 export { parseRetryAfter, RenderApiError, type RenderApiFieldError } from './errors.ts';

@@ -45,7 +45,7 @@ export function parseSignatureHeader(header: string): { timestamp: number; signa
 
 /**
  * True when the delivery was signed with `secret` within the tolerance. Compares in constant time and uses
- * Web Crypto only, so it runs in Node 20+, Deno, Bun, edge runtimes and browsers.
+ * Web Crypto only, so it runs in Node 22+, Deno, Bun, edge runtimes and browsers.
  */
 export async function verifyWebhookSignature(input: VerifyWebhookInput): Promise<boolean> {
   if (!input.header || !input.secret) return false;

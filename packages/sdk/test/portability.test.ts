@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const ENTRY = resolve(import.meta.dirname, '../src/index.ts');
 
-// The library must run wherever fetch and Web Crypto exist (browsers, Deno, Bun, edge runtimes, Node 20+):
+// The library must run wherever fetch and Web Crypto exist (browsers, Deno, Bun, edge runtimes, Node 22+):
 // no `node:` import anywhere in its graph, and no Node global (process, Buffer, require) at run time.
 describe('the library entry is fetch and Web Crypto only', () => {
   it('bundles for the neutral platform, where a node: import cannot resolve', async () => {

@@ -1,5 +1,5 @@
 import { ListenHost, LogLevel, loadConfig } from '@render/config';
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 
 const Optional = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
 

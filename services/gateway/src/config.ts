@@ -1,6 +1,6 @@
 import { LogLevel, loadConfig, RedisTls, redisUrlWithTls } from '@render/config';
 import { FREE_PLAN_CREDITS } from '@render/contracts';
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 
 export const GatewayConfigSchema = Type.Object({
   PORT: Type.Integer({ default: 3000 }),

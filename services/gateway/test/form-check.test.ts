@@ -11,8 +11,8 @@ import {
   SvgConvertBody,
 } from '@render/contracts';
 import { ajvOptions, errorHandler } from '@render/fastify-kit';
-import type { TSchema } from '@sinclair/typebox';
 import Fastify from 'fastify';
+import type { TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**

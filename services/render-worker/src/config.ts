@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, ListenHost, LogLevel, loadConfig, RedisTls, redisUrlWithTls, splitList } from '@render/config';
 import { ScreenshotLimits } from '@render/contracts';
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 import { type BlockListSettings, parseBlockListFiles } from './renderers/screenshot/block-lists.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { RenderWarningLimits, RenderWarnings } from '@render/contracts';
-import { Value } from '@sinclair/typebox/value';
+import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { cut, displayUrl, mayNeedFontCheck, RenderDiagnostics, withWarnings } from '../src/renderers/diagnostics.ts';
 import { parseCharsets } from '../src/renderers/font-coverage.ts';

@@ -1,5 +1,5 @@
 import { ListenHost, LogLevel, loadConfig } from '@render/config';
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, Type } from 'typebox';
 
 export const TemplatesConfigSchema = Type.Object({
   PORT: Type.Integer({ default: 3002 }),

@@ -1,6 +1,6 @@
 import { checkFields } from '@render/contracts';
-import type { TSchema } from '@sinclair/typebox';
 import { type FieldErrors, type FieldValues, type Resolver, type UseFormProps, useForm } from 'react-hook-form';
+import type { TSchema } from 'typebox';
 
 /** Extra rules after the schema's (confirmation match and the like): field → message, or nothing. */
 export type FormRules<T> = (values: T) => Partial<Record<keyof T & string, string | undefined>>;

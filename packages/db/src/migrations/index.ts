@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as init from './2026_11_21_000001_init.ts';
 import * as accounts from './2026_11_21_000100_accounts.ts';
 import * as billing from './2026_11_21_000200_billing.ts';

@@ -28,8 +28,8 @@ import {
   VerifyBody,
   WebhookSecretResponse,
 } from '@render/contracts';
-import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
+import { type TSchema, Type } from 'typebox';
 
 /**
  * The account service's public calls as the gateway's OpenAPI document shows them. The gateway forwards

@@ -1,5 +1,5 @@
 import { AppError, ChartJsTypes, type ChartLibrary, ChartLimits, D3ChartOptions, HighchartsTypes, isCssColor } from '@render/contracts';
-import { Value } from '@sinclair/typebox/value';
+import { Value } from 'typebox/value';
 
 /**
  * Per-library data shapes. Wrong shapes are refused here with a reason a user can act on, instead of
@@ -100,8 +100,8 @@ function checkD3(type: string, data: unknown, options: Json) {
     });
   });
   if (!Value.Check(D3ChartOptions, options)) {
-    const first = Value.Errors(D3ChartOptions, options).First();
-    const field = first?.path ? `chartOptions${first.path.replace(/\//g, '.')}` : 'chartOptions';
+    const first = Value.Errors(D3ChartOptions, options)[0];
+    const field = first?.instancePath ? `chartOptions${first.instancePath.replace(/\//g, '.')}` : 'chartOptions';
     throw optionsError(`${field} ${first?.message.toLowerCase() ?? 'is invalid'}`);
   }
   if (typeof options.textColor === 'string' && !isCssColor(options.textColor))

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { ImageMeta } from '@render/contracts';
 import type { RenderedImage } from '@render/queue';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Redis } from 'ioredis';
+import { Compile } from 'typebox/compile';
 
 /** A cached rendition: the image and its metadata, as the worker described it. */
 export type CachedImage = RenderedImage;
 
-const metaShape = TypeCompiler.Compile(ImageMeta);
+const metaShape = Compile(ImageMeta);
 
 export interface ImageCacheOptions {
   prefix: string;

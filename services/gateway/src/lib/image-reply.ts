@@ -1,6 +1,6 @@
 import { AppError, ErrorResponse, fileExtension, ImageJsonResponse, MimeTypes, RenderLimits } from '@render/contracts';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
 
 const RetryAfter = { type: 'integer', minimum: 1, description: 'Seconds to wait before sending the request again' };

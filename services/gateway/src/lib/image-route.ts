@@ -13,8 +13,8 @@ import {
   SignedInOrAnonymous,
 } from '@render/contracts';
 import type { RenderKind, RenderPayload } from '@render/queue';
-import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TObject, TSchema } from 'typebox';
 import { creditGivenBack } from '../plugins/limit-headers.plugin.ts';
 import { imageResponses, sendImage } from './image-reply.ts';
 

@@ -1,6 +1,10 @@
 import { AppError } from '@render/contracts';
-import type { Static, TSchema } from '@sinclair/typebox';
-import type { TypeCheck } from '@sinclair/typebox/compiler';
+import type { Static, TSchema } from 'typebox';
+import type { Validator } from 'typebox/compile';
+
+/** What `Compile(schema)` returns: a validator with no shared definitions (TypeBox's own `{}` context). */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is the context type TypeBox's Compile gives a lone schema.
+export type CompiledCheck<T extends TSchema> = Validator<{}, T>;
 
 export interface ServiceCallOptions {
   timeoutMs: number;
@@ -41,7 +45,7 @@ export async function fetchService(url: URL, init: RequestInit, opts: ServiceCal
  * registration, never per request). Anything else means the service misbehaves: a 503, not a crash on a
  * missing field further on.
  */
-export function checkAnswer<T extends TSchema>(body: unknown, shape: TypeCheck<T>, serviceName: string): Static<T> {
+export function checkAnswer<T extends TSchema>(body: unknown, shape: CompiledCheck<T>, serviceName: string): Static<T> {
   if (shape.Check(body)) return body;
   throw new AppError('SERVICE_UNAVAILABLE', `The ${serviceName} gave an answer the gateway cannot read; please retry shortly`, undefined, {
     retryAfterSeconds: SERVICE_RETRY_AFTER_SECONDS,
@@ -49,6 +53,6 @@ export function checkAnswer<T extends TSchema>(body: unknown, shape: TypeCheck<T
 }
 
 /** `checkAnswer` over a response's JSON body; a body that is not JSON is just as unreadable. */
-export async function readAnswer<T extends TSchema>(res: Response, shape: TypeCheck<T>, serviceName: string): Promise<Static<T>> {
+export async function readAnswer<T extends TSchema>(res: Response, shape: CompiledCheck<T>, serviceName: string): Promise<Static<T>> {
   return checkAnswer(await res.json().catch(() => undefined), shape, serviceName);
 }

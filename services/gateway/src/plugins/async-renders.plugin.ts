@@ -19,10 +19,10 @@ import {
   webhookJob,
   webhookJobOptions,
 } from '@render/queue';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { Compile } from 'typebox/compile';
 import { SERVICE_RETRY_AFTER_SECONDS } from '../lib/service-fetch.ts';
 import { webhookAddressRefusal, webhookPortRefusal } from '../lib/webhook-target.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
@@ -79,7 +79,7 @@ export interface AsyncRendersOptions {
 }
 
 const CLOSE_TIMEOUT_MS = 2_000;
-const checkDelivery = TypeCompiler.Compile(WebhookDelivery);
+const checkDelivery = Compile(WebhookDelivery);
 
 /** Redis errors are an outage of this feature, not of the request: a 503 the caller may retry. */
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {

@@ -12,9 +12,9 @@ import {
   SessionIdentity as SessionIdentitySchema,
 } from '@render/contracts';
 import { Counter, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@render/fastify-kit';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { Compile } from 'typebox/compile';
 import { type InternalAnswer, internalClient } from '../lib/internal-client.ts';
 import { checkAnswer, serviceUnavailable } from '../lib/service-fetch.ts';
 import type { CreditStanding } from './limit-headers.plugin.ts';
@@ -112,12 +112,12 @@ const chunks = <T>(items: readonly T[], size: number): T[][] =>
 const SERVICE = 'account service';
 const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits, planRules } = AuthInternalRoutes;
 // Compiled once: the checks run on every authenticated call.
-const ownerAnswer = TypeCompiler.Compile(verifyApiKey.schema.response[200]);
-const reservedAnswer = TypeCompiler.Compile(reserveCredit.schema.response[200]);
-const refusedAnswer = TypeCompiler.Compile(reserveCredit.schema.response[402]);
-const sessionAnswer = TypeCompiler.Compile(SessionIdentitySchema);
-const rulesAnswer = TypeCompiler.Compile(planRules.schema.response[200]);
-const errorAnswer = TypeCompiler.Compile(ServiceError);
+const ownerAnswer = Compile(verifyApiKey.schema.response[200]);
+const reservedAnswer = Compile(reserveCredit.schema.response[200]);
+const refusedAnswer = Compile(reserveCredit.schema.response[402]);
+const sessionAnswer = Compile(SessionIdentitySchema);
+const rulesAnswer = Compile(planRules.schema.response[200]);
+const errorAnswer = Compile(ServiceError);
 /**
  * The 402 of a used-up window, with the service's message (it says when a credit comes back) and, in its
  * details, the standing the answer's X-Credits-* headers show (`creditsOfRefusal`).

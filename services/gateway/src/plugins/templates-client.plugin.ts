@@ -11,12 +11,12 @@ import {
   TemplatesInternalRoutes,
 } from '@render/contracts';
 import { INTERNAL_TOKEN_HEADER } from '@render/fastify-kit';
-import type { Static, TSchema } from '@sinclair/typebox';
-import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Static, TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { isPlainPath } from '../lib/forward-path.ts';
-import { checkAnswer, fetchService, serviceUnavailable } from '../lib/service-fetch.ts';
+import { type CompiledCheck, checkAnswer, fetchService, serviceUnavailable } from '../lib/service-fetch.ts';
 
 export interface TemplatesCall {
   /** The signed-in user the call is made for; absent for a visitor. */
@@ -53,9 +53,9 @@ export interface TemplatesClientOptions {
 const SERVICE = 'template service';
 const { renderInput, owner } = TemplatesInternalRoutes;
 // Compiled once, at load: the answers are checked on every generation and signed image.
-const renderInputAnswer = TypeCompiler.Compile(renderInput.schema.response[200]);
-const ownerAnswer = TypeCompiler.Compile(owner.schema.response[200]);
-const errorAnswer = TypeCompiler.Compile(ServiceError);
+const renderInputAnswer = Compile(renderInput.schema.response[200]);
+const ownerAnswer = Compile(owner.schema.response[200]);
+const errorAnswer = Compile(ServiceError);
 
 const unavailable = () => serviceUnavailable(SERVICE);
 
@@ -113,7 +113,7 @@ async function templatesClientPlugin(app: FastifyInstance, opts: TemplatesClient
     route: RouteContract,
     templateId: string,
     call: TemplatesCall,
-    answer: TypeCheck<T>,
+    answer: CompiledCheck<T>,
   ): Promise<Static<T>> {
     const { status, body } = await send(route.method, routePath(route.url, { id: templateId }), call);
     if (status < 400) return checkAnswer(body, answer, SERVICE);

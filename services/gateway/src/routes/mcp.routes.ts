@@ -4,6 +4,7 @@ import { AppError, ErrorResponse, McpMessage, McpResponse, SignedIn } from '@ren
 // The tools live in @render/mcp, shared with the SDK's stdio server (`renderapi mcp`).
 import { createRenderMcpServer } from '@render/mcp';
 import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 
 /**
  * The request as the MCP SDK's web-standard transport reads it. The body is passed already parsed; Accept
@@ -53,7 +54,8 @@ const mcpRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: McpMessage,
         response: {
           200: McpResponse,
-          202: { description: 'A notification or response accepted (no content)', type: 'null' },
+          // Unsafe<unknown>: the JSON-RPC answer is passed on as the transport's text, not re-serialised.
+          202: Type.Unsafe<unknown>({ description: 'A notification or response accepted (no content)', type: 'null' }),
           400: ErrorResponse,
           401: ErrorResponse,
           503: ErrorResponse,

@@ -15,8 +15,8 @@ import {
   templateImageSigningString,
   withMessages,
 } from '@render/contracts';
-import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
 import { type CachedImage, ImageCache } from '../lib/image-cache.ts';
 import { secureSvgReply, sendImage } from '../lib/image-reply.ts';
 import { imageRoute } from '../lib/image-route.ts';

@@ -13,9 +13,9 @@ import {
   webhookConsumersKey,
   webhookJob,
 } from '@render/queue';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { Compile } from 'typebox/compile';
 import { sendWebhook } from './webhook-sender.ts';
 
 export interface WebhookWorkerOptions {
@@ -35,7 +35,7 @@ export interface WebhookWorkerOptions {
 /** delivered; retrying: this attempt failed and BullMQ will try again; failed: given up (the last attempt, or final). */
 export type WebhookAttemptResult = 'delivered' | 'retrying' | 'failed';
 
-const checkSecret = TypeCompiler.Compile(WebhookSecretInternalResponse);
+const checkSecret = Compile(WebhookSecretInternalResponse);
 const SECRET_TIMEOUT_MS = 5_000;
 const FIRST_BEAT_WAIT_MS = 2_000;
 

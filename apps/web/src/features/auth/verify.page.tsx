@@ -1,9 +1,9 @@
 import { EmailBody, VerifyBody } from '@render/contracts';
-import { Type } from '@sinclair/typebox';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { Type } from 'typebox';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/form-field.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';

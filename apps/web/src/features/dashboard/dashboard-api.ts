@@ -10,7 +10,7 @@ import type {
   WebhookDeliveriesResponse,
   WebhookSecretResponse,
 } from '@render/contracts';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import { apiJson } from '../../lib/api-client.ts';
 
 /**

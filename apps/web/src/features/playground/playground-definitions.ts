@@ -20,7 +20,7 @@ import {
   SvgConvertBody,
   SvgOutputFormats,
 } from '@render/contracts';
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from 'typebox';
 import type { EditorLanguage } from '../../components/ui/code-editor.tsx';
 import { CHART_SAMPLES, CODE_SAMPLE, HTML_SAMPLE, SVG_SAMPLE } from './playground-samples.ts';
 
