@@ -7,10 +7,11 @@ import { useMessageText } from '../../i18n/use-message.ts';
 import { errorText } from '../../lib/api-client.ts';
 import { formatBytes, type RenderedImage, renderImage } from '../../lib/render-api.ts';
 
-const DEMO_HTML = `<div style="font-family:system-ui;height:100%;display:flex;flex-direction:column;justify-content:center;
+/** The sample the demo starts with, its heading in the reader's language (the markup is code, not text). */
+export const demoHtml = (heading: string, lang: string) => `<div lang="${lang}" style="font-family:system-ui;height:100%;display:flex;flex-direction:column;justify-content:center;
   padding:48px;background:linear-gradient(135deg,#4f46e5,#0ea5e9);color:white">
   <p style="margin:0;opacity:.8;font-size:22px">Render API</p>
-  <h1 style="margin:12px 0 0;font-size:56px;line-height:1.1">Hello from a real render ✨</h1>
+  <h1 style="margin:12px 0 0;font-size:56px;line-height:1.1">${heading}</h1>
 </div>`;
 
 /** A real render through the API, right in the hero: edit the HTML, render, see the image and its timing. */
@@ -18,7 +19,10 @@ export function LiveDemo() {
   const { t, i18n } = useTranslation('landing');
   const text = useMessageText();
   const inputId = useId();
-  const [html, setHtml] = useState(DEMO_HTML);
+  const sample = demoHtml(t('demo.sampleHeading'), i18n.resolvedLanguage === 'fr' ? 'fr' : 'en');
+  const [html, setHtml] = useState(sample);
+  // Until the visitor edits it, the sample follows the language switch (and is rendered again).
+  const edited = useRef(false);
   const [image, setImage] = useState<RenderedImage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -46,9 +50,11 @@ export function LiveDemo() {
   }, []);
 
   useEffect(() => {
-    void render(DEMO_HTML);
-    return () => controller.current?.abort();
-  }, [render]);
+    if (edited.current) return;
+    setHtml(sample);
+    void render(sample);
+  }, [render, sample]);
+  useEffect(() => () => controller.current?.abort(), []);
 
   return (
     <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm" data-testid="live-demo">
@@ -65,7 +71,10 @@ export function LiveDemo() {
         id={inputId}
         name="html"
         value={html}
-        onChange={(event) => setHtml(event.target.value)}
+        onChange={(event) => {
+          edited.current = true;
+          setHtml(event.target.value);
+        }}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) void render(html);
         }}
