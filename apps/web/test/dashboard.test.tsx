@@ -1,7 +1,7 @@
 import type { UserView } from '@render/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import i18next from 'i18next';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { niceTicks } from '../src/features/dashboard/bar-chart.tsx';
 import {

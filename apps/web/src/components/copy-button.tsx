@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { useMessageText } from '../i18n/use-message.ts';
-import { errorText } from '../lib/api-client.ts';
 
 const TONES = {
   // On dark code panels.
@@ -36,7 +35,7 @@ export function CopyButton({
       setTimeout(() => setCopied(false), 1500);
       toast.success(message(toastMessage));
     } catch (error) {
-      toast.error(message(errorText(error)));
+      toast.error(message(error));
     }
   };
   return (

@@ -7,7 +7,6 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { useSession, useSessionStore } from '../../lib/session/session.context.tsx';
 import { dashboardApi } from './dashboard-api.ts';
 import { Card } from './dashboard-ui.tsx';
@@ -40,7 +39,7 @@ export function ApiKeyCard({ title }: { title?: string }) {
       setRotated(true);
       toast.success(t('apiKey.regenerated'));
     },
-    onError: (error) => toast.error(message(errorText(error))),
+    onError: (error) => toast.error(message(error)),
   });
 
   const copy = async () => {
@@ -51,7 +50,7 @@ export function ApiKeyCard({ title }: { title?: string }) {
       setTimeout(() => setCopied(false), 1500);
       toast.success(t('apiKey.copied'));
     } catch (error) {
-      toast.error(message(errorText(error)));
+      toast.error(message(error));
     }
   };
 
