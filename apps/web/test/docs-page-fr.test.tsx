@@ -38,6 +38,14 @@ describe('docs page in French', () => {
     expect(screen.queryByText('Sign in with e-mail and password')).not.toBeInTheDocument();
   });
 
+  it('says in French how to capture a page offline', async () => {
+    await i18next.changeLanguage('fr');
+    renderPage(DocsPage, { path: '/docs', url: '/docs?tab=screenshot' });
+    const note = await screen.findByTestId('screenshot-offline-note');
+    expect(note).toHaveTextContent('Hors ligne ou sur un réseau privé');
+    expect(note).toHaveTextContent('RENDER_EGRESS_ALLOWLIST');
+  });
+
   it('keeps the English texts on the English site', async () => {
     renderPage(DocsPage, { path: '/docs', url: '/docs?tab=authentication' });
     expect(await screen.findByRole('tab', { name: 'Authentication' })).toBeInTheDocument();

@@ -112,7 +112,7 @@ export function ApiKeyCard({ title }: { title?: string }) {
 /** How to send the key: one curl call, copyable. */
 export function ApiKeyUsageCard() {
   const { t } = useTranslation('dashboard');
-  const snippet = `curl -X POST ${typeof window === 'undefined' ? '' : window.location.origin}/api/html-to-img/convert \\
+  const snippet = `curl -sS --fail-with-body -X POST ${typeof window === 'undefined' ? '' : window.location.origin}/api/html-to-img/convert \\
   -H "X-API-Key: $RENDER_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"html":"<h1>Hello</h1>","format":"png"}' -o hello.png`;

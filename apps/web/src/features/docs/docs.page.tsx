@@ -97,6 +97,14 @@ function SectionContent({ section }: { section: DocsSection }) {
           {section.translated ? t(`tabs.${section.id}`) : section.label}
         </h2>
         <p className="mt-2 text-zinc-600">{t(`sections.${section.id}.intro`)}</p>
+        {section.id === 'screenshot' && (
+          <p
+            className="mt-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+            data-testid="screenshot-offline-note"
+          >
+            {t('sections.screenshot.offline')}
+          </p>
+        )}
         {section.id === 'authentication' && (
           <div className="mt-6 space-y-3 rounded-xl border border-zinc-200 bg-zinc-50 p-5 text-sm text-zinc-700">
             <p>{t('auth.apiKey')}</p>
