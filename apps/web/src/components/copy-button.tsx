@@ -34,8 +34,9 @@ export function CopyButton({
       setCopied(true);
       setTimeout(() => setCopied(false), 1500);
       toast.success(message(toastMessage));
-    } catch (error) {
-      toast.error(message(error));
+    } catch {
+      // The browser's own reason (a DOMException in English) says nothing a reader can act on.
+      toast.error(t('copy.failed'));
     }
   };
   return (

@@ -20,6 +20,7 @@ export const maskKey = (key: string) => `${key.slice(0, 8)}${'•'.repeat(16)}`;
  */
 export function ApiKeyCard({ title }: { title?: string }) {
   const { t } = useTranslation('dashboard');
+  const common = useTranslation().t;
   const message = useMessageText();
   const session = useSession();
   const store = useSessionStore();
@@ -49,8 +50,8 @@ export function ApiKeyCard({ title }: { title?: string }) {
       setCopied(true);
       setTimeout(() => setCopied(false), 1500);
       toast.success(t('apiKey.copied'));
-    } catch (error) {
-      toast.error(message(error));
+    } catch {
+      toast.error(common('copy.failed'));
     }
   };
 

@@ -47,8 +47,8 @@ export function DocsGuide({ guide, apiKey }: { guide: Guide; apiKey?: string }) 
     try {
       await navigator.clipboard.writeText(code);
       toast.success(message('Code copied to clipboard!'));
-    } catch (error) {
-      toast.error(message(error));
+    } catch {
+      toast.error(t('copy.failed'));
     }
   };
   return (
