@@ -1,7 +1,8 @@
 import type { UserView } from '@render/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import i18next from 'i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { niceTicks } from '../src/features/dashboard/bar-chart.tsx';
 import {
   DashboardAdminPage,
@@ -277,6 +278,33 @@ describe('dashboard access', () => {
     expect(screen.getByTestId('admin-new-users-last7d')).toHaveTextContent('4');
     expect(screen.getAllByRole('img')).toHaveLength(2);
     expect(screen.getByRole('link', { name: 'Admin' })).toBeInTheDocument();
+  });
+});
+
+describe('greeting', () => {
+  afterEach(() => i18next.changeLanguage('en'));
+  const justSignedUp = () => user({ memberSince: new Date(Date.now() - 60_000).toISOString() });
+
+  for (const [lng, welcome, back] of [
+    ['en', 'Welcome, Grace Hopper', 'Welcome back, Grace Hopper'],
+    ['fr', 'Bienvenue, Grace Hopper', 'Bon retour, Grace Hopper'],
+  ] as const) {
+    it(`${lng}: welcomes a new account on its first visit, and welcomes it back on the next`, async () => {
+      await i18next.changeLanguage(lng);
+      const account = justSignedUp();
+      renderPage(DashboardPage, { path: '/dashboard', session: signedIn(account) });
+      expect(await screen.findByText(welcome)).toBeInTheDocument();
+      expect(screen.queryByText(back)).not.toBeInTheDocument();
+      cleanup();
+      renderPage(DashboardPage, { path: '/dashboard', session: signedIn(account) });
+      expect(await screen.findByText(back)).toBeInTheDocument();
+      expect(screen.queryByText(welcome)).not.toBeInTheDocument();
+    });
+  }
+
+  it('welcomes back an older account seen for the first time in this browser', async () => {
+    renderPage(DashboardPage, { path: '/dashboard', session: signedIn(user({ memberSince: '2026-03-14T10:00:00.000Z' })) });
+    expect(await screen.findByText('Welcome back, Grace Hopper')).toBeInTheDocument();
   });
 });
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCodes, problemType } from '@render/contracts';
 import { screen, waitFor } from '@testing-library/react';
@@ -9,6 +9,7 @@ import { ORIGIN_PLACEHOLDER, prepareGuideHtml } from '../src/features/docs/docs-
 import { DOCS_GUIDES, DOCS_SECTIONS } from '../src/features/docs/docs-sections.ts';
 import { examplesOf, type OpenApiDocument } from '../src/features/docs/openapi-fields.ts';
 import openapi from '../src/generated/openapi.json';
+import { buildSnippet } from '../src/lib/request-snippets.ts';
 import { parseFrontMatter } from '../vite/front-matter.ts';
 import { headingId } from '../vite/markdown-content.plugin.ts';
 import { renderPage } from './helpers/render-page.tsx';
@@ -115,7 +116,48 @@ describe('the SDK, CLI and MCP guides', () => {
     expect(buttons.length).toBeGreaterThanOrEqual(3);
     await user.click(buttons.at(-1)!);
     await waitFor(() => expect(writeText).toHaveBeenCalled());
-    expect(writeText.mock.calls[0]).toEqual([expect.stringContaining(`curl -X POST '${window.location.origin}/api/mcp'`)]);
+    expect(writeText.mock.calls[0]).toEqual([
+      expect.stringContaining(`curl -sS --fail-with-body -X POST '${window.location.origin}/api/mcp'`),
+    ]);
+  });
+});
+
+describe('examples that fail loudly', () => {
+  const guides = (dir: string) =>
+    ['en', 'fr'].flatMap((language) =>
+      readdirSync(join(import.meta.dirname, '..', 'content', dir, language))
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => ({
+          file: `${dir}/${language}/${file}`,
+          body: readFileSync(join(import.meta.dirname, '..', 'content', dir, language, file), 'utf8'),
+        })),
+    );
+
+  it('every curl command of the guides and articles says -sS --fail-with-body (an error is not saved as the image)', () => {
+    const commands = [...guides('docs'), ...guides('blog')].flatMap(({ file, body }) =>
+      codeBlocks(body).flatMap((block) => [...block.code.matchAll(/(?:^|[$(|]\s*)curl\b[^\n]*/gm)].map((m) => `${file}: ${m[0]}`)),
+    );
+    expect(commands.length).toBeGreaterThan(5);
+    expect(commands.filter((command) => !command.includes('curl -sS --fail-with-body'))).toEqual([]);
+  });
+
+  it('the generated curl snippets too', () => {
+    const curl = buildSnippet('curl', {
+      baseUrl: 'https://x.test',
+      method: 'POST',
+      path: '/api/html-to-img/convert',
+      body: { html: 'x' },
+      outputFile: 'a.png',
+    });
+    expect(curl.startsWith("curl -sS --fail-with-body -X POST 'https://x.test/api/html-to-img/convert'")).toBe(true);
+  });
+
+  it('the screenshot guides and tab say how to capture a page offline or on a private network', async () => {
+    for (const language of ['en', 'fr']) {
+      for (const slug of ['cli', 'sdk']) expect(guide(language, slug).body, `${language}/${slug}`).toContain('RENDER_EGRESS_ALLOWLIST');
+    }
+    renderPage(DocsPage, { path: '/docs', url: '/docs?tab=screenshot' });
+    expect(await screen.findByTestId('screenshot-offline-note')).toHaveTextContent('RENDER_EGRESS_ALLOWLIST');
   });
 });
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { AuthMessages } from '@render/contracts';
+import { AuthMessages, ErrorCodes } from '@render/contracts';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -78,6 +78,14 @@ describe('i18n catalogs', () => {
       expect(fr[message], message).toBeTruthy();
       expect(fr[message], message).not.toBe(message);
     }
+  });
+
+  it('has a sentence for every error code of the contracts, in both languages (toasts translate by code)', () => {
+    const en = (read('en', 'errors') as { codes: Record<string, string> }).codes;
+    const fr = (read('fr', 'errors') as { codes: Record<string, string> }).codes;
+    expect(Object.keys(en).sort()).toEqual(Object.keys(ErrorCodes).sort());
+    expect(Object.keys(fr).sort()).toEqual(Object.keys(ErrorCodes).sort());
+    for (const code of Object.keys(ErrorCodes)) expect(fr[code], code).not.toBe(en[code]);
   });
 
   it('quotes the Pro price in dollars in English and euros in French', async () => {

@@ -10,6 +10,7 @@ export * from './idempotency.ts';
 export * from './internal.ts';
 export * from './limits.ts';
 export * from './mcp.ts';
+export * from './openapi-texts.ts';
 export * from './pdf.ts';
 export * from './render.ts';
 export * from './render-warnings.ts';

@@ -50,9 +50,9 @@ export async function openPage(
   return { page, context, errors, requests };
 }
 
-export async function screenshot(page: Page, name: string) {
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: options.fullPage ?? true });
 }
 
 /** True when the page is wider than its viewport (horizontal scrolling). */

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { useMessageText } from '../i18n/use-message.ts';
-import { errorText } from '../lib/api-client.ts';
 
 const TONES = {
   // On dark code panels.
@@ -35,8 +34,9 @@ export function CopyButton({
       setCopied(true);
       setTimeout(() => setCopied(false), 1500);
       toast.success(message(toastMessage));
-    } catch (error) {
-      toast.error(message(errorText(error)));
+    } catch {
+      // The browser's own reason (a DOMException in English) says nothing a reader can act on.
+      toast.error(t('copy.failed'));
     }
   };
   return (

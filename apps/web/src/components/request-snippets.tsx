@@ -1,39 +1,47 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { buildSnippet, type SnippetRequest, snippetLanguagesFor } from '../lib/request-snippets.ts';
+import { buildSnippet, type SnippetLanguage, type SnippetRequest, snippetLanguagesFor } from '../lib/request-snippets.ts';
 import { CopyButton } from './copy-button.tsx';
 
-/** The same request as curl, JavaScript (fetch), Python (requests) and, for render calls, the SDK, each copyable. */
+/**
+ * The same request as curl, JavaScript (fetch), Python (requests) and, for render calls, the SDK, each
+ * copyable. The copy button sits in the tab bar, copying the tab shown: over the code it covered the end of
+ * long lines (and whatever scrolled under it).
+ */
 export function RequestSnippets({ request, title }: { request: SnippetRequest; title?: string }) {
   const { t } = useTranslation();
   const languages = snippetLanguagesFor(request);
+  const [chosen, setChosen] = useState<SnippetLanguage>('curl');
+  const current = languages.includes(chosen) ? chosen : languages[0]!;
   return (
-    <Tabs.Root defaultValue="curl" className="overflow-hidden rounded-xl border border-zinc-800 bg-zinc-950">
+    <Tabs.Root
+      value={current}
+      onValueChange={(value) => setChosen(value as SnippetLanguage)}
+      className="overflow-hidden rounded-xl border border-zinc-800 bg-zinc-950"
+    >
       <div className="flex items-center justify-between gap-2 border-b border-zinc-800 px-2">
-        <Tabs.List aria-label={title ?? t('snippets.label')} className="flex">
+        <Tabs.List aria-label={title ?? t('snippets.label')} className="flex min-w-0 overflow-x-auto">
           {languages.map((language) => (
             <Tabs.Trigger
               key={language}
               value={language}
-              className="border-b-2 border-transparent px-3 py-2 text-xs font-medium text-zinc-400 hover:text-zinc-100 data-[state=active]:border-accent-500 data-[state=active]:text-white"
+              className="whitespace-nowrap border-b-2 border-transparent px-3 py-2 text-xs font-medium text-zinc-400 hover:text-zinc-100 data-[state=active]:border-accent-500 data-[state=active]:text-white"
             >
               {t(`snippets.${language}`)}
             </Tabs.Trigger>
           ))}
         </Tabs.List>
+        <CopyButton text={buildSnippet(current, request)} toastMessage="Code copied to clipboard!" className="shrink-0" />
       </div>
-      {languages.map((language) => {
-        const code = buildSnippet(language, request);
-        return (
-          <Tabs.Content key={language} value={language} className="relative" data-testid={`snippet-${language}`}>
-            <CopyButton text={code} toastMessage="Code copied to clipboard!" className="absolute right-2 top-2 bg-zinc-900" />
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable code block must be reachable by keyboard (axe: scrollable-region-focusable). */}
-            <pre className="overflow-x-auto p-4 pr-20 font-mono text-xs leading-5 text-zinc-100" tabIndex={0}>
-              <code>{code}</code>
-            </pre>
-          </Tabs.Content>
-        );
-      })}
+      {languages.map((language) => (
+        <Tabs.Content key={language} value={language} data-testid={`snippet-${language}`}>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable code block must be reachable by keyboard (axe: scrollable-region-focusable). */}
+          <pre className="overflow-x-auto p-4 font-mono text-xs leading-5 text-zinc-100" tabIndex={0}>
+            <code>{buildSnippet(language, request)}</code>
+          </pre>
+        </Tabs.Content>
+      ))}
     </Tabs.Root>
   );
 }

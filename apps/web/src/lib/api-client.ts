@@ -20,6 +20,12 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+
+  /** The error body's `code` (VALIDATION_ERROR, RATE_LIMITED, …), what a translation is chosen by. */
+  get code(): string | undefined {
+    const code = (this.data as { code?: unknown } | null | undefined)?.code;
+    return typeof code === 'string' ? code : undefined;
+  }
 }
 
 /** Spec §8's rule for any thrown value: what a toast or an inline error should say. */

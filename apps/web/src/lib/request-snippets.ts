@@ -28,7 +28,9 @@ function headers(request: SnippetRequest): Array<[string, string]> {
 }
 
 function curl(request: SnippetRequest): string {
-  const lines = [`curl -X ${request.method} ${shellQuote(request.baseUrl + request.path)}`];
+  // -sS: no progress meter, but errors shown; --fail-with-body: an error answer makes curl fail (exit 22)
+  // and still shows why, instead of passing quietly with the error saved as the image.
+  const lines = [`curl -sS --fail-with-body -X ${request.method} ${shellQuote(request.baseUrl + request.path)}`];
   for (const [name, value] of headers(request)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
   if (request.body) lines.push(`  -d ${shellQuote(JSON.stringify(request.body))}`);
   if (request.outputFile) lines.push(`  -o ${request.outputFile}`);

@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
 import { render } from '@testing-library/react';
 import { type ReactNode, Suspense } from 'react';
-import { Toaster } from 'sonner';
+import { AppToaster } from '../../src/app/app-toaster.tsx';
 import { createQueryClient } from '../../src/app/query-client.ts';
 import { SessionProvider } from '../../src/lib/session/session.context.tsx';
 import { createSessionStore, type SessionStore } from '../../src/lib/session/session.store.ts';
@@ -32,7 +32,7 @@ export function renderPage(Page: () => ReactNode, options: { path?: string; url?
     <QueryClientProvider client={queryClient}>
       <SessionProvider store={session}>
         <RouterProvider router={router as never} />
-        <Toaster />
+        <AppToaster />
       </SessionProvider>
     </QueryClientProvider>,
   );

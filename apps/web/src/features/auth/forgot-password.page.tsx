@@ -6,7 +6,6 @@ import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/form-field.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
@@ -23,7 +22,7 @@ export function ForgotPasswordPage() {
     try {
       setSent((await authApi.forgotPassword(email.trim())).message);
     } catch (error) {
-      toast.error(text(errorText(error)));
+      toast.error(text(error));
     } finally {
       setBusy(false);
     }

@@ -39,11 +39,11 @@ export function LoginPage() {
       const userId = error instanceof ApiError ? (error.data as { userId?: unknown } | undefined)?.userId : undefined;
       // Spec §4: an unverified account's answer carries userId: show the server's message, then verify.
       if (typeof userId === 'string') {
-        toast.info(text((error as ApiError).message));
+        toast.info(text(error));
         await navigate({ to: '/verify', search: { userId, email: values.email } as never });
         return;
       }
-      toast.error(text(error instanceof ApiError ? error.message : 'An error occurred during login'));
+      toast.error(text(error instanceof ApiError ? error : 'An error occurred during login'));
     } finally {
       setBusy(false);
     }

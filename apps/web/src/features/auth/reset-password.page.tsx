@@ -6,7 +6,6 @@ import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/form-field.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
@@ -39,7 +38,7 @@ export function ResetPasswordPage() {
       toast.success(text(answer.message));
       await navigate({ to: '/login' });
     } catch (error) {
-      toast.error(text(errorText(error)));
+      toast.error(text(error));
     } finally {
       setBusy(false);
     }

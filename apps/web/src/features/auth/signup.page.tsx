@@ -80,7 +80,7 @@ export function SignupPage() {
       toast.success(text(answer.message));
       await navigate({ to: '/verify', search: { userId: answer.userId, email: values.email.trim() } as never });
     } catch (error) {
-      toast.error(text(error instanceof ApiError ? error.message : 'Registration failed. Please try again.'));
+      toast.error(text(error instanceof ApiError ? error : 'Registration failed. Please try again.'));
     } finally {
       setBusy(false);
     }

@@ -7,7 +7,6 @@ import { Type } from 'typebox';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/form-field.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { useSessionStore } from '../../lib/session/session.context.tsx';
 import { useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
@@ -50,7 +49,7 @@ export function VerifyPage() {
       toast.success(text(answer.message ?? 'Email verified successfully!'));
       await navigate({ to: '/dashboard' });
     } catch (error) {
-      toast.error(text(errorText(error)));
+      toast.error(text(error));
     } finally {
       setBusy(false);
     }
@@ -67,7 +66,7 @@ export function VerifyPage() {
       const answer = await authApi.resend(email);
       toast.success(text(answer.message));
     } catch (error) {
-      toast.error(text(errorText(error)));
+      toast.error(text(error));
     } finally {
       setResending(false);
     }

@@ -7,7 +7,6 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { useSession, useSessionStore } from '../../lib/session/session.context.tsx';
 import { dashboardApi } from './dashboard-api.ts';
 import { Card } from './dashboard-ui.tsx';
@@ -21,6 +20,7 @@ export const maskKey = (key: string) => `${key.slice(0, 8)}${'•'.repeat(16)}`;
  */
 export function ApiKeyCard({ title }: { title?: string }) {
   const { t } = useTranslation('dashboard');
+  const common = useTranslation().t;
   const message = useMessageText();
   const session = useSession();
   const store = useSessionStore();
@@ -40,7 +40,7 @@ export function ApiKeyCard({ title }: { title?: string }) {
       setRotated(true);
       toast.success(t('apiKey.regenerated'));
     },
-    onError: (error) => toast.error(message(errorText(error))),
+    onError: (error) => toast.error(message(error)),
   });
 
   const copy = async () => {
@@ -50,8 +50,8 @@ export function ApiKeyCard({ title }: { title?: string }) {
       setCopied(true);
       setTimeout(() => setCopied(false), 1500);
       toast.success(t('apiKey.copied'));
-    } catch (error) {
-      toast.error(message(errorText(error)));
+    } catch {
+      toast.error(common('copy.failed'));
     }
   };
 
@@ -113,7 +113,7 @@ export function ApiKeyCard({ title }: { title?: string }) {
 /** How to send the key: one curl call, copyable. */
 export function ApiKeyUsageCard() {
   const { t } = useTranslation('dashboard');
-  const snippet = `curl -X POST ${typeof window === 'undefined' ? '' : window.location.origin}/api/html-to-img/convert \\
+  const snippet = `curl -sS --fail-with-body -X POST ${typeof window === 'undefined' ? '' : window.location.origin}/api/html-to-img/convert \\
   -H "X-API-Key: $RENDER_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"html":"<h1>Hello</h1>","format":"png"}' -o hello.png`;

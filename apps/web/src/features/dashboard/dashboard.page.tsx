@@ -14,6 +14,7 @@ import { BillingCard } from './billing-card.tsx';
 import { DashboardShell } from './dashboard-shell.tsx';
 import { ProfileCard } from './profile-card.tsx';
 import { RecentRendersCard, UsageCard, UsageChartCard } from './usage-cards.tsx';
+import { useGreeting } from './use-greeting.ts';
 import { WebhooksCard } from './webhooks-card.tsx';
 
 /**
@@ -26,6 +27,7 @@ export function DashboardPage() {
   const store = useSessionStore();
   const queryClient = useQueryClient();
   const signedIn = session.status === 'signedIn';
+  const greeting = useGreeting(session.user);
   // Back from Stripe Checkout (success_url …/dashboard?checkout=success): the plan may have changed.
   const handled = useRef(false);
   useEffect(() => {
@@ -39,7 +41,7 @@ export function DashboardPage() {
     void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
   }, [signedIn, store, queryClient, t]);
   return (
-    <DashboardShell title={t('title')} subtitle={session.user ? t('welcome', { name: session.user.name }) : undefined}>
+    <DashboardShell title={t('title')} subtitle={greeting}>
       {(user) => (
         <div className="grid gap-6 xl:grid-cols-2">
           {user.plan === 'free' && <UpgradeBanner />}

@@ -7,7 +7,6 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { dashboardApi, dashboardKeys, FRESH, type WebhookDelivery } from './dashboard-api.ts';
 import { Badge, Card, ErrorNote, LoadingBlock } from './dashboard-ui.tsx';
 import { formatDateTime } from './format.ts';
@@ -36,7 +35,7 @@ export function WebhooksCard() {
       setRevealed(true);
       toast.success(t('webhooks.rotated'));
     },
-    onError: (error) => toast.error(message(errorText(error))),
+    onError: (error) => toast.error(message(error)),
   });
 
   return (

@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { useMarkdown } from '../content/use-markdown.ts';
 import type { DocsGuide as Guide } from './docs-sections.ts';
 
@@ -48,8 +47,8 @@ export function DocsGuide({ guide, apiKey }: { guide: Guide; apiKey?: string }) 
     try {
       await navigator.clipboard.writeText(code);
       toast.success(message('Code copied to clipboard!'));
-    } catch (error) {
-      toast.error(message(errorText(error)));
+    } catch {
+      toast.error(t('copy.failed'));
     }
   };
   return (

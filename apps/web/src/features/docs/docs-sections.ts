@@ -23,6 +23,7 @@ export const DOCS_SECTIONS: DocsSection[] = [
   {
     id: 'authentication',
     label: 'Authentication',
+    translated: true,
     match: (_path, operation) => ['auth', 'billing'].some((tag) => operation.tags?.includes(tag)),
     example: { path: '/api/auth/login' },
   },

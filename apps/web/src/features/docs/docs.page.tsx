@@ -1,4 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import { localizeOpenApi } from '@render/contracts';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Download } from 'lucide-react';
 import { Suspense, useEffect, useRef } from 'react';
@@ -16,7 +17,16 @@ import { LimitsDoc } from './limits-doc.tsx';
 import { examplesOf, type OpenApiDocument, operationsFor } from './openapi-fields.ts';
 import { OperationDoc } from './operation-doc.tsx';
 
-const doc = openapi as unknown as OpenApiDocument;
+const english = openapi as unknown as OpenApiDocument;
+let french: OpenApiDocument | undefined;
+
+/** The document in the reader's language: its summaries and field descriptions in French on the French site. */
+function useOpenApiDocument(): OpenApiDocument {
+  const { i18n } = useTranslation();
+  if (i18n.resolvedLanguage !== 'fr') return english;
+  french ??= localizeOpenApi(english, 'fr');
+  return french;
+}
 
 const COLLECTIONS = [
   { href: completeCollection, file: 'render-api.postman_collection.json', key: 'complete' },
@@ -60,6 +70,7 @@ function outputFileFor(file: string | undefined, body: Record<string, unknown> |
 function SectionContent({ section }: { section: DocsSection }) {
   const { t } = useTranslation('docs');
   const session = useSession();
+  const doc = useOpenApiDocument();
   const operations = operationsFor(doc, section.match);
   const apiKey = session.status === 'signedIn' && session.user.apiKey ? session.user.apiKey : 'YOUR_API_KEY';
   const examples = section.example ? examplesOf(doc, 'post', section.example.path) : [];
@@ -82,8 +93,18 @@ function SectionContent({ section }: { section: DocsSection }) {
   return (
     <div className="grid gap-8 xl:grid-cols-[minmax(0,1fr)_420px]">
       <div className="min-w-0">
-        <h2 className="text-2xl font-semibold tracking-tight text-zinc-900">{section.label}</h2>
+        <h2 className="text-2xl font-semibold tracking-tight text-zinc-900">
+          {section.translated ? t(`tabs.${section.id}`) : section.label}
+        </h2>
         <p className="mt-2 text-zinc-600">{t(`sections.${section.id}.intro`)}</p>
+        {section.id === 'screenshot' && (
+          <p
+            className="mt-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+            data-testid="screenshot-offline-note"
+          >
+            {t('sections.screenshot.offline')}
+          </p>
+        )}
         {section.id === 'authentication' && (
           <div className="mt-6 space-y-3 rounded-xl border border-zinc-200 bg-zinc-50 p-5 text-sm text-zinc-700">
             <p>{t('auth.apiKey')}</p>

@@ -4,13 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { formatBytes, type RenderedImage, renderImage } from '../../lib/render-api.ts';
 
-const DEMO_HTML = `<div style="font-family:system-ui;height:100%;display:flex;flex-direction:column;justify-content:center;
+/** The sample the demo starts with, its heading in the reader's language (the markup is code, not text). */
+export const demoHtml = (
+  heading: string,
+  lang: string,
+) => `<div lang="${lang}" style="font-family:system-ui;height:100%;display:flex;flex-direction:column;justify-content:center;
   padding:48px;background:linear-gradient(135deg,#4f46e5,#0ea5e9);color:white">
   <p style="margin:0;opacity:.8;font-size:22px">Render API</p>
-  <h1 style="margin:12px 0 0;font-size:56px;line-height:1.1">Hello from a real render ✨</h1>
+  <h1 style="margin:12px 0 0;font-size:56px;line-height:1.1">${heading}</h1>
 </div>`;
 
 /** A real render through the API, right in the hero: edit the HTML, render, see the image and its timing. */
@@ -18,9 +21,12 @@ export function LiveDemo() {
   const { t, i18n } = useTranslation('landing');
   const text = useMessageText();
   const inputId = useId();
-  const [html, setHtml] = useState(DEMO_HTML);
+  const sample = demoHtml(t('demo.sampleHeading'), i18n.resolvedLanguage === 'fr' ? 'fr' : 'en');
+  const [html, setHtml] = useState(sample);
+  // Until the visitor edits it, the sample follows the language switch (and is rendered again).
+  const edited = useRef(false);
   const [image, setImage] = useState<RenderedImage | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const controller = useRef<AbortController | null>(null);
 
@@ -39,16 +45,18 @@ export function LiveDemo() {
       });
       setImage(result);
     } catch (caught) {
-      if ((caught as Error)?.name !== 'AbortError') setError(errorText(caught));
+      if ((caught as Error)?.name !== 'AbortError') setError(caught);
     } finally {
       if (controller.current === current) setBusy(false);
     }
   }, []);
 
   useEffect(() => {
-    void render(DEMO_HTML);
-    return () => controller.current?.abort();
-  }, [render]);
+    if (edited.current) return;
+    setHtml(sample);
+    void render(sample);
+  }, [render, sample]);
+  useEffect(() => () => controller.current?.abort(), []);
 
   return (
     <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm" data-testid="live-demo">
@@ -65,7 +73,10 @@ export function LiveDemo() {
         id={inputId}
         name="html"
         value={html}
-        onChange={(event) => setHtml(event.target.value)}
+        onChange={(event) => {
+          edited.current = true;
+          setHtml(event.target.value);
+        }}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) void render(html);
         }}
@@ -76,7 +87,7 @@ export function LiveDemo() {
       <div className="relative flex aspect-[800/420] items-center justify-center bg-zinc-100">
         {image && <img src={image.dataUrl} alt={t('demo.alt')} className="size-full object-contain" data-testid="live-demo-image" />}
         {busy && !image && <Spinner className="size-6 text-zinc-500" />}
-        {error && (
+        {error != null && (
           <p className="absolute inset-x-4 bottom-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" role="alert">
             {text(error)}
           </p>

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { ApiError, errorText } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import { formatBytes, renderImageBlob, renderStatus } from '../../lib/render-api.ts';
 
 /** A render accepted for a webhook (202), with the credentials it was made with (its status is the owner's only). */
@@ -117,7 +117,7 @@ export function AsyncResultPanel({ accepted, fileBase }: { accepted: AcceptedRen
             data-testid="async-error"
           >
             <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-            <span>{t('async.statusError', { message: message(errorText(status.error)) })}</span>
+            <span>{t('async.statusError', { message: message(status.error) })}</span>
           </p>
         ) : image.isError ? (
           <p
@@ -126,7 +126,7 @@ export function AsyncResultPanel({ accepted, fileBase }: { accepted: AcceptedRen
             data-testid="async-error"
           >
             <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-            <span>{t('async.imageError', { message: message(errorText(image.error)) })}</span>
+            <span>{t('async.imageError', { message: message(image.error) })}</span>
           </p>
         ) : imageUrl && format !== 'pdf' ? (
           <img

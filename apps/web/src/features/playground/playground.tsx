@@ -110,7 +110,7 @@ export function Playground({ definition }: { definition: PlaygroundDefinition })
       if ((error as Error)?.name === 'AbortError') return;
       // Spec §8: the server's message, the connection message when nothing answered, else this page's failure text.
       const useOwn = error instanceof ApiError && (error.status === 0 || error.message !== ErrorTexts.generic);
-      toast.error(text(useOwn ? error.message : definition.failureMessage));
+      toast.error(text(useOwn ? error : definition.failureMessage));
     } finally {
       if (controller.current === current) setBusy(false);
     }

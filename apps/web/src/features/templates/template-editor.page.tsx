@@ -9,7 +9,7 @@ import { CodeEditor } from '../../components/ui/code-editor.tsx';
 import { FieldError, inputClass } from '../../components/ui/form-field.tsx';
 import { PageSpinner, Spinner } from '../../components/ui/spinner.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { ApiError, ErrorTexts, errorText } from '../../lib/api-client.ts';
+import { ApiError, ErrorTexts } from '../../lib/api-client.ts';
 import { type RenderedImage, renderImage } from '../../lib/render-api.ts';
 import { useSession } from '../../lib/session/session.context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -115,7 +115,7 @@ function PublicTemplateNotice({ template }: { template: TemplateView }) {
       toast.success(t('toasts.duplicated'));
       if (created) void navigate({ to: '/template/edit/$id', params: { id: created.id } });
     } catch (error) {
-      toast.error(message(errorText(error)));
+      toast.error(message(error));
     }
   };
   return (
@@ -225,7 +225,7 @@ function TemplateEditor({ template, initial }: { template?: TemplateView; initia
       if (next.svg !== draft.svg) toast.info(t('toasts.sanitised'));
       if (!template) void navigate({ to: '/template/edit/$id', params: { id: result.id }, replace: true });
     } catch (error) {
-      toast.error(message(errorText(error)));
+      toast.error(message(error));
     }
   };
 
@@ -237,7 +237,7 @@ function TemplateEditor({ template, initial }: { template?: TemplateView; initia
       toast.success(t('toasts.published'));
       void navigate({ to: '/template/generate/$id', params: { id: template.id } });
     } catch (error) {
-      toast.error(message(errorText(error)));
+      toast.error(message(error));
     }
   };
 
@@ -268,7 +268,7 @@ function TemplateEditor({ template, initial }: { template?: TemplateView; initia
     } catch (error) {
       if ((error as Error)?.name === 'AbortError') return;
       const own = error instanceof ApiError && (error.status === 0 || error.message !== ErrorTexts.generic);
-      toast.error(message(own ? (error as Error).message : 'Failed to generate image'));
+      toast.error(message(own ? error : 'Failed to generate image'));
     } finally {
       if (controller.current === current) setRendering(false);
     }

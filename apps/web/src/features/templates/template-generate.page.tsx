@@ -125,7 +125,7 @@ function GenerateForm({ template }: { template: TemplateView }) {
     } catch (error) {
       if ((error as Error)?.name === 'AbortError') return;
       const own = error instanceof ApiError && (error.status === 0 || error.message !== ErrorTexts.generic);
-      toast.error(message(own ? (error as Error).message : 'Failed to generate image'));
+      toast.error(message(own ? error : 'Failed to generate image'));
     } finally {
       if (controller.current === current) setBusy(false);
     }

@@ -8,7 +8,6 @@ import { SignInRequiredDialog } from '../../components/sign-in-required-dialog.t
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { inputClass } from '../../components/ui/form-field.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { errorText } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session/session.context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import {
@@ -99,7 +98,7 @@ export function TemplateListPage() {
     try {
       await work();
     } catch (error) {
-      toast.error(message(errorText(error)));
+      toast.error(message(error));
     } finally {
       setBusyId(undefined);
     }
@@ -233,7 +232,7 @@ export function TemplateListPage() {
           </div>
         ) : list.isError ? (
           <div className="rounded-xl border border-red-200 bg-red-50 p-6 text-sm text-red-800" role="alert">
-            <p>{message(errorText(list.error))}</p>
+            <p>{message(list.error)}</p>
             <Button variant="secondary" className="mt-3" onClick={() => void list.refetch()}>
               {t('list.retry')}
             </Button>

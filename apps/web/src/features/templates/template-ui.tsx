@@ -6,7 +6,7 @@ import { SignInRequiredDialog } from '../../components/sign-in-required-dialog.t
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { PageSpinner } from '../../components/ui/spinner.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { ApiError, errorText } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session/session.context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { type TemplateView, useTemplate } from './template-api.ts';
@@ -24,7 +24,7 @@ export function SvgImage({ svg, alt, className = '' }: { svg: string; alt: strin
  * Spec §6: someone else's template is "Access denied" (403 screen style); a template that is missing or
  * not permitted is "Template Not Found"; a failed load says so.
  */
-export function TemplateStateScreen({ kind, detail }: { kind: 'notFound' | 'forbidden' | 'failed'; detail?: string }) {
+export function TemplateStateScreen({ kind, detail }: { kind: 'notFound' | 'forbidden' | 'failed'; detail?: unknown }) {
   const { t } = useTranslation('templates');
   const common = useTranslation().t;
   const message = useMessageText();
@@ -39,7 +39,9 @@ export function TemplateStateScreen({ kind, detail }: { kind: 'notFound' | 'forb
       ? message('You do not have permission to modify this template')
       : kind === 'notFound'
         ? t('state.notFoundBody')
-        : (detail ?? t('state.failedBody'));
+        : detail !== undefined
+          ? message(detail)
+          : t('state.failedBody');
   usePageTitle(title);
   const Icon = kind === 'forbidden' ? ShieldAlert : kind === 'notFound' ? FileQuestion : TriangleAlert;
   return (
@@ -108,7 +110,7 @@ export function TemplateLoader({
   if (query.isError) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
     const kind = status === 403 ? forbidden : status === 404 || status === 400 ? 'notFound' : 'failed';
-    return <TemplateStateScreen kind={kind} detail={errorText(query.error)} />;
+    return <TemplateStateScreen kind={kind} detail={query.error} />;
   }
   return <>{children(query.data)}</>;
 }
