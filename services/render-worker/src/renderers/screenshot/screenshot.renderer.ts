@@ -1,7 +1,7 @@
 import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
 import type { BoundingBox, Browser, CDPSession, Dialog, Page } from 'puppeteer-core';
 import { ProtocolError, TimeoutError } from 'puppeteer-core';
-import { pageEvaluator, RenderDiagnostics, withDiagnostics } from '../diagnostics.ts';
+import { checkPageFonts, pageEvaluator, RenderDiagnostics, withDiagnostics } from '../diagnostics.ts';
 import { finishRendered, type ImageEncoding, planEncoding } from '../image-encoder.ts';
 import { screenshot, withDeadline } from '../page-ops.ts';
 import { printPdf } from '../pdf-print.ts';
@@ -108,11 +108,17 @@ async function capture(
     }
     // A page script may have sent the top frame somewhere else in the meantime.
     await document.assertAllowed();
-    return plan ? shoot(page, session, await withoutMissingSelector(page, p, diagnostics), device, plan, limits) : printPage(page, p);
+    const target = plan ? await withoutMissingSelector(page, p, diagnostics) : p;
+    // The fonts and glyphs of the page as captured, asked alongside the capture rather than after it: the
+    // document is the same, and the job no longer waits for the two one after the other (~5 ms).
+    const fonts = checkPageFonts(pageEvaluator(page), diagnostics).catch(() => undefined);
+    const image = await (plan ? shoot(page, session, target, device, plan, limits) : printPage(page, p));
+    await fonts;
+    return image;
   };
   try {
-    // Console, failed sub-resources, fonts and glyphs of the page as captured (see diagnostics.ts).
-    return await withDiagnostics(page, pageEvaluator(page), steps, diagnostics);
+    // Console and failed sub-resources while the steps run (see diagnostics.ts); fonts and glyphs above.
+    return await withDiagnostics(page, undefined, steps, diagnostics);
   } finally {
     consent?.dispose();
     blocker?.dispose();
