@@ -246,6 +246,9 @@ export class ConsentBlocker {
     private readonly requests: ConsentRequests,
   ) {}
 
+  /** The script's registration on the session, so that a page prepared with it can drop it (`uninstall`). */
+  private scriptId: string | undefined;
+
   /** Must run before the navigation: the script has to be in place when the first document starts. */
   static async install(session: CDPSession, page: Page): Promise<ConsentBlocker> {
     const { source } = consentAssets();
@@ -255,13 +258,23 @@ export class ConsentBlocker {
     session.on('Runtime.executionContextsCleared', blocker.onContextsCleared);
     session.on('Runtime.bindingCalled', blocker.onBinding);
     // Sent together: DevTools handles them in order, and the job does not wait a round trip for each.
-    await Promise.all([
+    const [, , , script] = await Promise.all([
       session.send('Runtime.enable'),
       session.send('Runtime.addBinding', { name: BINDING, executionContextName: WORLD }),
       session.send('Page.enable'),
       session.send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD }),
     ]);
+    blocker.scriptId = script.identifier;
     return blocker;
+  }
+
+  /** For a job that keeps its cookie banners, on a page prepared with the blocker: no new document runs it. */
+  async uninstall(): Promise<void> {
+    this.dispose();
+    await Promise.all([
+      this.scriptId ? this.session.send('Page.removeScriptToEvaluateOnNewDocument', { identifier: this.scriptId }) : undefined,
+      this.session.send('Runtime.removeBinding', { name: BINDING }),
+    ]);
   }
 
   /** The top document's isolated world (execution context id), once its script has reported. */

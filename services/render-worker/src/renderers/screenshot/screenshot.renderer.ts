@@ -16,7 +16,9 @@ import { imageSize } from './image-size.ts';
 import { revealLazyContent } from './lazy-content.ts';
 import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
 import { failure, MainDocument } from './page-navigation.ts';
+import { takePrepared } from './prepared-page.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
+import { StepTimes } from './step-times.ts';
 
 /** Part of the render budget kept for the capture itself (a 16-megapixel PNG takes a while to encode). */
 const CAPTURE_RESERVE_MAX_MS = 4_000;
@@ -29,15 +31,20 @@ const MIN_STEP_MS = 500;
  */
 export const renderScreenshot: Renderer<ScreenshotRenderPayload> = async (payload, ctx) => {
   const { timeoutMs } = ctx;
+  const times = new StepTimes();
   try {
     const plan = payload.format === 'pdf' ? undefined : planEncoding(payload.format, payload);
     const pool = await ctx.pool('screenshot');
     const limits = jobFullPageLimits(ctx.fullPage ?? DefaultFullPageLimits, payload.maxCapturePixels);
     const filters = ctx.filters ?? defaultScreenshotFilters();
-    const image = await pool.run(({ page, slot }) =>
-      withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits, filters)),
-    );
-    return await finishRendered(image, plan);
+    const image = await pool.run(({ page, slot }) => {
+      times.mark('page');
+      return withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits, filters, times));
+    });
+    const finished = await finishRendered(image, plan);
+    times.mark('encode');
+    if (ctx.logger?.isLevelEnabled('debug')) ctx.logger.debug({ steps: times.steps }, 'screenshot steps');
+    return finished;
   } catch (err) {
     throw asScreenshotError(err);
   }
@@ -58,6 +65,7 @@ async function capture(
   plan: ImageEncoding | undefined,
   limits: FullPageLimits,
   filters: ScreenshotFilters,
+  times: StepTimes,
 ): Promise<RenderedImage> {
   const reserve = Math.min(CAPTURE_RESERVE_MAX_MS, Math.floor(timeoutMs / 4));
   const deadline = Date.now() + timeoutMs - reserve;
@@ -65,7 +73,9 @@ async function capture(
   const left = () => Math.max(0, deadline - Date.now());
 
   const device = deviceSettings(p.deviceType, p);
-  const session = await page.createCDPSession();
+  // The pool's pages come with their session and consent blocker (prepared-page.ts); made here otherwise.
+  const prepared = takePrepared(page);
+  const session = prepared?.session ?? (await page.createCDPSession());
   const document = new MainDocument(page);
   // alert()/confirm() would stop the page's script (and its load event) until someone answers.
   const dismiss = (dialog: Dialog) => void dialog.dismiss().catch(() => undefined);
@@ -81,10 +91,10 @@ async function capture(
     await Promise.all([
       emulate(page, session, p, device),
       p.hideCookieBanners
-        ? ConsentBlocker.install(session, page).then((installed) => {
+        ? (prepared ? Promise.resolve(prepared.consent) : ConsentBlocker.install(session, page)).then((installed) => {
             consent = installed;
           })
-        : undefined,
+        : prepared?.consent.uninstall(),
       categories.length
         ? RequestBlocker.install(session, categories, p.url, filters.network).then((installed) => {
             blocker = installed;
@@ -92,20 +102,25 @@ async function capture(
         : undefined,
       requestOptions(page, p),
     ]);
+    times.mark('setup');
     await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => consent?.isolatedWorld);
     if (p.waitForSelector)
       await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()), optional ? diagnostics : undefined);
     if (p.css) await injectCss(page, p.css);
     if (p.js) await runJs(session, p.js, Math.max(MIN_STEP_MS, left()));
+    times.mark('load');
     // Before the delay, so that it also lets what the scroll started settle.
     if (plan && p.fullPage && !p.selector && !p.clip && p.fullPageScroll !== false)
       await revealLazyContent(page, session, { maxHeight: limits.maxHeight, budgetMs: left() });
+    times.mark('scroll');
     // The consent blocker has been at work since the document started; this waits only for a popup it is
     // handling or a consent script still loading (consent-blocker.ts `nextConsentStep`).
     await Promise.all([p.delay > 0 ? sleep(Math.min(p.delay, left())) : undefined, consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left()))]);
+    times.mark('settle');
     if (consent) {
       await hideCookieNotices(session, filters.cosmetic, { contextId: consent.isolatedWorld, extraSelectors: consentRuleSelectors });
     }
+    times.mark('hide');
     // A page script may have sent the top frame somewhere else in the meantime.
     await document.assertAllowed();
     const target = plan ? await withoutMissingSelector(page, p, diagnostics) : p;
@@ -114,6 +129,7 @@ async function capture(
     const fonts = checkPageFonts(pageEvaluator(page), diagnostics).catch(() => undefined);
     const image = await (plan ? shoot(page, session, target, device, plan, limits) : printPage(page, p));
     await fonts;
+    times.mark('capture');
     return image;
   };
   try {
