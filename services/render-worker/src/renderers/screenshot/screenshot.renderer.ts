@@ -16,7 +16,7 @@ import { imageSize } from './image-size.ts';
 import { revealLazyContent } from './lazy-content.ts';
 import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
 import { failure, MainDocument } from './page-navigation.ts';
-import { takePrepared } from './prepared-page.ts';
+import { type PreparedPage, takePrepared } from './prepared-page.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
 import { StepTimes } from './step-times.ts';
 
@@ -81,29 +81,13 @@ async function capture(
   const dismiss = (dialog: Dialog) => void dialog.dismiss().catch(() => undefined);
   page.on('dialog', dismiss);
   // A crashed tab is caught by withDeadline (shared by every renderer) and reported as a screenshot failure.
-  let consent: ConsentBlocker | undefined;
-  let blocker: RequestBlocker | undefined;
+  const tools: JobTools = {};
   const diagnostics = new RenderDiagnostics();
   const optional = p.errorOnSelectorNotFound === false;
   const steps = async () => {
-    const categories: BlockCategory[] = [...(p.blockAds ? ['ads' as const] : []), ...(p.blockTrackers ? ['trackers' as const] : [])];
-    // Independent of one another: sent together, so the job waits for DevTools once, not once per setting.
-    await Promise.all([
-      emulate(page, session, p, device),
-      p.hideCookieBanners
-        ? (prepared ? Promise.resolve(prepared.consent) : ConsentBlocker.install(session, page)).then((installed) => {
-            consent = installed;
-          })
-        : prepared?.consent.uninstall(),
-      categories.length
-        ? RequestBlocker.install(session, categories, p.url, filters.network).then((installed) => {
-            blocker = installed;
-          })
-        : undefined,
-      requestOptions(page, p),
-    ]);
+    await setUp(page, session, p, device, prepared, filters, tools);
     times.mark('setup');
-    await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => consent?.isolatedWorld);
+    await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => tools.consent?.isolatedWorld);
     if (p.waitForSelector)
       await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()), optional ? diagnostics : undefined);
     if (p.css) await injectCss(page, p.css);
@@ -115,10 +99,13 @@ async function capture(
     times.mark('scroll');
     // The consent blocker has been at work since the document started; this waits only for a popup it is
     // handling or a consent script still loading (consent-blocker.ts `nextConsentStep`).
-    await Promise.all([p.delay > 0 ? sleep(Math.min(p.delay, left())) : undefined, consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left()))]);
+    await Promise.all([
+      p.delay > 0 ? sleep(Math.min(p.delay, left())) : undefined,
+      tools.consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left())),
+    ]);
     times.mark('settle');
-    if (consent) {
-      await hideCookieNotices(session, filters.cosmetic, { contextId: consent.isolatedWorld, extraSelectors: consentRuleSelectors });
+    if (tools.consent) {
+      await hideCookieNotices(session, filters.cosmetic, { contextId: tools.consent.isolatedWorld, extraSelectors: consentRuleSelectors });
     }
     times.mark('hide');
     // A page script may have sent the top frame somewhere else in the meantime.
@@ -136,12 +123,45 @@ async function capture(
     // Console and failed sub-resources while the steps run (see diagnostics.ts); fonts and glyphs above.
     return await withDiagnostics(page, undefined, steps, diagnostics);
   } finally {
-    consent?.dispose();
-    blocker?.dispose();
+    tools.consent?.dispose();
+    tools.blocker?.dispose();
     document.dispose();
     page.off('dialog', dismiss);
     session.detach().catch(() => undefined);
   }
+}
+
+/** What a job installs on its page; disposed when it ends, even when it failed half-way through setting up. */
+interface JobTools {
+  consent?: ConsentBlocker;
+  blocker?: RequestBlocker;
+}
+
+/** The job's settings before the navigation: independent, so sent together (the job waits for DevTools once). */
+async function setUp(
+  page: Page,
+  session: CDPSession,
+  p: ScreenshotRenderPayload,
+  device: DeviceSettings,
+  prepared: PreparedPage | undefined,
+  filters: ScreenshotFilters,
+  tools: JobTools,
+): Promise<void> {
+  const categories: BlockCategory[] = [...(p.blockAds ? ['ads' as const] : []), ...(p.blockTrackers ? ['trackers' as const] : [])];
+  await Promise.all([
+    emulate(page, session, p, device),
+    p.hideCookieBanners
+      ? (prepared ? Promise.resolve(prepared.consent) : ConsentBlocker.install(session, page)).then((installed) => {
+          tools.consent = installed;
+        })
+      : prepared?.consent.uninstall(),
+    categories.length
+      ? RequestBlocker.install(session, categories, p.url, filters.network).then((installed) => {
+          tools.blocker = installed;
+        })
+      : undefined,
+    requestOptions(page, p),
+  ]);
 }
 
 /** Each browser's own user agent, asked once (a DevTools round trip per job otherwise). */
