@@ -133,6 +133,7 @@ export async function startRenderWorker(
     },
     fullPage: { maxHeight: config.SCREENSHOT_MAX_HEIGHT, maxPixels: config.SCREENSHOT_MAX_PIXELS },
     ...(filters ? { filters } : {}),
+    logger,
   };
   // Warm the pools this process will need before taking jobs.
   const neededPools = [...new Set(queues.flatMap((kind) => rendererPools[kind]))];

@@ -1,3 +1,4 @@
+import type { Logger } from '@render/logger';
 import type { RenderedImage } from '@render/queue';
 import type { RenderCluster } from '../browser/render-cluster.ts';
 import type { ScreenshotFilters } from './screenshot/block-lists.ts';
@@ -34,6 +35,8 @@ export interface RendererContext {
   fullPage?: FullPageLimits;
   /** Ad, tracker and cookie-notice lists (worker config, read at start); absent: the defaults (block-lists.ts). */
   filters?: ScreenshotFilters;
+  /** The worker's logger: renderers log where a job's time went at debug level (LOG_LEVEL=debug). */
+  logger?: Pick<Logger, 'debug' | 'isLevelEnabled'>;
 }
 
 /** A format's renderer: payload already validated against its job schema. */

@@ -1,7 +1,7 @@
 import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
 import type { BoundingBox, Browser, CDPSession, Dialog, Page } from 'puppeteer-core';
 import { ProtocolError, TimeoutError } from 'puppeteer-core';
-import { pageEvaluator, RenderDiagnostics, withDiagnostics } from '../diagnostics.ts';
+import { checkPageFonts, pageEvaluator, RenderDiagnostics, withDiagnostics } from '../diagnostics.ts';
 import { finishRendered, type ImageEncoding, planEncoding } from '../image-encoder.ts';
 import { screenshot, withDeadline } from '../page-ops.ts';
 import { printPdf } from '../pdf-print.ts';
@@ -16,7 +16,9 @@ import { imageSize } from './image-size.ts';
 import { revealLazyContent } from './lazy-content.ts';
 import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
 import { failure, MainDocument } from './page-navigation.ts';
+import { type PreparedPage, takePrepared } from './prepared-page.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
+import { StepTimes } from './step-times.ts';
 
 /** Part of the render budget kept for the capture itself (a 16-megapixel PNG takes a while to encode). */
 const CAPTURE_RESERVE_MAX_MS = 4_000;
@@ -29,15 +31,20 @@ const MIN_STEP_MS = 500;
  */
 export const renderScreenshot: Renderer<ScreenshotRenderPayload> = async (payload, ctx) => {
   const { timeoutMs } = ctx;
+  const times = new StepTimes();
   try {
     const plan = payload.format === 'pdf' ? undefined : planEncoding(payload.format, payload);
     const pool = await ctx.pool('screenshot');
     const limits = jobFullPageLimits(ctx.fullPage ?? DefaultFullPageLimits, payload.maxCapturePixels);
     const filters = ctx.filters ?? defaultScreenshotFilters();
-    const image = await pool.run(({ page, slot }) =>
-      withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits, filters)),
-    );
-    return await finishRendered(image, plan);
+    const image = await pool.run(({ page, slot }) => {
+      times.mark('page');
+      return withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits, filters, times));
+    });
+    const finished = await finishRendered(image, plan);
+    times.mark('encode');
+    if (ctx.logger?.isLevelEnabled('debug')) ctx.logger.debug({ steps: times.steps }, 'screenshot steps');
+    return finished;
   } catch (err) {
     throw asScreenshotError(err);
   }
@@ -58,6 +65,7 @@ async function capture(
   plan: ImageEncoding | undefined,
   limits: FullPageLimits,
   filters: ScreenshotFilters,
+  times: StepTimes,
 ): Promise<RenderedImage> {
   const reserve = Math.min(CAPTURE_RESERVE_MAX_MS, Math.floor(timeoutMs / 4));
   const deadline = Date.now() + timeoutMs - reserve;
@@ -65,61 +73,95 @@ async function capture(
   const left = () => Math.max(0, deadline - Date.now());
 
   const device = deviceSettings(p.deviceType, p);
-  const session = await page.createCDPSession();
+  // The pool's pages come with their session and consent blocker (prepared-page.ts); made here otherwise.
+  const prepared = takePrepared(page);
+  const session = prepared?.session ?? (await page.createCDPSession());
   const document = new MainDocument(page);
   // alert()/confirm() would stop the page's script (and its load event) until someone answers.
   const dismiss = (dialog: Dialog) => void dialog.dismiss().catch(() => undefined);
   page.on('dialog', dismiss);
   // A crashed tab is caught by withDeadline (shared by every renderer) and reported as a screenshot failure.
-  let consent: ConsentBlocker | undefined;
-  let blocker: RequestBlocker | undefined;
+  const tools: JobTools = {};
   const diagnostics = new RenderDiagnostics();
   const optional = p.errorOnSelectorNotFound === false;
   const steps = async () => {
-    const categories: BlockCategory[] = [...(p.blockAds ? ['ads' as const] : []), ...(p.blockTrackers ? ['trackers' as const] : [])];
-    // Independent of one another: sent together, so the job waits for DevTools once, not once per setting.
-    await Promise.all([
-      emulate(page, session, p, device),
-      p.hideCookieBanners
-        ? ConsentBlocker.install(session, page).then((installed) => {
-            consent = installed;
-          })
-        : undefined,
-      categories.length
-        ? RequestBlocker.install(session, categories, p.url, filters.network).then((installed) => {
-            blocker = installed;
-          })
-        : undefined,
-      requestOptions(page, p),
-    ]);
-    await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => consent?.isolatedWorld);
+    await setUp(page, session, p, device, prepared, filters, tools);
+    times.mark('setup');
+    await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => tools.consent?.isolatedWorld);
     if (p.waitForSelector)
       await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()), optional ? diagnostics : undefined);
     if (p.css) await injectCss(page, p.css);
     if (p.js) await runJs(session, p.js, Math.max(MIN_STEP_MS, left()));
+    times.mark('load');
     // Before the delay, so that it also lets what the scroll started settle.
     if (plan && p.fullPage && !p.selector && !p.clip && p.fullPageScroll !== false)
       await revealLazyContent(page, session, { maxHeight: limits.maxHeight, budgetMs: left() });
+    times.mark('scroll');
     // The consent blocker has been at work since the document started; this waits only for a popup it is
     // handling or a consent script still loading (consent-blocker.ts `nextConsentStep`).
-    await Promise.all([p.delay > 0 ? sleep(Math.min(p.delay, left())) : undefined, consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left()))]);
-    if (consent) {
-      await hideCookieNotices(session, filters.cosmetic, { contextId: consent.isolatedWorld, extraSelectors: consentRuleSelectors });
+    await Promise.all([
+      p.delay > 0 ? sleep(Math.min(p.delay, left())) : undefined,
+      tools.consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left())),
+    ]);
+    times.mark('settle');
+    if (tools.consent) {
+      await hideCookieNotices(session, filters.cosmetic, { contextId: tools.consent.isolatedWorld, extraSelectors: consentRuleSelectors });
     }
+    times.mark('hide');
     // A page script may have sent the top frame somewhere else in the meantime.
     await document.assertAllowed();
-    return plan ? shoot(page, session, await withoutMissingSelector(page, p, diagnostics), device, plan, limits) : printPage(page, p);
+    const target = plan ? await withoutMissingSelector(page, p, diagnostics) : p;
+    // The fonts and glyphs of the page as captured, asked alongside the capture rather than after it: the
+    // document is the same, and the job no longer waits for the two one after the other (~5 ms).
+    const fonts = checkPageFonts(pageEvaluator(page), diagnostics).catch(() => undefined);
+    const image = await (plan ? shoot(page, session, target, device, plan, limits) : printPage(page, p));
+    await fonts;
+    times.mark('capture');
+    return image;
   };
   try {
-    // Console, failed sub-resources, fonts and glyphs of the page as captured (see diagnostics.ts).
-    return await withDiagnostics(page, pageEvaluator(page), steps, diagnostics);
+    // Console and failed sub-resources while the steps run (see diagnostics.ts); fonts and glyphs above.
+    return await withDiagnostics(page, undefined, steps, diagnostics);
   } finally {
-    consent?.dispose();
-    blocker?.dispose();
+    tools.consent?.dispose();
+    tools.blocker?.dispose();
     document.dispose();
     page.off('dialog', dismiss);
     session.detach().catch(() => undefined);
   }
+}
+
+/** What a job installs on its page; disposed when it ends, even when it failed half-way through setting up. */
+interface JobTools {
+  consent?: ConsentBlocker;
+  blocker?: RequestBlocker;
+}
+
+/** The job's settings before the navigation: independent, so sent together (the job waits for DevTools once). */
+async function setUp(
+  page: Page,
+  session: CDPSession,
+  p: ScreenshotRenderPayload,
+  device: DeviceSettings,
+  prepared: PreparedPage | undefined,
+  filters: ScreenshotFilters,
+  tools: JobTools,
+): Promise<void> {
+  const categories: BlockCategory[] = [...(p.blockAds ? ['ads' as const] : []), ...(p.blockTrackers ? ['trackers' as const] : [])];
+  await Promise.all([
+    emulate(page, session, p, device),
+    p.hideCookieBanners
+      ? (prepared ? Promise.resolve(prepared.consent) : ConsentBlocker.install(session, page)).then((installed) => {
+          tools.consent = installed;
+        })
+      : prepared?.consent.uninstall(),
+    categories.length
+      ? RequestBlocker.install(session, categories, p.url, filters.network).then((installed) => {
+          tools.blocker = installed;
+        })
+      : undefined,
+    requestOptions(page, p),
+  ]);
 }
 
 /** Each browser's own user agent, asked once (a DevTools round trip per job otherwise). */
