@@ -1,4 +1,4 @@
-import { ListenHost, LogLevel, loadConfig } from '@render/config';
+import { ConfigError, ListenHost, LogLevel, loadConfig } from '@render/config';
 import { type Static, Type } from 'typebox';
 
 const Optional = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
@@ -56,6 +56,8 @@ export const AuthConfigSchema = Type.Object({
   STRIPE_STAND_IN_STATE_FILE: Optional('.data/stripe-stand-in.json'),
   /** The stand-in's port on 127.0.0.1 (its pages are opened in the browser); any free port when 0. */
   STRIPE_STAND_IN_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
+  /** `production` in the images: the stand-in, which grants Pro without payment, is then refused at boot. */
+  NODE_ENV: Type.Optional(Type.String()),
   /** A credit reservation still unsettled after this long is released (its gateway stopped mid-request). */
   CREDIT_RESERVATION_TIMEOUT_SECONDS: Type.Integer({ minimum: 60, default: 600 }),
   /** How often each replica sweeps for such reservations. */
@@ -66,4 +68,12 @@ export const AuthConfigSchema = Type.Object({
 
 export type AuthConfig = Static<typeof AuthConfigSchema>;
 
-export const loadAuthConfig = (env: Record<string, string | undefined> = process.env): AuthConfig => loadConfig(AuthConfigSchema, env);
+export function loadAuthConfig(env: Record<string, string | undefined> = process.env): AuthConfig {
+  const config = loadConfig(AuthConfigSchema, env);
+  if (config.STRIPE_STAND_IN && config.NODE_ENV === 'production' && !config.STRIPE_SECRET_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_STAND_IN is for development: it grants Pro without payment. Unset it, or set STRIPE_SECRET_KEY.',
+    );
+  }
+  return config;
+}

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAuthConfig } from '../src/config.ts';
 import { json, type Stack, startStack, verifiedUser } from './helpers/stack.ts';
 
 // Development billing (STRIPE_STAND_IN, no Stripe key): the auth service runs the Stripe stand-in itself, and
@@ -98,6 +99,19 @@ describe('billing in test mode (development, no Stripe key)', () => {
 });
 
 describe('billing configuration', () => {
+  it('refuses the stand-in at boot when NODE_ENV is production (it grants Pro without payment)', () => {
+    const env = {
+      DATABASE_URL: 'postgres://x@127.0.0.1/x',
+      JWT_SECRET: 'j'.repeat(32),
+      API_KEY_ENCRYPTION_KEY: 'a'.repeat(64),
+      INTERNAL_TOKEN: 'i'.repeat(16),
+      STRIPE_STAND_IN: 'true',
+    };
+    expect(loadAuthConfig(env).STRIPE_STAND_IN).toBe(true);
+    expect(() => loadAuthConfig({ ...env, NODE_ENV: 'production' })).toThrow(/STRIPE_STAND_IN is for development/);
+    expect(loadAuthConfig({ ...env, NODE_ENV: 'production', STRIPE_STAND_IN: 'false' }).STRIPE_STAND_IN).toBe(false);
+  });
+
   it('without a key and without the stand-in (production): 503 "Billing is not configured"', async () => {
     const bare = await startStack();
     try {
