@@ -131,6 +131,16 @@ const commOf = (pid: number) => {
   }
 };
 
+/** The program a process runs (its argv[0]'s base name): Node 24 renames its main thread, so `comm` says MainThread. */
+const programOf = (pid: number) => {
+  try {
+    const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
+    return argv0.slice(argv0.lastIndexOf('/') + 1);
+  } catch {
+    return '';
+  }
+};
+
 const accepts = (host: string, port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect({ host, port });
@@ -256,7 +266,7 @@ describe('./scripts/dev', () => {
 
     // SIGINT, which the background job started with ignored.
     stackPids = descendants(stack.pid);
-    expect(stackPids.map(commOf)).toEqual(expect.arrayContaining(['node', 'awk']));
+    expect(stackPids.map(programOf)).toEqual(expect.arrayContaining(['node', 'awk']));
     process.kill(stack.pid, 'SIGINT');
     expect(await stack.ended).toBe(130);
     await waitFor('every process to end', () => (stackPids.every((pid) => !alive(pid)) ? true : undefined), 15_000);
