@@ -385,8 +385,6 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
   'limit is not a whole number between 1 and 100': 'limit n’est pas un nombre entier entre 1 et 100',
   'Start a Stripe Checkout for the Pro plan': 'Démarrer un paiement Stripe Checkout pour l’offre Pro',
   'Already subscribed': 'Déjà abonné',
-  'Billing is not configured, Stripe is unreachable, or the account service is unavailable':
-    'La facturation n’est pas configurée, Stripe est injoignable, ou le service des comptes est indisponible',
   'Open the Stripe billing portal': 'Ouvrir le portail de facturation Stripe',
   'No billing account yet': 'Pas encore de compte de facturation',
   'Cancel at the end of the billing period': 'Résilier à la fin de la période de facturation',
@@ -408,4 +406,12 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
   'Accounts, sessions and API keys': 'Comptes, sessions et clés API',
   'Plans and subscriptions': 'Offres et abonnements',
   'Health and this document': 'État du service et ce document',
+  "The language of the account's e-mails (verification code, password reset); the web app sends its own":
+    'La langue des e-mails du compte (code de vérification, réinitialisation du mot de passe) ; l’application web envoie la sienne',
+  "The language of the account's e-mails": 'La langue des e-mails du compte',
+  "Change the profile: the language of the account's e-mails": 'Modifier le profil : la langue des e-mails du compte',
+  'Billing is not configured (code BILLING_NOT_CONFIGURED: the deployment has no Stripe key), Stripe is unreachable, or the account service is unavailable':
+    'La facturation n’est pas configurée (code BILLING_NOT_CONFIGURED : le déploiement n’a pas de clé Stripe), Stripe est injoignable, ou le service des comptes est indisponible',
+  'No real money moves: Stripe test keys, or the local Stripe stand-in of a development stack':
+    'Aucun argent réel ne circule : clés de test Stripe, ou la doublure locale de Stripe d’une pile de développement',
 };
