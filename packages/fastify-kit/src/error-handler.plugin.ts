@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { type AjvError, bodyFieldErrors, fieldName } from './field-errors.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 import { type ProblemOptions, sendProblem } from './problem.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
@@ -102,6 +103,8 @@ function validationErrors(request: FastifyRequest, errors: AjvError[], context: 
  * and every answer, errors included, carries the request's `X-Request-Id`.
  */
 async function errorHandlerPlugin(app: FastifyInstance) {
+  // JSON bodies are parsed here too, so that what is wrong with one is answered like any other error.
+  registerJsonBodyParser(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();

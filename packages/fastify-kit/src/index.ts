@@ -5,7 +5,6 @@ export { type AjvError, bodyFieldErrors } from './field-errors.ts';
 export { clientErrorHandler, frameworkErrors } from './framework-errors.ts';
 export { default as health, type HealthCheck, type HealthOptions, type HealthState, runHealthChecks } from './health.plugin.ts';
 export { INTERNAL_TOKEN_HEADER, requireInternalToken, safeEqual } from './internal-token.ts';
-export { default as jsonBody } from './json-body.plugin.ts';
 export { listenUntilSignalled } from './listen.ts';
 export { default as metrics, HTTP_BUCKETS, type MetricsOptions } from './metrics.plugin.ts';
 export { PROBLEM_CONTENT_TYPE, type ProblemOptions, pathOf, problemBody, sendProblem } from './problem.ts';

@@ -1,13 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorHandler, jsonBody } from '../src/index.ts';
+import { errorHandler } from '../src/index.ts';
 
 let app: FastifyInstance;
 
 beforeAll(async () => {
   app = Fastify({ bodyLimit: 1024 });
   await app.register(errorHandler);
-  await app.register(jsonBody);
   app.post('/echo', async (request) => ({ body: request.body, polluted: ({} as Record<string, unknown>).polluted ?? null }));
   await app.ready();
 });

@@ -5,7 +5,6 @@ import {
   errorHandler,
   frameworkErrors,
   health,
-  jsonBody,
   metrics,
   RequestLogController,
   requestIdOptions,
@@ -52,7 +51,6 @@ export function serverOptions(config: AuthConfig): FastifyServerOptions {
 export default async function app(fastify: FastifyInstance, opts: { config: AuthConfig }) {
   const { config } = opts;
   await fastify.register(errorHandler);
-  await fastify.register(jsonBody);
   await fastify.register(db, { url: config.DATABASE_URL });
   await fastify.register(repositories);
   // /metrics is served open: this service is reachable only inside the cluster (the gateway guards its own).

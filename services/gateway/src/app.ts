@@ -6,7 +6,6 @@ import {
   errorHandler,
   frameworkErrors,
   health,
-  jsonBody,
   metrics,
   RequestLogController,
   requestIdOptions,
@@ -68,7 +67,6 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   const { config } = opts;
   for (const problem of anonymousAdvantages(config)) fastify.log.warn(`anonymous callers are better off than Free accounts: ${problem}`);
   await fastify.register(errorHandler);
-  await fastify.register(jsonBody);
   // First, so that even an answer refused by a later hook (a 401) carries the CORS headers a browser needs to read it.
   const corsPolicy = parseCorsOrigins(config.CORS_ORIGINS);
   if (corsPolicy) await fastify.register(cors, corsPolicy);

@@ -5,7 +5,6 @@ import {
   errorHandler,
   frameworkErrors,
   health,
-  jsonBody,
   metrics,
   RequestLogController,
   requestIdOptions,
@@ -36,7 +35,6 @@ export function serverOptions(config: TemplatesConfig): FastifyServerOptions {
 export default async function app(fastify: FastifyInstance, opts: { config: TemplatesConfig }) {
   const { config } = opts;
   await fastify.register(errorHandler);
-  await fastify.register(jsonBody);
   await fastify.register(dbPlugin, { url: config.DATABASE_URL });
   await fastify.register(repositoriesPlugin);
   // /metrics is served open: this service is reachable only inside the cluster (the gateway guards its own).

@@ -1,6 +1,5 @@
 import { AppError } from '@render/contracts';
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
 
 // secure-json-parse's message for a `__proto__` key or a `constructor.prototype` path.
@@ -11,7 +10,7 @@ const PROTOTYPE_KEY = /prototype property/;
  * what is wrong: Fastify's own parser reports a body with a `__proto__` key as "not valid JSON", which sends
  * the caller looking for a syntax error that is not there.
  */
-async function jsonBodyPlugin(app: FastifyInstance) {
+export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
@@ -26,5 +25,3 @@ async function jsonBodyPlugin(app: FastifyInstance) {
     }
   });
 }
-
-export default fp(jsonBodyPlugin, { name: 'json-body', fastify: '5.x' });
