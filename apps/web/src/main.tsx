@@ -10,7 +10,7 @@ import './styles.css';
 const session = createSessionStore();
 void startTelemetry(readAppConfig());
 
-// Spec §1: nothing is shown before the language is known and its common catalog has loaded.
+// docs/spec/product.md: nothing is shown before the language is known and its common catalog has loaded.
 await initI18n();
 void session.start();
 

@@ -53,7 +53,7 @@ const failure = async (path: string) => {
   throw new Error('expected a failure');
 };
 
-describe('API client error rule (spec §8)', () => {
+describe('API client error rule (docs/spec/errors.md)', () => {
   it("uses the server's message field when the answer has one (a problem+json body)", async () => {
     const error = await failure('/with-message');
     expect(error).toBeInstanceOf(ApiError);

@@ -44,7 +44,7 @@ describe('i18n catalogs', () => {
     });
   }
 
-  it('translates every message the forms and the server show (spec §5, §8)', () => {
+  it('translates every message the forms and the server show (docs/spec/validation.md, errors.md)', () => {
     const en = read('en', 'messages') as Record<string, string>;
     const fr = read('fr', 'messages') as Record<string, string>;
     const shown = [

@@ -6,7 +6,7 @@ import { CodePlaygroundPage, HtmlPlaygroundPage, ScreenshotPlaygroundPage } from
 import { buildRequest, decodeValues, encodeValues, minimalBody } from '../src/features/playground/playground-state.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
-describe('playground definitions (spec §9 defaults)', () => {
+describe('playground definitions (docs/spec/limits.md defaults)', () => {
   it('starts every page on the spec defaults', () => {
     expect(PLAYGROUNDS.html.defaults).toMatchObject({ width: '800', height: '600', quality: '80', scale: '1' });
     expect(PLAYGROUNDS.svg.defaults).toMatchObject({ width: '800', height: '600', quality: '80' });
@@ -42,7 +42,7 @@ describe('playground definitions (spec §9 defaults)', () => {
   });
 });
 
-describe('playground messages (spec §5)', () => {
+describe('playground messages (docs/spec/validation.md)', () => {
   const html = PLAYGROUNDS.html;
   it('reports the contract messages', () => {
     expect(buildRequest(html, { ...html.defaults, html: '' }).problems.html).toBe('Please enter some HTML content');

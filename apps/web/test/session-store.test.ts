@@ -48,7 +48,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('session store (spec §4)', () => {
+describe('session store (docs/spec/states.md)', () => {
   it('starts signed out without a token, without calling the server', async () => {
     const store = createSessionStore();
     expect(store.getState().status).toBe('loading');

@@ -7,7 +7,7 @@ import { renderPage } from './helpers/render-page.tsx';
 
 const field = (name: string) => document.querySelector(`[name="${name}"]`) as HTMLInputElement;
 
-describe('signup form (spec §3, §5)', () => {
+describe('signup form (docs/spec/entities.md, validation.md)', () => {
   it('has a labelled control named after each API field', async () => {
     renderPage(SignupPage, { path: '/signup' });
     await screen.findByRole('heading', { name: 'Create your account' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TTL_MS, getStored, removeStored, setStored } from '../src/lib/storage.ts';
 
-describe('stored items (spec §4: 7-day expiry)', () => {
+describe('stored items (docs/spec/states.md: 7-day expiry)', () => {
   it('answers an item until it expires, then discards it', () => {
     const now = 1_000_000;
     setStored('token', 'abc', DEFAULT_TTL_MS, now);

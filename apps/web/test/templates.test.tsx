@@ -216,7 +216,7 @@ const template = (overrides: Partial<TemplateView>): TemplateView => ({
 });
 
 describe('the list: tabs, sort and search', () => {
-  it('asks the right call for each tab (spec §7)', () => {
+  it('asks the right call for each tab (docs/spec/calls.md)', () => {
     expect(listRequestPath({ tab: 'public', sort: 'date', page: 1 })).toBe('/api/template/public?sortBy=date&page=1&pageSize=24');
     expect(listRequestPath({ tab: 'public', sort: 'stars', q: ' card ', page: 2 })).toBe(
       '/api/template/public?q=card&sortBy=stars&page=2&pageSize=24',

@@ -1,4 +1,4 @@
-// Administrator contracts (spec §8): platform overview.
+// Administrator contracts (docs/spec/errors.md): platform overview.
 import { Type } from 'typebox';
 
 const Windows = Type.Object({ last24h: Type.Integer(), last7d: Type.Integer(), last30d: Type.Integer() });

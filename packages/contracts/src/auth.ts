@@ -1,10 +1,10 @@
-// Account request/response contracts (spec §3, §5, §9): the auth service validates with them, the gateway
+// Account request/response contracts (docs/spec/entities.md, validation.md, limits.md): the auth service validates with them, the gateway
 // documents its forwarded /api/auth/* calls with them, and the web app can share them.
 import { type Static, Type } from 'typebox';
 import { ErrorResponse } from './render.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 
-// Spec §3 signup enums.
+// docs/spec/entities.md signup enums.
 export const USAGE_SOURCES = ['personal', 'business', 'education', 'other'] as const;
 export const REFERRAL_SOURCES = ['search_engine', 'social_media', 'friend', 'advertisement', 'other'] as const;
 export const PLANNED_SERVICES = [
@@ -21,7 +21,7 @@ export const PLANNED_SERVICES = [
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-// Spec §5 and §9.
+// docs/spec/validation.md and limits.md.
 export const NAME_MIN = 2;
 export const PASSWORD_MIN = 8;
 
@@ -81,7 +81,7 @@ const Password = withMessages(Type.String({ minLength: 1, maxLength: 128 }), {
   maxLength: 'Password must be at most 128 characters',
 });
 
-// A new password (signup, reset) follows spec §5, in the schema so the document and clients know the rule.
+// A new password (signup, reset) follows docs/spec/validation.md, in the schema so the document and clients know the rule.
 // Ajv checks allOf before a string's own keywords: presence, length and strength are allOf parts, in the
 // order the web form reports them.
 const NewPassword = withMessages(
@@ -169,7 +169,7 @@ export const ResetPasswordBody = Type.Object({
   confirmPassword: ConfirmPassword,
 });
 
-/** Spec §3 user as the web app shows it. */
+/** docs/spec/entities.md user as the web app shows it. */
 export const UserView = Type.Object({
   id: Type.String(),
   name: Type.String(),

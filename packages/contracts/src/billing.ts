@@ -1,4 +1,4 @@
-// Billing request/response contracts (spec §3 Subscription, §7).
+// Billing request/response contracts (docs/spec/entities.md Subscription, calls.md).
 import { type TSchema, Type } from 'typebox';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 

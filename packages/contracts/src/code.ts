@@ -13,7 +13,7 @@ import {
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';
 
-/** Spec §9: the API docs' defaults (the demo page starts on vs2015, which is accepted as a theme alias). */
+/** docs/spec/limits.md: the API docs' defaults (the demo page starts on vs2015, which is accepted as a theme alias). */
 export const CodeDefaults = {
   width: 800,
   fontSize: 14,

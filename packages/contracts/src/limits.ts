@@ -2,7 +2,7 @@
 // of an anonymous render, and what GET /api/limits answers (the web app's copy reads it).
 import { type Static, Type } from 'typebox';
 
-/** Spec §9: the Free plan gets 50 credits over a rolling 30-day window; Pro is unlimited. */
+/** docs/spec/limits.md: the Free plan gets 50 credits over a rolling 30-day window; Pro is unlimited. */
 export const FREE_PLAN_CREDITS = 50;
 export const CREDIT_WINDOW_DAYS = 30;
 

@@ -5,7 +5,7 @@ import { RenderWarnings } from './render-warnings.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';
 
-/** Bounds and defaults from spec §5 and §9; the gateway, the worker and the web forms all read these. */
+/** Bounds and defaults from docs/spec/validation.md and limits.md; the gateway, the worker and the web forms all read these. */
 export const RenderLimits = {
   minDimension: 50,
   maxDimension: 4000,

@@ -1,4 +1,4 @@
-// Credit usage of an account (spec §4): what GET /api/auth/usage answers.
+// Credit usage of an account (docs/spec/states.md): what GET /api/auth/usage answers.
 import { type Static, type TSchema, Type } from 'typebox';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 

@@ -143,7 +143,7 @@ describe('password hashes made with older parameters', () => {
   });
 });
 
-describe('signup validation (spec §5 messages from the server)', () => {
+describe('signup validation (docs/spec/validation.md messages from the server)', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['missing name', { name: undefined }, 'Name is required'],
     ['blank name', { name: '   ' }, 'Name is required'],

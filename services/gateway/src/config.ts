@@ -125,7 +125,7 @@ export const GatewayConfigSchema = Type.Object({
   APP_ENV: Type.String({ default: 'development' }),
   /** PostHog project key for the web app's product analytics; none, no analytics. */
   POSTHOG_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  /** PostHog's EU cloud by default (spec §7: an EU host), or a self-hosted instance. */
+  /** PostHog's EU cloud by default (docs/spec/calls.md: an EU host), or a self-hosted instance. */
   POSTHOG_HOST: Type.String({ default: 'https://eu.i.posthog.com', pattern: '^https?://' }),
   /** Sentry DSN for the web app's error reports; none, no reports. */
   SENTRY_DSN: Type.Optional(Type.String({ pattern: '^https?://' })),

@@ -23,7 +23,7 @@ async function expect400(body: unknown, message: string | RegExp) {
 const data = { labels: ['a', 'b'], datasets: [{ label: 'x', data: [1, 2] }] };
 const many = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-describe('chart input messages (spec §5)', () => {
+describe('chart input messages (docs/spec/validation.md)', () => {
   it.each([
     ['{"labels": [', 'chartjs'],
     ['not json', 'd3'],

@@ -1,4 +1,4 @@
-/** Every public route of spec §2 (and the footer's pages), with a name for its screenshots. */
+/** Every public route of docs/spec/screens.md (and the footer's pages), with a name for its screenshots. */
 export const PUBLIC_ROUTES = [
   { path: '/', name: 'landing' },
   { path: '/login', name: 'login' },

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Toaster } from 'sonner';
 
-/** Spec §2: toasts top-right, closing after 5 seconds. */
+/** docs/spec/screens.md: toasts top-right, closing after 5 seconds. */
 export const TOAST_DURATION_MS = 5000;
 /**
  * Below the sticky header (h-14 and its border) with a gap, so a toast never covers the language switch,

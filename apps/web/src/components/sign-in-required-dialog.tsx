@@ -4,7 +4,7 @@ import { LogIn, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from './ui/button.tsx';
 
-/** Spec §2/§6: generating with an API key needs an account; sign in or sign up (focus trapped, Escape closes). */
+/** docs/spec/screens.md, roles.md: generating with an API key needs an account; sign in or sign up (focus trapped, Escape closes). */
 export function SignInRequiredDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { t } = useTranslation();
   return (

@@ -5,7 +5,7 @@ import { initReactI18next } from 'react-i18next';
 
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
-/** Spec §1: detected from the browser, stored under `language`, English when neither says otherwise. */
+/** docs/spec/product.md: detected from the browser, stored under `language`, English when neither says otherwise. */
 export const LANGUAGE_STORAGE_KEY = 'language';
 
 // One JSON file per language and namespace; a page's namespace loads with the page's own chunk.

@@ -2,9 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, errorText } from '../lib/api-client.ts';
 
 /**
- * Messages arrive in English (from the contracts or the server, spec §5/§8); the `messages` catalog is
+ * Messages arrive in English (from the contracts or the server, docs/spec/validation.md, errors.md); the `messages` catalog is
  * keyed by that English text, so French users read the translation. Given a thrown value instead of a
- * string, it reads it by spec §8's rule (`errorText`); a server message the catalog does not hold (one
+ * string, it reads it by the rule of docs/spec/errors.md (`errorText`); a server message the catalog does not hold (one
  * naming a field's bounds, a limit's numbers) is shown as sent in English and, in another language, as
  * the `errors` catalog's sentence for the answer's `code`, so nobody reads an English toast on the
  * French site.

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** Spec §8: a logo that fails to load is hidden (the product name stays as the link text). */
+/** docs/spec/errors.md: a logo that fails to load is hidden (the product name stays as the link text). */
 export function Logo() {
   const { t } = useTranslation();
   const [failed, setFailed] = useState(false);

@@ -1,4 +1,4 @@
-/** The header's navigation (spec §2), shared by the desktop bar and the mobile menu. */
+/** The header's navigation (docs/spec/screens.md), shared by the desktop bar and the mobile menu. */
 export interface NavLink {
   to: string;
   labelKey: string;

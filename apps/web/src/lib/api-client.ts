@@ -1,6 +1,6 @@
 /**
  * The one way the app calls the gateway. Every failure becomes an ApiError whose `message` follows
- * spec §8: the server's `message` when the answer has one, else "An error occurred"; no answer at all
+ * docs/spec/errors.md: the server's `message` when the answer has one, else "An error occurred"; no answer at all
  * gives the connection message; anything else keeps its own message or "An unexpected error occurred".
  */
 export const ErrorTexts = {
@@ -28,7 +28,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Spec §8's rule for any thrown value: what a toast or an inline error should say. */
+/** The rule of docs/spec/errors.md for any thrown value: what a toast or an inline error should say. */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   if (error instanceof Error && error.message) return error.message;

@@ -23,7 +23,7 @@ export interface RenderCall {
   /** Gateway path, e.g. /api/html-to-img/convert. */
   path: string;
   body: Record<string, unknown>;
-  /** Which field selects JSON output on this call (spec §3: output or outputType). */
+  /** Which field selects JSON output on this call (docs/spec/entities.md: output or outputType). */
   outputField: 'output' | 'outputType';
   apiKey?: string;
   signal?: AbortSignal;

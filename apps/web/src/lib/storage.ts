@@ -1,5 +1,5 @@
 /**
- * Browser storage with an expiry (spec §4: stored items live 7 days by default). Each item is stored as
+ * Browser storage with an expiry (docs/spec/states.md: stored items live 7 days by default). Each item is stored as
  * `{ value, expiresAt }`; reading an expired or unreadable item removes it and answers null.
  */
 export const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;

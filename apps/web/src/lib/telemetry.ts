@@ -1,7 +1,7 @@
 import type { AppConfig } from './app-config.ts';
 
 /**
- * Product analytics (PostHog, EU host) and error reports (Sentry), spec §7: only outside local
+ * Product analytics (PostHog, EU host) and error reports (Sentry), docs/spec/calls.md: only outside local
  * development and only when their keys are configured. The SDKs are loaded on demand, so with no keys
  * neither their code nor any request leaves the browser.
  */
@@ -30,7 +30,7 @@ export async function startTelemetry(config: AppConfig): Promise<void> {
   if (config.sentryDsn) {
     tasks.push(
       import('@sentry/react').then((Sentry) => {
-        // Spec §7: personal data sending is on. SDK 11 replaced `sendDefaultPii` with `dataCollection`.
+        // docs/spec/calls.md: personal data sending is on. SDK 11 replaced `sendDefaultPii` with `dataCollection`.
         Sentry.init({ dsn: config.sentryDsn, environment: config.environment, dataCollection: { userInfo: true } });
       }),
     );

@@ -23,7 +23,7 @@ export const BillingMessages = {
   reactivated: 'Subscription reactivated successfully',
 } as const;
 
-/** French speakers pay in euros, everyone else in dollars (spec §9); the browser's top language decides. */
+/** French speakers pay in euros, everyone else in dollars (docs/spec/limits.md); the browser's top language decides. */
 export const currencyFromAcceptLanguage = (header: string | undefined): Currency =>
   languageFromAcceptLanguage(header) === 'fr' ? 'eur' : 'usd';
 

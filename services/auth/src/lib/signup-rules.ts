@@ -12,7 +12,7 @@ export function checkName(name: string): string {
   return name.trim();
 }
 
-/** Spec §5 password rules, in the order the web form reports them. */
+/** docs/spec/validation.md password rules, in the order the web form reports them. */
 export function checkNewPassword(password: string, confirmPassword: string): void {
   failOn(newPasswordProblem(password));
   failOn(confirmPasswordProblem(password, confirmPassword));

@@ -35,7 +35,7 @@ export interface StripePluginOptions {
   standIn?: { stateFile?: string; port?: number };
 }
 
-// The stand-in's prices: Pro at 49 a month or 490 a year, in dollars and euros (spec §9).
+// The stand-in's prices: Pro at 49 a month or 490 a year, in dollars and euros (docs/spec/limits.md).
 const STAND_IN_PRICES = {
   price_stand_in_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
   price_stand_in_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },

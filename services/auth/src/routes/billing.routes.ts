@@ -10,7 +10,7 @@ import {
 } from '@render/contracts';
 import { applySubscription, BillingMessages, currencyFromAcceptLanguage, idOf, stripeCall } from '../lib/billing.ts';
 
-/** Spec §7 billing calls. Every one needs a signed-in user and answers 503 while billing is not configured. */
+/** docs/spec/calls.md billing calls. Every one needs a signed-in user and answers 503 while billing is not configured. */
 const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app, opts) => {
   const { subscriptions } = app.repositories;
   const returnUrl = `${opts.appUrl.replace(/\/+$/, '')}/dashboard`;
@@ -101,7 +101,7 @@ const billingRoutes: FastifyPluginAsyncTypebox<{ appUrl: string }> = async (app,
       const stripe = app.billing.client();
       const { row, subscriptionId } = await liveSubscription(request.account.id);
       if (row.status === 'cancelling') throw new AppError('CONFLICT', BillingMessages.alreadyCancelling);
-      // Access is kept until the end of the period already paid for (spec §4); Stripe ends it then.
+      // Access is kept until the end of the period already paid for (docs/spec/states.md); Stripe ends it then.
       const sub = await stripeCall(request.log, 'subscriptions.update', () =>
         stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }),
       );

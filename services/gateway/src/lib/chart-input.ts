@@ -14,7 +14,7 @@ import {
 import { checkChartShape } from './chart-shapes.ts';
 import { assertPixelBudget } from './image-reply.ts';
 
-/** The spec's (§5) wording for each input, reused as the prefix of every more specific reason. */
+/** The wording of docs/spec/validation.md for each input, reused as the prefix of every more specific reason. */
 export const ChartMessages = {
   dataJson: 'Please enter valid JSON chart data',
   data: 'Invalid chart data format',

@@ -70,7 +70,7 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/template/starred', { ...signedInOnly, schema: TemplateRoutes.listStarred.schema }, (request) =>
     list('starred', request, request.query),
   );
-  // Visitors may browse the public list (spec §6); everything else needs a signed-in user.
+  // Visitors may browse the public list (docs/spec/roles.md); everything else needs a signed-in user.
   app.get('/api/template/public', { schema: TemplateRoutes.listPublic.schema }, (request) => list('public', request, request.query));
 
   app.post(

@@ -1,7 +1,7 @@
 import type { UserView } from '@render/contracts';
 import { apiJson } from '../../lib/api-client.ts';
 
-/** The account calls the auth screens make (spec §7), answered through the gateway. */
+/** The account calls the auth screens make (docs/spec/calls.md), answered through the gateway. */
 export interface SessionAnswer {
   message?: string;
   token: string;

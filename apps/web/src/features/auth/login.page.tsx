@@ -37,7 +37,7 @@ export function LoginPage() {
       await navigate({ to: safeRedirect(search.redirect) as '/' });
     } catch (error) {
       const userId = error instanceof ApiError ? (error.data as { userId?: unknown } | undefined)?.userId : undefined;
-      // Spec §4: an unverified account's answer carries userId: show the server's message, then verify.
+      // docs/spec/states.md: an unverified account's answer carries userId: show the server's message, then verify.
       if (typeof userId === 'string') {
         toast.info(text(error));
         await navigate({ to: '/verify', search: { userId, email: values.email } as never });

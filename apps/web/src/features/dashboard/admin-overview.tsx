@@ -39,7 +39,7 @@ function WindowChart({ title, counts, series }: { title: string; counts: AdminSt
   );
 }
 
-/** Spec §2/§3 admin dashboard: the platform overview (users, generations, activity, new users). */
+/** docs/spec/screens.md, entities.md admin dashboard: the platform overview (users, generations, activity, new users). */
 export function AdminOverview() {
   const { t, i18n } = useTranslation('dashboard');
   const message = useMessageText();

@@ -15,7 +15,7 @@ import { Card } from './dashboard-ui.tsx';
 export const maskKey = (key: string) => `${key.slice(0, 8)}${'•'.repeat(16)}`;
 
 /**
- * The API key (spec §3): masked, revealed on demand, copied with a toast, regenerated after a
+ * The API key (docs/spec/entities.md): masked, revealed on demand, copied with a toast, regenerated after a
  * confirmation that says the old key stops working at once.
  */
 export function ApiKeyCard({ title }: { title?: string }) {

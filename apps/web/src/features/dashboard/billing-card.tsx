@@ -14,7 +14,7 @@ import { dashboardApi, dashboardKeys, externalNavigation, FRESH, type PaymentInf
 import { Badge, Card, ErrorNote, LoadingBlock, Stat } from './dashboard-ui.tsx';
 import { formatDate, formatMoney } from './format.ts';
 
-/** Spec §8 texts the billing card shows. */
+/** docs/spec/errors.md texts the billing card shows. */
 export const BillingTexts = {
   loadError: 'Unable to load payment information',
   loadFailed: 'Failed to load payment information',
@@ -27,7 +27,7 @@ export const BillingTexts = {
 
 type Interval = 'month' | 'year';
 
-/** Spec §3/§4 subscription: plan and status, price, period, next billing date, payment methods; upgrade, manage, cancel, reactivate. */
+/** docs/spec/entities.md, states.md subscription: plan and status, price, period, next billing date, payment methods; upgrade, manage, cancel, reactivate. */
 export function BillingCard() {
   const { t, i18n } = useTranslation('dashboard');
   const message = useMessageText();

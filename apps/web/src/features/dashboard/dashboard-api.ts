@@ -14,7 +14,7 @@ import type { Static } from 'typebox';
 import { apiJson } from '../../lib/api-client.ts';
 
 /**
- * The account calls the dashboard makes (spec §7), each answered through the gateway with the session
+ * The account calls the dashboard makes (docs/spec/calls.md), each answered through the gateway with the session
  * token (or, for usage, the API key). Shapes come from the contracts.
  */
 export type Usage = Static<typeof UsageResponse>['data'];

@@ -52,7 +52,7 @@ function DashboardNav({ user }: { user: UserView }) {
 }
 
 /**
- * Spec §2: the dashboard is for signed-in users; a spinner while the session loads, /login otherwise
+ * docs/spec/screens.md: the dashboard is for signed-in users; a spinner while the session loads, /login otherwise
  * (coming back here afterwards). Each dashboard page renders inside this shell with its own title.
  */
 export function DashboardShell({

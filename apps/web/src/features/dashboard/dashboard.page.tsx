@@ -18,7 +18,7 @@ import { useGreeting } from './use-greeting.ts';
 import { WebhooksCard } from './webhooks-card.tsx';
 
 /**
- * Spec §2 dashboard, one page per section of the left navigation: overview (profile, usage, key),
+ * docs/spec/screens.md dashboard, one page per section of the left navigation: overview (profile, usage, key),
  * API key, usage (numbers, renders per day, recent renders), billing, and the admin overview.
  */
 export function DashboardPage() {

@@ -22,7 +22,7 @@ function Row({ label, testId, children }: { label: string; testId: string; child
   );
 }
 
-/** Spec §3 user: name, email, company, account type, verification status, member since. */
+/** docs/spec/entities.md user: name, email, company, account type, verification status, member since. */
 export function ProfileCard({ user }: { user: UserView }) {
   const { t, i18n } = useTranslation('dashboard');
   return (

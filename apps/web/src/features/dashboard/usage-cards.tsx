@@ -8,10 +8,10 @@ import { dashboardApi, dashboardKeys, FRESH, type RecentRender } from './dashboa
 import { Badge, Card, ErrorNote, LoadingBlock, Stat } from './dashboard-ui.tsx';
 import { formatBytes, formatDate, formatDateTime, formatDay, formatNumber } from './format.ts';
 
-/** Spec §8's text for any failed statistics call. */
+/** The text docs/spec/errors.md gives any failed statistics call. */
 export const STATS_ERROR = 'Error loading statistics';
 
-/** Spec §3 usage statistics over the rolling window: total credits, used, limit, remaining ("Unlimited" on Pro). */
+/** docs/spec/entities.md usage statistics over the rolling window: total credits, used, limit, remaining ("Unlimited" on Pro). */
 export function UsageCard({ compact = false, title }: { compact?: boolean; title?: string }) {
   const { t, i18n } = useTranslation('dashboard');
   const message = useMessageText();

@@ -1,6 +1,6 @@
 import type { Operation } from './openapi-fields.ts';
 
-/** The docs tabs (spec §2) and which operations of the document each one shows. */
+/** The docs tabs (docs/spec/screens.md) and which operations of the document each one shows. */
 export interface DocsSection {
   id: string;
   /** Tab label (product names, the same in every language). */

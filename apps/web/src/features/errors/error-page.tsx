@@ -4,7 +4,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 
 export type ErrorKind = 403 | 404 | 500;
 
-/** Spec §2/§8: 403 Access denied, 404 Page not found, 500 Server error, each with a way home. */
+/** docs/spec/screens.md, errors.md: 403 Access denied, 404 Page not found, 500 Server error, each with a way home. */
 export function ErrorScreen({ status }: { status: ErrorKind }) {
   const { t } = useTranslation();
   usePageTitle(t(`errors.${status}.title`));

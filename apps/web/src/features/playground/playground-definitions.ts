@@ -60,7 +60,7 @@ export interface PlaygroundDefinition {
   defaults: Values;
   /** Values the page always sends (e.g. the chart library of a library's page). */
   fixed?: Record<string, unknown>;
-  /** Spec §8: the toast when a render fails without a server message. */
+  /** docs/spec/errors.md: the toast when a render fails without a server message. */
   failureMessage: string;
   /** Follow-up changes when one value changes (a new device brings its viewport). */
   onChange?: (name: string, values: Values) => Values;
@@ -222,7 +222,7 @@ function chartFields(withLibrary: boolean): FieldDef[] {
   ];
 }
 
-/** Spec §9: charts 800×400, 500 high on the D3 and Highcharts pages, quality 90. */
+/** docs/spec/limits.md: charts 800×400, 500 high on the D3 and Highcharts pages, quality 90. */
 function chartDefaults(library: Library, height: number): Values {
   const sample = CHART_SAMPLES[library];
   return {
@@ -428,7 +428,7 @@ const code: PlaygroundDefinition = {
       return { ...values, gradientPreset: matchingPreset(values) };
     return values;
   },
-  // Spec §9: the page starts on vs2015 (the API's own default theme is monokai).
+  // docs/spec/limits.md: the page starts on vs2015 (the API's own default theme is monokai).
   defaults: {
     code: CODE_SAMPLE,
     language: 'typescript',
@@ -532,7 +532,7 @@ const screenshot: PlaygroundDefinition = {
     outputType: 'binary',
     cache: '',
   },
-  // Spec §9: mobile is an iPhone 12 Pro, tablet an iPad Pro: choosing one shows its viewport.
+  // docs/spec/limits.md: mobile is an iPhone 12 Pro, tablet an iPad Pro: choosing one shows its viewport.
   onChange: (name, values) => {
     if (name !== 'deviceType') return values;
     const device = ScreenshotDevices[values.deviceType as keyof typeof ScreenshotDevices] ?? ScreenshotDevices.desktop;

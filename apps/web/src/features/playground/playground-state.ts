@@ -3,7 +3,7 @@ import type { FieldDef, PlaygroundDefinition, Values } from './playground-defini
 
 export type Problems = Record<string, string>;
 
-/** Spec §5 JSON messages: chart data has its own wording, options name Highcharts' where it applies. */
+/** docs/spec/validation.md JSON messages: chart data has its own wording, options name Highcharts' where it applies. */
 function parseJsonField(field: FieldDef, text: string, library: unknown): { value?: unknown; problem?: string } {
   if (!text.trim()) return field.name === 'chartData' ? { problem: 'Please enter valid JSON chart data' } : {};
   let value: unknown;

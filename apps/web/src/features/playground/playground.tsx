@@ -38,7 +38,7 @@ function useShareableValues(definition: PlaygroundDefinition) {
 }
 
 /**
- * A converter playground (spec §2, design brief): options grouped on the left, the real render on the
+ * A converter playground (docs/spec/screens.md, design brief): options grouped on the left, the real render on the
  * right, the same request as code under it. Driven by one definition per page.
  */
 export function Playground({ definition }: { definition: PlaygroundDefinition }) {
@@ -108,7 +108,7 @@ export function Playground({ definition }: { definition: PlaygroundDefinition })
       }
     } catch (error) {
       if ((error as Error)?.name === 'AbortError') return;
-      // Spec §8: the server's message, the connection message when nothing answered, else this page's failure text.
+      // docs/spec/errors.md: the server's message, the connection message when nothing answered, else this page's failure text.
       const useOwn = error instanceof ApiError && (error.status === 0 || error.message !== ErrorTexts.generic);
       toast.error(text(useOwn ? error : definition.failureMessage));
     } finally {

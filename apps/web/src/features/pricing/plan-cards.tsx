@@ -56,7 +56,7 @@ function usePlanAction(plan: 'free' | 'pro'): { to: '/signup' | '/dashboard' | '
   return { to: '/dashboard/billing', label: session.user.plan === 'pro' ? t('plans.pro.ctaManage') : t('plans.pro.cta') };
 }
 
-/** Free and Pro side by side, with the launch-period note while the period is on (spec §1, §9). */
+/** Free and Pro side by side, with the launch-period note while the period is on (docs/spec/product.md, limits.md). */
 export function PlanCards() {
   const { t, i18n } = useTranslation('pricing');
   const { data: limits } = usePlanLimits();

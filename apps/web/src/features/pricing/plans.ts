@@ -1,5 +1,5 @@
 /**
- * Spec §9 plans. Pro is 49 a month: dollars in English, euros in French. The Free plan's credits are the
+ * docs/spec/limits.md plans. Pro is 49 a month: dollars in English, euros in French. The Free plan's credits are the
  * contracts' FREE_PLAN_CREDITS (not imported: the landing page's bundle would take every schema with it);
  * pages show what GET /api/limits says (the launch period lifts them), this until it has answered.
  */

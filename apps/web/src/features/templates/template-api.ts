@@ -28,7 +28,7 @@ const TAB_PATHS: Record<TemplateTab, string> = {
   favorites: '/api/template/starred',
 };
 
-/** The call a list view makes (spec §7: GET /api/template/user, /public?sortBy=…, /starred). */
+/** The call a list view makes (docs/spec/calls.md: GET /api/template/user, /public?sortBy=…, /starred). */
 export function listRequestPath({ tab, q, sort, page }: ListParams): string {
   const params = new URLSearchParams();
   const search = q?.trim();
@@ -57,7 +57,7 @@ export const templateKeys = {
 
 async function fetchList(params: ListParams): Promise<TemplateListResponse> {
   const answer = await apiJson<TemplateListResponse>(listRequestPath(params));
-  // Spec §7: the list is in a data array (empty if not an array).
+  // docs/spec/calls.md: the list is in a data array (empty if not an array).
   const data = Array.isArray(answer?.data) ? answer.data : [];
   const pagination = answer?.pagination ?? { page: 1, pageSize: data.length, total: data.length };
   return { data: params.tab === 'public' ? data : sortTemplates(data, params.sort), pagination };

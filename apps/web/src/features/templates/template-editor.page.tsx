@@ -95,14 +95,14 @@ export function TemplateEditPage() {
   );
 }
 
-/** Only the owner edits, and only while private (spec §4, §6). */
+/** Only the owner edits, and only while private (docs/spec/states.md, roles.md). */
 function EditableTemplate({ template }: { template: TemplateView }) {
   if (!template.isOwner) return <TemplateStateScreen kind="forbidden" />;
   if (template.isPublic) return <PublicTemplateNotice template={template} />;
   return <TemplateEditor key={template.id} template={template} initial={draftOf(template)} />;
 }
 
-/** A public template can no longer be edited (spec §4): say so, and offer to use or duplicate it. */
+/** A public template can no longer be edited (docs/spec/states.md): say so, and offer to use or duplicate it. */
 function PublicTemplateNotice({ template }: { template: TemplateView }) {
   const { t } = useTranslation('templates');
   const message = useMessageText();

@@ -67,7 +67,7 @@ export function generateBody(template: TemplateView, values: GenerateValues) {
   };
 }
 
-/** `/image/generate?templateId=…` (spec §2) goes to the generate page of that template. */
+/** `/image/generate?templateId=…` (docs/spec/screens.md) goes to the generate page of that template. */
 export function ImageGenerateRedirect() {
   const search = useSearch({ strict: false }) as { templateId?: unknown };
   const id = typeof search.templateId === 'string' ? search.templateId : '';
@@ -75,7 +75,7 @@ export function ImageGenerateRedirect() {
   return <Navigate to="/template/generate/$id" params={{ id }} replace />;
 }
 
-/** `/template/generate` without an id shows the list (spec §2). */
+/** `/template/generate` without an id shows the list (docs/spec/screens.md). */
 export const TemplateGenerateIndexPage = TemplateListPage;
 
 export function TemplateGeneratePage() {

@@ -42,7 +42,7 @@ export function readListSearch(search: ListSearch, signedIn: boolean): ListParam
 }
 
 /**
- * Spec §2 templates list: tabs My Templates, Public and Favorites; search; sort by date or stars; an
+ * docs/spec/screens.md templates list: tabs My Templates, Public and Favorites; search; sort by date or stars; an
  * apply button. Visitors see Public; the other tabs ask them to sign in. Options live in the URL.
  */
 export function TemplateListPage() {

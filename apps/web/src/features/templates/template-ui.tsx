@@ -21,7 +21,7 @@ export function SvgImage({ svg, alt, className = '' }: { svg: string; alt: strin
 }
 
 /**
- * Spec §6: someone else's template is "Access denied" (403 screen style); a template that is missing or
+ * docs/spec/roles.md: someone else's template is "Access denied" (403 screen style); a template that is missing or
  * not permitted is "Template Not Found"; a failed load says so.
  */
 export function TemplateStateScreen({ kind, detail }: { kind: 'notFound' | 'forbidden' | 'failed'; detail?: unknown }) {
@@ -64,7 +64,7 @@ export function TemplateStateScreen({ kind, detail }: { kind: 'notFound' | 'forb
   );
 }
 
-/** Signed-out visitors: templates are kept in an account (spec §6). */
+/** Signed-out visitors: templates are kept in an account (docs/spec/roles.md). */
 export function SignInScreen({ title, body }: { title: string; body: string }) {
   const { t } = useTranslation('templates');
   const [open, setOpen] = useState(false);
@@ -88,7 +88,7 @@ export function SignInScreen({ title, body }: { title: string; body: string }) {
 /**
  * The page's template once the session and the template are loaded: a spinner meanwhile, the sign-in
  * screen for visitors, and the state screens for a failed load (404 or a malformed id is "Template Not
- * Found"; a 403 is "Access denied" where the page edits, else not found, spec §6).
+ * Found"; a 403 is "Access denied" where the page edits, else not found, docs/spec/roles.md).
  */
 export function TemplateLoader({
   id,

@@ -3,7 +3,7 @@ import { apiJson, setTokenSource } from '../api-client.ts';
 import { getStored, removeStored, setStored } from '../storage.ts';
 
 /**
- * Spec §4 session: token and user in browser storage (7-day expiry), the profile fetched at start
+ * docs/spec/states.md session: token and user in browser storage (7-day expiry), the profile fetched at start
  * (failure signs out), a silent refresh every 60 minutes (failure only logged), and 'loading' until
  * the start-up check has answered. A tiny external store so React reads it with useSyncExternalStore
  * and tests drive it without rendering.
