@@ -18,8 +18,9 @@
 // dependencies) nor in a `pnpm deploy --prod` folder. What stays external: Node built-ins and the npm
 // packages the service lists in its own package.json `dependencies`, which its production install holds.
 //
-// Files read at run time next to the code are copied into dist/ (ASSETS): the worker's browser-side
-// scripts and fontconfig file, the templates' starter SVGs. The source resolves them next to the bundle
+// Files read at run time next to the code are copied into dist/ (assets): the worker's browser-side
+// scripts and fontconfig file, the templates' starter SVGs; browser-side TypeScript (pageScripts: the
+// chart page's code) is compiled into one script there. The source resolves them next to the bundle
 // first, then where they sit in the checkout.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -49,11 +50,13 @@ export const TARGETS = {
     entries: { main: 'src/main.ts' },
     assets: [
       ['services/render-worker/src/renderers/code/code-canvas.browser.js', 'code-canvas.browser.js'],
-      ['services/render-worker/src/renderers/chart/chart-host.browser.js', 'chart-host.browser.js'],
       ['infra/fonts/fonts.conf', 'fonts.conf'],
       // The project's default ad and tracker lists (block-lists.ts finds them next to the bundle).
       ['services/render-worker/blocklists', 'blocklists'],
     ],
+    // Browser-side TypeScript compiled into one script next to the bundle: the chart page's code
+    // (chart-host.ts reads it there; from source it compiles it itself, with the same options).
+    pageScripts: ['services/render-worker/src/renderers/chart/chart-page.build.json'],
   },
   db: { dir: 'packages/db', entries: { 'migrate.cli': 'src/migrate.cli.ts' }, assets: [] },
 };
@@ -146,6 +149,17 @@ export async function buildTarget(name, { esbuild, log = console.log, outdir: ou
     const destination = path.join(outdir, to);
     mkdirSync(path.dirname(destination), { recursive: true });
     cpSync(source, destination, { recursive: statSync(source).isDirectory() });
+  }
+  for (const file of target.pageScripts ?? []) {
+    // { entry, output, esbuild }: the entry relative to the description, the output name in dist/.
+    const description = path.join(ROOT, file);
+    const page = readJson(description);
+    await esbuild.build({
+      ...page.esbuild,
+      entryPoints: [path.resolve(path.dirname(description), page.entry)],
+      outfile: path.join(outdir, page.output),
+      logLevel: 'warning',
+    });
   }
   const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
   const bytes = outputs.reduce((sum, file) => sum + result.metafile.outputs[file].bytes, 0);

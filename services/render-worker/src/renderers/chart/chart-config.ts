@@ -2,7 +2,7 @@ import { ChartDefaults, type ChartLibrary, type ChartRenderPayload, isCssColor }
 import { ChartConfigError, isPlainObject, mergeJson, sanitizeChartValue } from './chart-sanitize.ts';
 import { sanitizeChartJsData } from './chartjs-data.ts';
 
-/** What `window.__renderChart` receives (see chart-host.browser.js): plain JSON, sanitised. */
+/** What `window.__renderChart` receives (see page/main.ts): plain JSON, sanitised. */
 export interface PageChartConfig {
   library: ChartLibrary;
   chartType: string;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ChartRenderPayload } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import { buildPageConfig } from './chart-config.ts';
@@ -66,9 +67,31 @@ function librarySources(): string[] {
     join(d3Dir, 'd3.min.js'),
     join(highchartsDir, 'highcharts.js'),
     ...HIGHCHARTS_MODULES.map((m) => join(highchartsDir, m)),
-    new URL('./chart-host.browser.js', import.meta.url).pathname,
   ];
-  return files.map((file) => readFileSync(file, 'utf8'));
+  return [...files.map((file) => readFileSync(file, 'utf8')), chartPageScript()];
+}
+
+/**
+ * How the page code (`page/`, TypeScript) becomes one classic script for the page (an IIFE: the page has no
+ * modules): its entry, output name and esbuild options, shared with `scripts/build-services.mjs`, which
+ * compiles it into the worker's dist/ for production.
+ */
+const PAGE_BUILD = new URL('./chart-page.build.json', import.meta.url);
+
+/**
+ * The compiled page code: the file the build put next to the bundle (production), else compiled from
+ * source now with esbuild (a root devDependency, present wherever the TypeScript source runs).
+ */
+function chartPageScript(): string {
+  const built = fileURLToPath(new URL('./chart-host.browser.js', import.meta.url));
+  if (existsSync(built)) return readFileSync(built, 'utf8');
+  const build = JSON.parse(readFileSync(PAGE_BUILD, 'utf8')) as { entry: string; esbuild: import('esbuild').BuildOptions };
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const entry = fileURLToPath(new URL(build.entry, PAGE_BUILD));
+  const result = esbuild.buildSync({ ...build.esbuild, entryPoints: [entry], write: false, logLevel: 'silent' });
+  const [output] = result.outputFiles;
+  if (!output) throw new Error('the chart page script did not compile');
+  return output.text;
 }
 
 /**

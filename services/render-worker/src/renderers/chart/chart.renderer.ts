@@ -7,10 +7,9 @@ import { RenderError } from '../render-error.ts';
 import type { RenderedImage, Renderer } from '../renderer.ts';
 import { buildPageConfig, isOpaque, type PageChartConfig } from './chart-config.ts';
 import { ChartConfigError } from './chart-sanitize.ts';
+import type { PageResult } from './page/types.ts';
 
-type PageResult = { ok: true; svg?: string; image?: string; imageWidth?: number; imageHeight?: number } | { ok: false; message: string };
-
-/** See chart-host.browser.js: `__renderChart` answers a PageResult, directly or as a promise. */
+/** See page/main.ts: `__renderChart` answers a PageResult, directly or as a promise. */
 const drawInPage = (page: Page, slot: PageSlot, config: PageChartConfig) =>
   evaluateInPage<PageResult>(page, slot, pageCall('window.__renderChart', config));
 
@@ -59,7 +58,7 @@ export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) =>
           return { bytes: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), format, mimeType: MimeTypes.pdf, width, height };
         }
         if (result.image) {
-          // The page exported the image (see chart-host.browser.js); no screenshot needed.
+          // The page exported the image (see page/); no screenshot needed.
           const bytes = dataUrlBytes(result.image);
           return { bytes, format, mimeType: plan.mimeType, width: result.imageWidth ?? width, height: result.imageHeight ?? height };
         }

@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url);
  * adapter for time/timeseries scales (non-bundled build, so it uses that same date-fns and its locales),
  * the annotation plugin (registers itself; draws nothing unless a config has annotations) and the
  * datalabels plugin (`window.ChartDataLabels`, NOT registered: the host attaches it only to charts that ask
- * for labels, see chart-host.browser.js). The fidelity tests load the same files into their reference page.
+ * for labels, see page/chartjs.ts). The fidelity tests load the same files into their reference page.
  */
 export function chartJsExtensionFiles(): string[] {
   // Only the packages' entry points are exported; the browser builds sit next to them.
