@@ -10,6 +10,7 @@ import path from 'node:path';
 import { int, parseCommandLine, resultsPath } from './lib/cli.ts';
 import { Fleet, settle, stopFleet } from './lib/fleet.ts';
 import { FORMAT_WORKLOADS, startPageServer } from './lib/formats.ts';
+import { type KeyedOps, measureKeyedOps } from './lib/keyed-ops.ts';
 import { type LoadResult, runForDuration } from './lib/load.ts';
 import { linearFit, machineCpu, type TreeMemory, treeCpuSeconds, treeMemory } from './lib/proc-stats.ts';
 import { failRun, installExitHandlers, type StartMode } from './lib/processes.ts';
@@ -24,6 +25,7 @@ import {
 } from './lib/redis-stats.ts';
 import { fmt, reportEnd, table, writeResults } from './lib/report.ts';
 import { convertClient } from './lib/stack.ts';
+import { startTemplateServices, type TemplateServices } from './lib/template-stack.ts';
 import { HEIGHT, WIDTH } from './lib/workload.ts';
 
 const benchDir = import.meta.dirname;
@@ -43,11 +45,15 @@ const HELP = `Usage: pnpm bench:scale [-- options]   (every option also has an e
   --redis-renders N     renders counted under Redis MONITOR (first step)   SCALE_REDIS_RENDERS (300)
   --memory-pages LIST   RENDER_PAGES values of the memory runs (one worker) SCALE_MEMORY_PAGES (1,2,4,8)
   --format-ms N         measured window per format (formats phase, c=8)    SCALE_FORMAT_MS (5000)
-  --only LIST           phases: scale,formats,memory                       SCALE_ONLY (scale,formats,memory)
+  --keyed-renders N     renders per caller in the keyed phase              SCALE_KEYED_RENDERS (300)
+  --only LIST           phases: scale,formats,memory,keyed                 SCALE_ONLY (scale,formats,memory,keyed)
   --json PATH           results file ("" = none)                           SCALE_JSON (bench/results/scale.json)
   -h, --help
 
-Also read: CHROMIUM_PATH, BENCH_START (production | dev).`;
+The keyed phase (renders with API keys: Redis and Postgres operations per render) starts auth and templates
+on a database of its own, created in DATABASE_URL's server (scripts/bench-scale starts one) and dropped after.
+
+Also read: CHROMIUM_PATH, BENCH_START (production | dev), DATABASE_URL.`;
 
 const values = parseCommandLine(
   {
@@ -61,6 +67,7 @@ const values = parseCommandLine(
     'memory-pages': { type: 'string' },
     'redis-renders': { type: 'string' },
     'format-ms': { type: 'string' },
+    'keyed-renders': { type: 'string' },
     only: { type: 'string' },
     json: { type: 'string' },
   },
@@ -79,12 +86,15 @@ const opts = {
   redisRenders: int('--redis-renders', values['redis-renders'] ?? env.SCALE_REDIS_RENDERS, 300, 0),
   formatMs: int('--format-ms', values['format-ms'] ?? env.SCALE_FORMAT_MS, 5_000, 100),
   memoryPages: list('--memory-pages', values['memory-pages'] ?? env.SCALE_MEMORY_PAGES ?? '1,2,4,8'),
-  phases: new Set((values.only ?? env.SCALE_ONLY ?? 'scale,formats,memory').split(',').map((s) => s.trim())),
+  keyedRenders: int('--keyed-renders', values['keyed-renders'] ?? env.SCALE_KEYED_RENDERS, 300, 1),
+  phases: new Set((values.only ?? env.SCALE_ONLY ?? 'scale,formats,memory,keyed').split(',').map((s) => s.trim())),
+  databaseUrl: env.DATABASE_URL,
   start: (env.BENCH_START ?? 'production') as StartMode,
   chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
   json: values.json ?? env.SCALE_JSON,
 };
-for (const phase of opts.phases) if (!['scale', 'formats', 'memory'].includes(phase)) throw new Error(`--only: unknown phase "${phase}"`);
+for (const phase of opts.phases)
+  if (!['scale', 'formats', 'memory', 'keyed'].includes(phase)) throw new Error(`--only: unknown phase "${phase}"`);
 const jsonPath = resultsPath(opts.json, benchDir, 'scale.json');
 
 interface ScaleStep {
@@ -118,6 +128,7 @@ const fleet = new Fleet(repoRoot, { redisUrl: redis.url, queuePrefix, chromiumPa
 const steps: ScaleStep[] = [];
 const memory: MemoryStep[] = [];
 const formats: FormatStep[] = [];
+const keyed: KeyedOps[] = [];
 let idleRedis: { perSecond: number; diff: RedisDiff } | undefined;
 let monitored: { renders: number; errors: number; counts: MonitorCounts } | undefined;
 const started = Date.now();
@@ -129,8 +140,20 @@ const cpuOf = () => ({
   machine: machineCpu(),
 });
 
+let accounts: TemplateServices | undefined;
 try {
-  const port = await fleet.startGateway();
+  if (opts.phases.has('keyed')) {
+    if (!opts.databaseUrl) throw new Error('the keyed phase needs DATABASE_URL (scripts/bench-scale sets it), or leave it out with --only');
+    log('starting auth and templates on a database of their own (keyed phase)');
+    accounts = await startTemplateServices(
+      repoRoot,
+      opts.databaseUrl,
+      { ...process.env, REDIS_URL: redis.url, QUEUE_PREFIX: queuePrefix },
+      opts.start,
+    );
+  }
+  // c = 8 callers of one Free account: above its default in-flight limit (4), which would answer 429s.
+  const port = await fleet.startGateway(accounts && { ...accounts.gatewayEnv, FREE_MAX_IN_FLIGHT: '16' });
   if (opts.phases.has('scale')) {
     for (const workers of opts.workers) {
       const missing = workers - fleet.workers.length;
@@ -256,9 +279,37 @@ try {
       await fleet.stopWorkers();
     }
   }
+  if (accounts) {
+    // Renders with API keys, one worker: what each costs Redis and Postgres (identity, credit reservation,
+    // settling), for a Free account (its credit reserved before the render) and an unlimited one (the
+    // reservation runs alongside).
+    log(`keyed: one worker, ${opts.keyedRenders} renders per caller at c=8`);
+    await fleet.addWorkers(1, opts.pages);
+    const gatewayUrl = `http://127.0.0.1:${port}`;
+    const callers: Array<[string, string]> = [
+      ['Free account', await accounts.freeKey(gatewayUrl)],
+      ['unlimited account', await accounts.unlimitedKey(gatewayUrl)],
+    ];
+    for (const [caller, apiKey] of callers) {
+      const result = await measureKeyedOps({
+        gatewayPort: port,
+        apiKey,
+        caller,
+        renders: opts.keyedRenders,
+        concurrency: 8,
+        redisUrl: redis.url,
+        databaseUrl: accounts.databaseUrl,
+        idleMs: opts.idleMs || 5_000,
+      });
+      keyed.push(result);
+      log(`  ${caller}: ${fmt(result.rendersPerSec)} renders/s, ${result.errors} errors`);
+    }
+    await fleet.stopWorkers();
+  }
 } catch (err) {
   await failRun('scale', err);
 }
+await accounts?.stop();
 const warnings = await stopFleet(fleet, redis);
 
 // --- report --------------------------------------------------------------------------------------------
@@ -492,11 +543,58 @@ if (memory.length) {
   }
 }
 
+if (keyed.length) {
+  out.push('');
+  out.push(
+    `Datastore operations per render with an API key (one worker, c=8, ${opts.keyedRenders} renders per caller; net of the idle ` +
+      'background; Redis: INFO commandstats, scripts’ inner calls included; Postgres: transactions and rows of the account database)',
+  );
+  out.push(
+    table(
+      [
+        'caller',
+        'renders/s',
+        'Redis cmds',
+        'Redis CPU µs',
+        'PG transactions',
+        'PG rows by table (scans/ins/upd/del)',
+        'top Redis commands',
+        'errors',
+      ],
+      keyed.map((k) => {
+        errors += k.errors;
+        const n = k.renders || 1;
+        return [
+          k.caller,
+          fmt(k.rendersPerSec),
+          fmt(k.redis.total / n, 1),
+          fmt((1e6 * k.redis.cpuSeconds) / n, 0),
+          fmt(k.postgres.transactions / n, 2),
+          k.postgres.tables
+            .slice(0, 4)
+            .map(([name, t]) => `${name} ${[t.scans, t.inserted, t.updated, t.deleted].map((v) => fmt(v / n, 2)).join('/')}`)
+            .join(', '),
+          k.redis.byCommand
+            .slice(0, 5)
+            .map(([name, calls]) => `${name} ${fmt(calls / n, 2)}`)
+            .join(', '),
+          String(k.errors),
+        ];
+      }),
+    ),
+  );
+  const k0 = keyed[0] as KeyedOps;
+  out.push(
+    `idle background with the account services up: ${fmt(k0.idle.redisPerSec)} Redis commands/s, ${fmt(k0.idle.transactionsPerSec, 2)} Postgres transactions/s`,
+  );
+}
+
 if (errors) {
   out.push('');
   out.push(`errors: ${errors}`);
   for (const s of steps) for (const [message, count] of s.load.errors.counts) out.push(`  ${s.workers} workers: ${count}× ${message}`);
   for (const f of formats) for (const [message, count] of f.load.errors.counts) out.push(`  ${f.name}: ${count}× ${message}`);
+  for (const k of keyed) for (const [message, count] of k.errorMessages) out.push(`  ${k.caller}: ${count}× ${message}`);
 }
 out.push(...reportEnd('bench', warnings, started));
 console.log(out.join('\n'));
@@ -513,6 +611,7 @@ if (jsonPath) {
       steps: steps.map((s) => ({ ...s, redis: plain(s.redis) })),
       memory,
       formats,
+      keyed: keyed.map((k) => ({ ...k, redis: plain(k.redis), errorMessages: Object.fromEntries(k.errorMessages) })),
       monitored: monitored && {
         renders: monitored.renders,
         sent: Object.fromEntries(monitored.counts.sent),

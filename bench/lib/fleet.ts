@@ -28,7 +28,8 @@ export class Fleet {
     return { ...process.env, REDIS_URL: this.opts.redisUrl, QUEUE_PREFIX: this.opts.queuePrefix };
   }
 
-  async startGateway(): Promise<number> {
+  /** `extraEnv`: e.g. the account services' addresses, for calls with an API key. */
+  async startGateway(extraEnv: NodeJS.ProcessEnv = {}): Promise<number> {
     this.gatewayPort = await freePort();
     this.gateway = startNodeService(
       this.opts.start,
@@ -44,6 +45,7 @@ export class Fleet {
         ANON_MAX_IN_FLIGHT: '100000000',
         ANON_MAX_PIXELS: '16000000',
         MAX_QUEUE_DEPTH: '5000',
+        ...extraEnv,
       },
       this.repoRoot,
     );

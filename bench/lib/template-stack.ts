@@ -28,6 +28,8 @@ export const BENCH_TEMPLATE = {
 export interface TemplateServices {
   /** Environment the gateway needs to reach them. */
   gatewayEnv: Record<string, string>;
+  /** The bench's own database, which auth and templates use. */
+  databaseUrl: string;
   /** Signs in through the gateway and saves the bench template: what the template workload calls with. */
   prepare(gatewayUrl: string): Promise<{ templateId: string; apiKey: string }>;
   /** The administrator's API key: an unlimited account (no limit to enforce before rendering). */
@@ -133,6 +135,7 @@ export async function startTemplateServices(
     };
     return {
       gatewayEnv: { AUTH_SERVICE_URL: authUrl, TEMPLATES_SERVICE_URL: templatesUrl, INTERNAL_TOKEN: internalToken },
+      databaseUrl: url.toString(),
       unlimitedKey: async (gatewayUrl) => (await adminSession(gatewayUrl)).user.apiKey,
       freeKey: (gatewayUrl) => signUpFree(gatewayUrl, mailDir, url.toString()),
       async prepare(gatewayUrl) {

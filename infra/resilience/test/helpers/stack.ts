@@ -151,8 +151,22 @@ export interface Worker {
 
 // --- the stack -------------------------------------------------------------------------------------------
 
+export interface Gateway {
+  url: string;
+  /** Its METRICS_PORT: /metrics there, without the header the main port asks for. */
+  metricsUrl: string;
+  service: Service;
+}
+
+export interface StackOptions {
+  /** Gateway processes, each on its own port over the same Redis, auth and workers (default 1). */
+  gateways?: number;
+}
+
 export interface Stack {
+  /** The first gateway's URL. */
   gatewayUrl: string;
+  gateways: Gateway[];
   redis: OwnRedis;
   postgres: OwnPostgres;
   workers: Worker[];
@@ -172,7 +186,7 @@ export interface Stack {
  */
 export const stopEverything = (): Promise<void> => cleanupAll();
 
-export async function startStack(): Promise<Stack> {
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   installExitHandlers();
   const chromium = chromiumPath();
   const [redis, postgres] = await Promise.all([startOwnRedis(), startOwnPostgres()]);
@@ -180,7 +194,7 @@ export async function startStack(): Promise<Stack> {
   const internalToken = randomBytes(24).toString('hex');
   const mailDir = await mkdtemp(path.join(os.tmpdir(), 'render-resilience-mail-'));
   onCleanup({ name: 'mail dir', run: () => rm(mailDir, { recursive: true, force: true }), runSync: () => undefined });
-  const [authPort, gatewayPort, unusedPort] = [await freePort(), await freePort(), await freePort()];
+  const [authPort, unusedPort] = [await freePort(), await freePort()];
   const common = { ...process.env, REDIS_URL: redis.url, QUEUE_PREFIX: queuePrefix, HOST: '127.0.0.1' };
   const services: Service[] = [];
 
@@ -249,30 +263,40 @@ export async function startStack(): Promise<Stack> {
     return workers;
   };
 
-  const gateway = startNodeService(
-    'production',
-    { name: 'gateway', pkg: '@render/gateway', entry: 'services/gateway/src/server.ts' },
-    {
-      ...common,
-      PORT: String(gatewayPort),
-      LOG_LEVEL: 'warn',
-      AUTH_SERVICE_URL: authUrl,
-      // No templates service: these tests only convert.
-      TEMPLATES_SERVICE_URL: `http://127.0.0.1:${unusedPort}`,
-      INTERNAL_TOKEN: internalToken,
-      RENDER_DEADLINE_MS: String(RENDER_DEADLINE_MS),
-      ANON_RATE_LIMIT_PER_MINUTE: '100000',
-      ANON_RATE_LIMIT_PER_DAY: '100000',
-      ANON_MAX_IN_FLIGHT: '100000',
-      ANON_MAX_PIXELS: '16000000',
-      // The load tests keep up to 12 renders of one Free account in flight.
-      FREE_MAX_IN_FLIGHT: '32',
-    },
-    repoRoot,
-  );
-  services.push(gateway);
-  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  await Promise.all([waitForHttp(`${authUrl}/api/auth/me`, auth, 60_000), waitForPing(gatewayPort, gateway, 60_000), ensureWorkers(2)]);
+  const startGateway = async (index: number): Promise<Gateway> => {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const service = startNodeService(
+      'production',
+      { name: index === 0 ? 'gateway' : `gateway-${index + 1}`, pkg: '@render/gateway', entry: 'services/gateway/src/server.ts' },
+      {
+        ...common,
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        LOG_LEVEL: 'warn',
+        AUTH_SERVICE_URL: authUrl,
+        // No templates service: these tests only convert.
+        TEMPLATES_SERVICE_URL: `http://127.0.0.1:${unusedPort}`,
+        INTERNAL_TOKEN: internalToken,
+        RENDER_DEADLINE_MS: String(RENDER_DEADLINE_MS),
+        ANON_RATE_LIMIT_PER_MINUTE: '100000',
+        ANON_RATE_LIMIT_PER_DAY: '100000',
+        ANON_MAX_IN_FLIGHT: '100000',
+        ANON_MAX_PIXELS: '16000000',
+        // The load tests keep up to 12 renders of one Free account in flight.
+        FREE_MAX_IN_FLIGHT: '32',
+      },
+      repoRoot,
+    );
+    services.push(service);
+    await waitForPing(port, service, 60_000);
+    return { url: `http://127.0.0.1:${port}`, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, service };
+  };
+  const [gateways] = await Promise.all([
+    Promise.all(Array.from({ length: options.gateways ?? 1 }, (_, i) => startGateway(i))),
+    waitForHttp(`${authUrl}/api/auth/me`, auth, 60_000),
+    ensureWorkers(2),
+  ]);
+  const gatewayUrl = (gateways[0] as Gateway).url;
 
   let accounts = 0;
   const freeAccountKey = async () => {
@@ -283,6 +307,7 @@ export async function startStack(): Promise<Stack> {
 
   return {
     gatewayUrl,
+    gateways,
     redis,
     postgres,
     workers,
@@ -360,10 +385,15 @@ export async function workerReady(worker: Worker): Promise<boolean> {
   );
 }
 
-export async function metricValue(worker: Worker, name: string): Promise<number> {
-  const text = await fetch(`http://127.0.0.1:${worker.httpPort}/metrics`, { signal: AbortSignal.timeout(3_000) }).then((r) => r.text());
+export const metricValue = (worker: Worker, name: string): Promise<number> =>
+  metricSum(`http://127.0.0.1:${worker.httpPort}/metrics`, name);
+
+/** The sum of a metric's series at a Prometheus endpoint, limited to the series that hold every one of `labels` (`key="value"`). */
+export async function metricSum(metricsUrl: string, name: string, labels: string[] = []): Promise<number> {
+  const text = await fetch(metricsUrl, { signal: AbortSignal.timeout(3_000) }).then((r) => r.text());
   return text
     .split('\n')
     .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+    .filter((line) => labels.every((label) => line.includes(label)))
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
