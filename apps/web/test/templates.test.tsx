@@ -3,12 +3,13 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { generateBody, generateProblems } from '../src/features/templates/generate/generate-values.ts';
+import { readListSearch } from '../src/features/templates/list/list-search.ts';
 import { signedUrlPairs } from '../src/features/templates/signed-url.ts';
 import { SizeSelector, type SizeValue } from '../src/features/templates/size-selector.tsx';
 import { listRequestPath, sortTemplates } from '../src/features/templates/template-api.ts';
 import { TemplateCreatePage } from '../src/features/templates/template-editor.page.tsx';
-import { generateBody, generateProblems } from '../src/features/templates/template-generate.page.tsx';
-import { readListSearch, TemplateListPage } from '../src/features/templates/template-list.page.tsx';
+import { TemplateListPage } from '../src/features/templates/template-list.page.tsx';
 import { bindingProblems, detectBindings, presetOf, sizeProblem, suggestVariable } from '../src/features/templates/template-rules.ts';
 import { createSessionStore } from '../src/lib/session/session.store.ts';
 import { renderPage } from './helpers/render-page.tsx';

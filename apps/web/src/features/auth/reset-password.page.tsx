@@ -1,14 +1,14 @@
 import { confirmPasswordProblem, newPasswordProblem, ResetPasswordBody } from '@render/contracts';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/form-field.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { AuthForm } from './auth-form.tsx';
+import { useBusyAction } from './use-busy-action.ts';
 
 interface ResetValues {
   token: string;
@@ -21,7 +21,7 @@ export function ResetPasswordPage() {
   const text = useMessageText();
   const navigate = useNavigate();
   const search = useSearch({ strict: false }) as { token?: string };
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyAction();
   const form = useContractForm<ResetValues>(ResetPasswordBody, {
     defaultValues: { token: search.token ?? '', password: '', confirmPassword: '' },
     rules: (values) => ({
@@ -31,18 +31,13 @@ export function ResetPasswordPage() {
   });
   const { errors } = form.formState;
 
-  const submit = form.handleSubmit(async (values) => {
-    setBusy(true);
-    try {
+  const submit = form.handleSubmit((values) =>
+    run(async () => {
       const answer = await authApi.resetPassword(values);
       toast.success(text(answer.message));
       await navigate({ to: '/login' });
-    } catch (error) {
-      toast.error(text(error));
-    } finally {
-      setBusy(false);
-    }
-  });
+    }),
+  );
 
   if (!search.token) {
     return (
@@ -57,7 +52,7 @@ export function ResetPasswordPage() {
 
   return (
     <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')}>
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <AuthForm onSubmit={submit} busy={busy} submitLabel={t('reset.submit')}>
         <input type="hidden" {...form.register('token')} />
         <TextField
           label={t('fields.newPassword')}
@@ -74,10 +69,7 @@ export function ResetPasswordPage() {
           error={errors.confirmPassword?.message}
           {...form.register('confirmPassword')}
         />
-        <Button type="submit" busy={busy} className="w-full">
-          {t('reset.submit')}
-        </Button>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

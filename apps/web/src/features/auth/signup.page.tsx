@@ -9,10 +9,8 @@ import {
   USAGE_SOURCES,
 } from '@render/contracts';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { Button } from '../../components/ui/button.tsx';
 import { Checkbox, FieldError, SelectField, TextField } from '../../components/ui/form-field.tsx';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
@@ -20,6 +18,8 @@ import { ApiError } from '../../lib/api-client.ts';
 import { useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { AuthForm, AuthLink } from './auth-form.tsx';
+import { useBusyAction } from './use-busy-action.ts';
 
 export interface SignupValues {
   name: string;
@@ -54,7 +54,7 @@ export function SignupPage() {
   const { t } = useTranslation('auth');
   const text = useMessageText();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyAction();
   const form = useContractForm<SignupValues>(SignupBody, {
     rules: signupRules,
     prepare: signupBody,
@@ -72,34 +72,27 @@ export function SignupPage() {
   });
   const { errors } = form.formState;
 
-  const submit = form.handleSubmit(async (values) => {
-    setBusy(true);
-    try {
-      // The account's mails (the code, later a reset link) are written in the language the app is shown in.
-      const answer = await authApi.signup({ ...signupBody(values), language: currentLanguage() });
-      toast.success(text(answer.message));
-      await navigate({ to: '/verify', search: { userId: answer.userId, email: values.email.trim() } as never });
-    } catch (error) {
-      toast.error(text(error instanceof ApiError ? error : 'Registration failed. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
-  });
+  const submit = form.handleSubmit((values) =>
+    run(
+      async () => {
+        // The account's mails (the code, later a reset link) are written in the language the app is shown in.
+        const answer = await authApi.signup({ ...signupBody(values), language: currentLanguage() });
+        toast.success(text(answer.message));
+        await navigate({ to: '/verify', search: { userId: answer.userId, email: values.email.trim() } as never });
+      },
+      (error) => {
+        toast.error(text(error instanceof ApiError ? error : 'Registration failed. Please try again.'));
+      },
+    ),
+  );
 
   return (
     <AuthCard
       title={t('signup.title')}
       subtitle={t('signup.subtitle')}
-      footer={
-        <>
-          {t('signup.haveAccount')}{' '}
-          <Link to="/login" className="font-medium text-accent-700 hover:underline">
-            {t('signup.loginLink')}
-          </Link>
-        </>
-      }
+      footer={<AuthLink to="/login" question={t('signup.haveAccount')} label={t('signup.loginLink')} />}
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <AuthForm onSubmit={submit} busy={busy} submitLabel={t('signup.submit')}>
         <TextField label={t('fields.name')} autoComplete="name" error={errors.name?.message} {...form.register('name')} />
         <TextField label={t('fields.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
         <TextField
@@ -162,10 +155,7 @@ export function SignupPage() {
           />
           <FieldError id="acceptTerms-error" message={errors.acceptTerms?.message} />
         </div>
-        <Button type="submit" busy={busy} className="w-full">
-          {t('signup.submit')}
-        </Button>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

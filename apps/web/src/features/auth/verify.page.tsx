@@ -1,6 +1,5 @@
 import { EmailBody, VerifyBody } from '@render/contracts';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Type } from 'typebox';
@@ -11,6 +10,8 @@ import { useSessionStore } from '../../lib/session/session.context.tsx';
 import { useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { AuthForm, AuthLink } from './auth-form.tsx';
+import { useBusyAction } from './use-busy-action.ts';
 
 // The code field of the verify contract, with the e-mail (for a new code) next to it.
 const VerifyForm = Type.Object({
@@ -29,8 +30,8 @@ export function VerifyPage() {
   const navigate = useNavigate();
   const session = useSessionStore();
   const search = useSearch({ strict: false }) as { userId?: string; email?: string };
-  const [busy, setBusy] = useState(false);
-  const [resending, setResending] = useState(false);
+  const { busy, run } = useBusyAction();
+  const resending = useBusyAction();
   const form = useContractForm<VerifyValues>(VerifyForm, {
     defaultValues: { verificationCode: '', email: search.email ?? '' },
     prepare: (values) => ({ verificationCode: values.verificationCode.trim(), email: values.email.trim() || undefined }),
@@ -42,17 +43,13 @@ export function VerifyPage() {
       toast.error(text('Invalid verification request'));
       return;
     }
-    setBusy(true);
-    try {
-      const answer = await authApi.verify({ userId: search.userId, verificationCode: values.verificationCode.trim() });
+    const userId = search.userId;
+    await run(async () => {
+      const answer = await authApi.verify({ userId, verificationCode: values.verificationCode.trim() });
       session.signIn(answer.token, answer.user);
       toast.success(text(answer.message ?? 'Email verified successfully!'));
       await navigate({ to: '/dashboard' });
-    } catch (error) {
-      toast.error(text(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   });
 
   const resend = async () => {
@@ -61,28 +58,38 @@ export function VerifyPage() {
       form.setError('email', { message: 'Email is required' });
       return;
     }
-    setResending(true);
-    try {
+    await resending.run(async () => {
       const answer = await authApi.resend(email);
       toast.success(text(answer.message));
-    } catch (error) {
-      toast.error(text(error));
-    } finally {
-      setResending(false);
-    }
+    });
   };
 
   return (
     <AuthCard
       title={t('verify.title')}
       subtitle={search.email ? t('verify.subtitleWithEmail', { email: search.email }) : t('verify.subtitle')}
-      footer={
-        <Link to="/login" className="font-medium text-accent-700 hover:underline">
-          {t('verify.backToLogin')}
-        </Link>
-      }
+      footer={<AuthLink to="/login" label={t('verify.backToLogin')} />}
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <AuthForm
+        onSubmit={submit}
+        busy={busy}
+        submitLabel={t('verify.submit')}
+        after={
+          <div className="border-t border-zinc-200 pt-4">
+            <p className="mb-3 text-sm text-zinc-600">{t('verify.noCode')}</p>
+            <TextField
+              label={t('fields.email')}
+              type="email"
+              autoComplete="email"
+              error={errors.email?.message}
+              {...form.register('email')}
+            />
+            <Button variant="secondary" busy={resending.busy} className="mt-3 w-full" onClick={resend}>
+              {t('verify.resend')}
+            </Button>
+          </div>
+        }
+      >
         <TextField
           label={t('fields.verificationCode')}
           inputMode="numeric"
@@ -91,23 +98,7 @@ export function VerifyPage() {
           error={errors.verificationCode?.message}
           {...form.register('verificationCode')}
         />
-        <Button type="submit" busy={busy} className="w-full">
-          {t('verify.submit')}
-        </Button>
-        <div className="border-t border-zinc-200 pt-4">
-          <p className="mb-3 text-sm text-zinc-600">{t('verify.noCode')}</p>
-          <TextField
-            label={t('fields.email')}
-            type="email"
-            autoComplete="email"
-            error={errors.email?.message}
-            {...form.register('email')}
-          />
-          <Button variant="secondary" busy={resending} className="mt-3 w-full" onClick={resend}>
-            {t('verify.resend')}
-          </Button>
-        </div>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

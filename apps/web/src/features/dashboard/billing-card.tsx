@@ -1,80 +1,27 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { CreditCard, ExternalLink, Sparkles } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { usePlanLimits } from '../../lib/plan-limits.ts';
-import { useSessionStore } from '../../lib/session/session.context.tsx';
 import { FREE_CREDITS_PER_30_DAYS, formatPrice, PRO_MONTHLY_PRICE } from '../pricing/plans.ts';
 import { useBillingErrorText } from './billing-errors.ts';
-import { dashboardApi, dashboardKeys, externalNavigation, FRESH, type PaymentInfo } from './dashboard-api.ts';
+import { dashboardApi, externalNavigation, type PaymentInfo } from './dashboard-api.ts';
 import { Badge, Card, ErrorNote, LoadingBlock, Stat } from './dashboard-ui.tsx';
 import { formatDate, formatMoney } from './format.ts';
-
-/** docs/spec/errors.md texts the billing card shows. */
-export const BillingTexts = {
-  loadError: 'Unable to load payment information',
-  loadFailed: 'Failed to load payment information',
-  portalFailed: 'Failed to open billing portal',
-  cancelFailed: 'Failed to cancel subscription',
-  reactivateFailed: 'Failed to reactivate subscription',
-  cancelled: 'Subscription cancelled successfully',
-  reactivated: 'Subscription reactivated successfully',
-} as const;
+import { type Billing, BillingTexts, useBilling } from './use-billing.ts';
 
 type Interval = 'month' | 'year';
 
 /** docs/spec/entities.md, states.md subscription: plan and status, price, period, next billing date, payment methods; upgrade, manage, cancel, reactivate. */
 export function BillingCard() {
-  const { t, i18n } = useTranslation('dashboard');
+  const { t } = useTranslation('dashboard');
   const message = useMessageText();
-  const queryClient = useQueryClient();
-  const store = useSessionStore();
-  const info = useQuery({ queryKey: dashboardKeys.paymentInfo, queryFn: dashboardApi.paymentInfo, ...FRESH });
-  const [confirmCancel, setConfirmCancel] = useState(false);
-  const lng = i18n.language;
-
-  // The spec's toast for a failed load, once per failure; the card says it inline too.
-  const failedAt = info.isError ? info.errorUpdatedAt : 0;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: one toast per failed load, not per render.
-  useEffect(() => {
-    if (failedAt) toast.error(message(BillingTexts.loadFailed), { id: 'payment-info-error' });
-  }, [failedAt]);
-
-  const explain = useBillingErrorText();
-  const failure = (text: string) => (error: unknown) => toast.error(message(text), { description: explain(error) });
-  const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: dashboardKeys.paymentInfo });
-    await queryClient.invalidateQueries({ queryKey: dashboardKeys.usage });
-    await store.reloadUser().catch(() => undefined);
-  };
-
-  const portal = useMutation({
-    mutationFn: dashboardApi.manageBilling,
-    onSuccess: (url) => externalNavigation.go(url),
-    onError: failure(BillingTexts.portalFailed),
-  });
-  const cancel = useMutation({
-    mutationFn: dashboardApi.cancelSubscription,
-    onSuccess: async () => {
-      setConfirmCancel(false);
-      toast.success(message(BillingTexts.cancelled));
-      await refresh();
-    },
-    onError: failure(BillingTexts.cancelFailed),
-  });
-  const reactivate = useMutation({
-    mutationFn: dashboardApi.reactivateSubscription,
-    onSuccess: async () => {
-      toast.success(message(BillingTexts.reactivated));
-      await refresh();
-    },
-    onError: failure(BillingTexts.reactivateFailed),
-  });
-
+  const billing = useBilling();
+  const { info, explain } = billing;
   const data = info.data;
   return (
     <Card
@@ -95,84 +42,90 @@ export function BillingCard() {
       ) : data && (data.plan === 'free' || !data.status || data.status === 'canceled') ? (
         <FreePlan data={data} />
       ) : (
-        data && (
-          <div className="space-y-6">
-            <dl className="grid grid-cols-2 gap-x-4 gap-y-5 md:grid-cols-4">
-              <Stat label={t('billing.plan')} value={t(`plans.${data.plan}`)} testId="billing-plan" />
-              <Stat
-                label={t('billing.price')}
-                value={data.price !== null && data.currency ? formatMoney(data.price, data.currency, lng) : '—'}
-                testId="billing-price"
-              />
-              <Stat
-                label={t('billing.period')}
-                size="md"
-                value={data.interval ? t(`billing.intervals.${data.interval}`) : '—'}
-                testId="billing-period"
-              />
-              <Stat
-                label={data.status === 'cancelling' ? t('billing.endsOn') : t('billing.nextBilling')}
-                size="md"
-                value={data.nextBillingDate ? formatDate(data.nextBillingDate, lng) : '—'}
-                testId="billing-next"
-              />
-            </dl>
-            <div className="flex flex-wrap items-center gap-2 text-sm text-zinc-700">
-              <span>{t('billing.status')}</span>
-              <span data-testid="billing-status">
-                <Badge tone={data.status === 'active' ? 'success' : 'warning'}>{t(`billing.statuses.${data.status}`)}</Badge>
-              </span>
-            </div>
-            {data.status === 'cancelling' && (
-              <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="billing-cancel-notice">
-                {data.nextBillingDate
-                  ? t('billing.cancellingNotice', { date: formatDate(data.nextBillingDate, lng) })
-                  : t('billing.cancellingNoticeNoDate')}
-              </p>
-            )}
-            {data.status === 'past_due' && (
-              <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">{t('billing.pastDueNotice')}</p>
-            )}
-            <PaymentMethods methods={data.paymentMethods} />
-            <div className="flex flex-wrap gap-2 border-t border-zinc-100 pt-5">
-              <Button variant="secondary" onClick={() => portal.mutate()} busy={portal.isPending}>
-                <ExternalLink className="size-4" aria-hidden />
-                {t('billing.manage')}
-              </Button>
-              {data.status === 'cancelling' ? (
-                <Button onClick={() => reactivate.mutate()} busy={reactivate.isPending}>
-                  {t('billing.reactivate')}
-                </Button>
-              ) : (
-                <button
-                  type="button"
-                  className="inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium text-red-700 transition-colors hover:bg-red-50"
-                  onClick={() => setConfirmCancel(true)}
-                >
-                  {t('billing.cancel')}
-                </button>
-              )}
-            </div>
-            <ConfirmDialog
-              open={confirmCancel}
-              onOpenChange={setConfirmCancel}
-              title={t('billing.cancelTitle')}
-              confirmLabel={t('billing.cancelConfirm')}
-              cancelLabel={t('confirm.keep')}
-              onConfirm={() => cancel.mutate()}
-              busy={cancel.isPending}
-            >
-              <p>
-                {data.nextBillingDate
-                  ? t('billing.cancelBody', { date: formatDate(data.nextBillingDate, lng) })
-                  : t('billing.cancelBodyNoDate')}
-              </p>
-              <p className="font-medium text-zinc-900">{t('billing.cancelUndo')}</p>
-            </ConfirmDialog>
-          </div>
-        )
+        data && <PaidPlan data={data} billing={billing} />
       )}
     </Card>
+  );
+}
+
+/** A paid subscription: plan, price, period and next date, its status and notices, payment methods, and what can be done with it. */
+function PaidPlan({ data, billing }: { data: PaymentInfo; billing: Billing }) {
+  const { t, i18n } = useTranslation('dashboard');
+  const lng = i18n.language;
+  const { portal, reactivate, cancel, confirmCancel, setConfirmCancel } = billing;
+  return (
+    <div className="space-y-6">
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-5 md:grid-cols-4">
+        <Stat label={t('billing.plan')} value={t(`plans.${data.plan}`)} testId="billing-plan" />
+        <Stat
+          label={t('billing.price')}
+          value={data.price !== null && data.currency ? formatMoney(data.price, data.currency, lng) : '—'}
+          testId="billing-price"
+        />
+        <Stat
+          label={t('billing.period')}
+          size="md"
+          value={data.interval ? t(`billing.intervals.${data.interval}`) : '—'}
+          testId="billing-period"
+        />
+        <Stat
+          label={data.status === 'cancelling' ? t('billing.endsOn') : t('billing.nextBilling')}
+          size="md"
+          value={data.nextBillingDate ? formatDate(data.nextBillingDate, lng) : '—'}
+          testId="billing-next"
+        />
+      </dl>
+      <div className="flex flex-wrap items-center gap-2 text-sm text-zinc-700">
+        <span>{t('billing.status')}</span>
+        <span data-testid="billing-status">
+          <Badge tone={data.status === 'active' ? 'success' : 'warning'}>{t(`billing.statuses.${data.status}`)}</Badge>
+        </span>
+      </div>
+      {data.status === 'cancelling' && (
+        <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="billing-cancel-notice">
+          {data.nextBillingDate
+            ? t('billing.cancellingNotice', { date: formatDate(data.nextBillingDate, lng) })
+            : t('billing.cancellingNoticeNoDate')}
+        </p>
+      )}
+      {data.status === 'past_due' && (
+        <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">{t('billing.pastDueNotice')}</p>
+      )}
+      <PaymentMethods methods={data.paymentMethods} />
+      <div className="flex flex-wrap gap-2 border-t border-zinc-100 pt-5">
+        <Button variant="secondary" onClick={() => portal.mutate()} busy={portal.isPending}>
+          <ExternalLink className="size-4" aria-hidden />
+          {t('billing.manage')}
+        </Button>
+        {data.status === 'cancelling' ? (
+          <Button onClick={() => reactivate.mutate()} busy={reactivate.isPending}>
+            {t('billing.reactivate')}
+          </Button>
+        ) : (
+          <button
+            type="button"
+            className="inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium text-red-700 transition-colors hover:bg-red-50"
+            onClick={() => setConfirmCancel(true)}
+          >
+            {t('billing.cancel')}
+          </button>
+        )}
+      </div>
+      <ConfirmDialog
+        open={confirmCancel}
+        onOpenChange={setConfirmCancel}
+        title={t('billing.cancelTitle')}
+        confirmLabel={t('billing.cancelConfirm')}
+        cancelLabel={t('confirm.keep')}
+        onConfirm={() => cancel.mutate()}
+        busy={cancel.isPending}
+      >
+        <p>
+          {data.nextBillingDate ? t('billing.cancelBody', { date: formatDate(data.nextBillingDate, lng) }) : t('billing.cancelBodyNoDate')}
+        </p>
+        <p className="font-medium text-zinc-900">{t('billing.cancelUndo')}</p>
+      </ConfirmDialog>
+    </div>
   );
 }
 

@@ -1,0 +1,38 @@
+import { fileExtension } from '@render/contracts';
+import { useTranslation } from 'react-i18next';
+import { RequestPanel } from '../../components/render-form/request-panel.tsx';
+import { AsyncResultPanel } from './async-result.tsx';
+import type { PlaygroundDefinition } from './playground-definitions.ts';
+import { minimalBody } from './playground-state.ts';
+import { ResultPanel } from './result-panel.tsx';
+import type { PlaygroundState } from './use-playground.ts';
+
+/** The render (or the accepted webhook render being followed), then the same request as code. */
+export function PlaygroundResult({ definition, playground }: { definition: PlaygroundDefinition; playground: PlaygroundState }) {
+  const { t } = useTranslation('playground');
+  const { accepted, image, busy, body, apiKey } = playground;
+  const snippetBody = { ...minimalBody(definition, body) };
+  const outputFormat = String(body.format ?? 'png');
+  return (
+    <>
+      {accepted ? (
+        <AsyncResultPanel key={accepted.render.id} accepted={accepted} fileBase={`render-${definition.id}`} />
+      ) : (
+        <ResultPanel image={image} busy={busy} fileBase={`render-${definition.id}`} />
+      )}
+      <RequestPanel
+        title={t('requestTitle')}
+        request={{
+          baseUrl: window.location.origin,
+          method: 'POST',
+          path: definition.endpoint,
+          body: snippetBody,
+          auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
+          // A webhook call answers JSON (202 with the render id), as a JSON output does.
+          outputFile:
+            body.webhook !== undefined || body[definition.outputField] === 'json' ? undefined : `image.${fileExtension(outputFormat)}`,
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { Search } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/button.tsx';
+import { inputClass } from '../../../components/ui/form-field.tsx';
+import { TEMPLATE_SORTS, type TemplateSort } from '../template-api.ts';
+import type { TemplateListState } from './use-template-list-page.ts';
+
+/** Search and sort, applied together by the Apply button. */
+export function ListFilters({ page }: { page: TemplateListState }) {
+  const { t } = useTranslation('templates');
+  const { draft, setDraft } = page;
+  return (
+    <form onSubmit={page.apply} className="flex flex-wrap items-end gap-2" aria-label={t('list.searchLabel')}>
+      <div className="relative w-full sm:w-64">
+        <label htmlFor="template-search" className="sr-only">
+          {t('list.search')}
+        </label>
+        <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-zinc-500" aria-hidden />
+        <input
+          id="template-search"
+          type="search"
+          name="q"
+          value={draft.q}
+          maxLength={100}
+          onChange={(event) => setDraft({ ...draft, q: event.target.value })}
+          placeholder={t('list.searchPlaceholder')}
+          className={`${inputClass} pl-9`}
+        />
+      </div>
+      <div>
+        <label htmlFor="template-sort" className="sr-only">
+          {t('list.sort')}
+        </label>
+        <select
+          id="template-sort"
+          name="sort"
+          value={draft.sort}
+          onChange={(event) => setDraft({ ...draft, sort: event.target.value as TemplateSort })}
+          className={inputClass}
+        >
+          {TEMPLATE_SORTS.map((sort) => (
+            <option key={sort} value={sort}>
+              {t(`sort.${sort}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button type="submit" variant="secondary" data-testid="apply-filters">
+        {t('list.apply')}
+      </Button>
+    </form>
+  );
+}
