@@ -152,11 +152,11 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
     void dropKept(entry);
   };
 
-  /** The wipe (context-reset.ts), then the page prepared again as a spare is. */
+  /** The wipe (context-reset.ts), the page prepared again (as a spare is) alongside. */
   const wipe = async (page: Page, origins: Set<string>): Promise<boolean> => {
     try {
-      await withTimeout(clearContextState(page, origins), RESET_TIMEOUT_MS);
-      if (settings.preparePage) await withTimeout(settings.preparePage(page), RESET_TIMEOUT_MS);
+      const { preparePage } = settings;
+      await withTimeout(clearContextState(page, origins, preparePage && (() => preparePage(page))), RESET_TIMEOUT_MS);
       return true;
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'could not wipe a context kept for its caller; closing it');
