@@ -71,6 +71,8 @@ const EMPTY = {
   frameLocal: 0,
 };
 
+type State = typeof EMPTY;
+
 beforeAll(async () => {
   const otherServer = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
@@ -132,7 +134,7 @@ const leaveState = (page: Page) =>
     return page.evaluate(SET_STATE);
   });
 
-const readState = (page: Page) => load(page).then(() => page.evaluate(READ_STATE));
+const readState = (page: Page) => load(page).then(() => page.evaluate(READ_STATE) as Promise<State>);
 
 describe('context affinity', () => {
   it('a caller’s next job runs in its last context, with nothing of the last job left', async () => {
@@ -151,7 +153,7 @@ describe('context affinity', () => {
   it('the state is seen within one job (the checks can fail)', async () => {
     const { value } = await job('caller-c', async (page) => {
       await leaveState(page);
-      return page.evaluate(READ_STATE);
+      return page.evaluate(READ_STATE) as Promise<State>;
     });
     expect(value).toMatchObject({ local: 1, session: 1, idb: 1, serviceWorkers: 1, caches: 1, name: 'secret', frameLocal: 1, dark: true });
     expect(value.cookie).toContain('script=1');
