@@ -71,4 +71,9 @@ export interface RenderJobData<K extends RenderKind = RenderKind> {
   replyTo?: string;
   /** The X-Request-Id of the API call the job renders for: the worker's log lines about the job carry it. */
   requestId?: string;
+  /**
+   * Screenshots: an opaque hash of who the job is for (the account, or the anonymous caller's address). The
+   * worker reuses a caller's wiped browser context for that caller's next screenshot, never for another's.
+   */
+  caller?: string;
 }

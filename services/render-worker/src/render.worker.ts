@@ -162,7 +162,8 @@ export async function startRenderWorker(
     }
     let image: RenderedImage;
     try {
-      image = await (renderers[kind] as Renderer<unknown>)(job.data.payload, rendererContext);
+      const caller = typeof job.data.caller === 'string' && job.data.caller ? job.data.caller : undefined;
+      image = await (renderers[kind] as Renderer<unknown>)(job.data.payload, caller ? { ...rendererContext, caller } : rendererContext);
       // The gateway would read a reply without image bytes as an expired result (a 422).
       if (image.bytes.length === 0) throw new RenderError('Failed to generate image: the renderer returned no image', true);
     } catch (err) {

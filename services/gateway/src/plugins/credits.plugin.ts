@@ -4,6 +4,7 @@ import { Counter } from '@render/fastify-kit';
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { callerId } from '../lib/caller-id.ts';
 import { watchClient } from '../lib/client-gone.ts';
 import type { RenderFacts, ReserveFacts } from './auth-client.plugin.ts';
 import type { AccountCaller, PreparedReservation } from './identity.plugin.ts';
@@ -174,6 +175,7 @@ async function creditsPlugin(app: FastifyInstance) {
       return renderQueue.render(kind, built, {
         jobId,
         requestId: forRequest,
+        caller: callerId('account', caller.userId),
         signal: renderSignal,
         ...(slotHeld ? {} : { account: { id: caller.userId, plan: caller.plan, role: caller.role } }),
       });
@@ -209,7 +211,7 @@ async function creditsPlugin(app: FastifyInstance) {
       throw refusal ?? err;
     });
     try {
-      return await renderQueue.render(kind, payload, { signal, requestId: request.id });
+      return await renderQueue.render(kind, payload, { signal, requestId: request.id, caller: callerId('address', request.ip) });
     } finally {
       release();
     }

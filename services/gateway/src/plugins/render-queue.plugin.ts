@@ -40,6 +40,11 @@ export interface RenderOptions {
   jobId?: string;
   /** The X-Request-Id of the call: carried in the job, so the worker's log lines for it carry it too. */
   requestId?: string;
+  /**
+   * Who the render is for, as an opaque id (`callerId`): screenshot jobs carry it, so the worker can reuse
+   * that caller's own (wiped) browser context for its next screenshot. Other jobs do not need it.
+   */
+  caller?: string;
   /** The caller hung up: a job not yet started is taken off the queue and the wait ends. */
   signal?: AbortSignal;
   /**
@@ -209,7 +214,12 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     if (signal?.aborted) throw signal.reason;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
-    const data: RenderJobData<K> = { payload, replyTo: channel, ...(options.requestId ? { requestId: options.requestId } : {}) };
+    const data: RenderJobData<K> = {
+      payload,
+      replyTo: channel,
+      ...(options.requestId ? { requestId: options.requestId } : {}),
+      ...(options.caller && kind === 'screenshot' ? { caller: options.caller } : {}),
+    };
     const answered = new Promise<RenderReply>((resolve, reject) => {
       pending.set(jobId, { answer: resolve, queue, kind, data });
       timer = setTimeout(

@@ -1,6 +1,7 @@
 import type { Logger } from '@render/logger';
 import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { BrowserManager } from './browser-manager.ts';
+import { clearContextState, OriginTracker } from './context-reset.ts';
 
 /**
  * Page pools for puppeteer-cluster, over the shared browser.
@@ -20,6 +21,14 @@ import type { BrowserManager } from './browser-manager.ts';
  * context holds nothing). The spare is opened once the slot's job has ended, not when it starts: opened
  * alongside the job, the renderer starting competed with the job's own page for the CPU (measured on 2
  * cores: ~40 ms more per screenshot). A job waits for it only when jobs come faster than that.
+ *
+ * Context affinity (fresh-context, `affinity` set): the new renderer process of a fresh context is most of a
+ * screenshot's cost (~50–80 ms of CPU on 2 cores). So a job that names its caller (an opaque id of the API
+ * key's account or the anonymous caller's address) leaves its context, once wiped (context-reset.ts), to
+ * the next job of the *same* caller; that job runs on the same page, whose renderer is already up. A job of
+ * another caller, or of none, never gets it: it takes the slot's fresh context as before. A kept context is
+ * closed instead of kept after a failed or timed-out job (or one that opened a window), after `maxJobs` jobs
+ * or `maxAgeMs`, when idle for `idleMs`, when the wipe fails, or when more than `maxKept` callers have one.
  */
 export interface PageSlot {
   page: Page | null;
@@ -38,6 +47,33 @@ export interface PageSlot {
   browserGeneration: number;
   /** fresh-context: the next job's context, being opened (null: opening it failed; the job opens its own). */
   spare?: Promise<FreshPage | null>;
+  /** fresh-context with affinity: the caller of the job running, whose context may be kept for its next job. */
+  caller?: string;
+  /** The origins the running job touched (affinity only): their storage is cleared before the context is reused. */
+  origins?: OriginTracker;
+  /** When the slot's current context was opened (affinity: a context is kept at most `maxAgeMs`). */
+  contextSince?: number;
+}
+
+/** See "Context affinity" above. */
+export interface AffinitySettings {
+  /** A context serves at most this many jobs of its caller, then it is closed. */
+  maxJobs: number;
+  /** …and it is not kept once this old. */
+  maxAgeMs: number;
+  /** A kept context nobody claims for this long is closed (its renderer holds memory). */
+  idleMs: number;
+  /** At most this many callers have a kept context (least recently kept is closed first). */
+  maxKept: number;
+}
+
+/** A wiped context waiting for its caller's next job. */
+interface KeptContext extends FreshPage {
+  jobs: number;
+  since: number;
+  /** Settles once the wipe is done: true if the context may be used, false if it failed (then closed). */
+  ready: Promise<boolean>;
+  idle?: NodeJS.Timeout;
 }
 
 interface FreshPage {
@@ -59,6 +95,8 @@ export interface PagePoolSettings {
   preparePage?: (page: Page) => Promise<void>;
   /** Called when a warm page is closed to be replaced (not for fresh-context pages, thrown away by design). */
   onPageRecycled?: (reason: PageRecycleReason) => void;
+  /** fresh-context: keep a job's context for the next job of the same caller (see above). */
+  affinity?: AffinitySettings;
 }
 
 /** Why a warm page was replaced: its job count, a failed job, a dead browser or closed page, a failed reset. */
@@ -95,14 +133,119 @@ const newSlot = (): PageSlot => ({
 /** Returns a class with the constructor shape puppeteer-cluster instantiates (`new C(launchOptions, puppeteer)`). */
 export function pagePoolConcurrency(settings: PagePoolSettings) {
   const { manager, logger } = settings;
+  const affinity = settings.mode === 'fresh-context' ? settings.affinity : undefined;
+  /** Caller → its wiped context (affinity); a Map keeps insertion order, so the first entry is the oldest kept. */
+  const kept = new Map<string, KeptContext>();
+
+  const closeContext = (context: BrowserContext) => withTimeout(context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+  const usable = (fresh: FreshPage) => !fresh.page.isClosed() && manager.isCurrent(fresh.generation) && !manager.openedWindow(fresh.page);
+
+  /** Closes a kept context once its wipe has ended (closing it under a running wipe would only log errors). */
+  const dropKept = (entry: KeptContext): Promise<void> => {
+    clearTimeout(entry.idle);
+    return entry.ready.then(() => closeContext(entry.context));
+  };
+
+  const forget = (caller: string, entry: KeptContext): void => {
+    if (kept.get(caller) !== entry) return;
+    kept.delete(caller);
+    void dropKept(entry);
+  };
+
+  /** The wipe (context-reset.ts), the page prepared again (as a spare is) alongside. */
+  const wipe = async (page: Page, origins: Set<string>): Promise<boolean> => {
+    try {
+      const { preparePage } = settings;
+      await withTimeout(clearContextState(page, origins, preparePage && (() => preparePage(page))), RESET_TIMEOUT_MS);
+      return true;
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'could not wipe a context kept for its caller; closing it');
+      return false;
+    }
+  };
+
+  /** The slot's context, once wiped, waits for the next job of `caller`; the slot gives it up. */
+  const keep = (slot: PageSlot, limits: AffinitySettings, caller: string, origins: Set<string>): void => {
+    const page = slot.page!;
+    const entry: KeptContext = {
+      page,
+      context: slot.context!,
+      generation: slot.browserGeneration,
+      jobs: slot.jobs,
+      since: slot.contextSince ?? Date.now(),
+      ready: wipe(page, origins),
+    };
+    slot.page = null;
+    slot.context = null;
+    const previous = kept.get(caller); // the caller's jobs ran side by side: the older context goes
+    if (previous) forget(caller, previous);
+    kept.set(caller, entry);
+    for (const [other, oldest] of kept) {
+      if (kept.size <= limits.maxKept) break;
+      forget(other, oldest);
+    }
+    entry.idle = setTimeout(() => forget(caller, entry), limits.idleMs).unref();
+    void entry.ready.then((ok) => {
+      if (!ok) forget(caller, entry);
+    });
+  };
 
   return class PagePoolConcurrency {
+    /**
+     * Affinity, before a job runs on `slot`: the caller's kept context, if there is one and it is usable,
+     * replaces the slot's fresh one, which goes back to being the slot's spare (it is still untouched).
+     * Without a caller nothing changes: the job runs on the fresh context and it is closed afterwards.
+     */
+    static async claim(slot: PageSlot, caller: string | undefined): Promise<void> {
+      if (!affinity || !caller || !slot.page || !slot.context) return;
+      slot.caller = caller;
+      const entry = kept.get(caller);
+      if (entry) {
+        kept.delete(caller);
+        clearTimeout(entry.idle);
+        if ((await entry.ready) && usable(entry) && slot.spare === undefined) {
+          slot.spare = Promise.resolve({ page: slot.page, context: slot.context, generation: slot.browserGeneration });
+          Object.assign(slot, {
+            page: entry.page,
+            context: entry.context,
+            browserGeneration: entry.generation,
+            jobs: entry.jobs,
+            contextSince: entry.since,
+            applied: {},
+            session: undefined,
+          });
+          slotOfPage.set(entry.page, slot);
+        } else void dropKept(entry);
+      }
+      slot.origins = new OriginTracker(slot.page);
+    }
+
     async init(): Promise<void> {
       await manager.get();
     }
 
-    // The browser belongs to the manager, which outlives any one pool.
-    async close(): Promise<void> {}
+    // The browser belongs to the manager, which outlives any one pool; the contexts kept for callers do not.
+    async close(): Promise<void> {
+      const entries = [...kept.values()];
+      kept.clear();
+      await Promise.all(entries.map(dropKept));
+    }
+
+    /** Whether the slot's context may serve its caller's next job (see "Context affinity"). */
+    private keepable(slot: PageSlot, limits: AffinitySettings): boolean {
+      const page = slot.page;
+      return (
+        !!page &&
+        !!slot.context &&
+        !slot.busy &&
+        !slot.broken &&
+        !page.isClosed() &&
+        manager.isCurrent(slot.browserGeneration) &&
+        !manager.openedWindow(page) &&
+        slot.jobs < limits.maxJobs &&
+        Date.now() - (slot.contextSince ?? 0) < limits.maxAgeMs
+      );
+    }
 
     private async openPage(slot: PageSlot): Promise<Page> {
       const browser = await manager.get();
@@ -162,6 +305,7 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
         tainted: false,
         broken: false,
         browserGeneration: fresh.generation,
+        contextSince: Date.now(),
       });
     }
 
@@ -209,11 +353,17 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
             return {
               resources: { page },
               close: async () => {
+                // `page` is the page handed out, which `claim` may have put back as the spare.
                 page.removeAllListeners('error');
                 slot.jobs += 1;
-                slot.ready = this.discardPage(slot);
+                const { caller, origins } = slot;
+                slot.caller = undefined;
+                slot.origins = undefined;
+                const touched = origins?.stop();
+                if (affinity && caller && touched && this.keepable(slot, affinity)) keep(slot, affinity, caller, touched);
+                else slot.ready = this.discardPage(slot);
                 // After the job (see above); the spare and the closing context do not depend on each other.
-                this.openSpare(slot);
+                if (!slot.spare) this.openSpare(slot);
               },
             };
           }

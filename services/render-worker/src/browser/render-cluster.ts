@@ -14,8 +14,17 @@ export interface RenderTaskContext {
 
 export type RenderTask<T> = (ctx: RenderTaskContext) => Promise<T>;
 
+export interface RunOptions {
+  /**
+   * An opaque id of whoever the job is for. A pool with context affinity runs the job in the context this
+   * caller's last job left (wiped), and keeps the job's context for the caller's next job; see
+   * page-pool-concurrency.ts. Absent: a fresh context, closed after the job.
+   */
+  caller?: string;
+}
+
 export interface RenderCluster {
-  run<T>(task: RenderTask<T>): Promise<T>;
+  run<T>(task: RenderTask<T>, options?: RunOptions): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -25,6 +34,7 @@ export interface RenderClusterOptions {
   mode: PagePoolSettings['mode'];
   preparePage?: PagePoolSettings['preparePage'];
   onPageRecycled?: PagePoolSettings['onPageRecycled'];
+  affinity?: PagePoolSettings['affinity'];
   /** Which idle page takes the next job; see `createRenderCluster`. */
   pick?: 'least-recent' | 'most-recent';
   recycleAfter: number;
@@ -38,7 +48,7 @@ export interface RenderClusterOptions {
  * page holds is a renderer's concern) and the composition root passes them in, so browser/ never depends
  * on renderers/.
  */
-export type PoolDefinition = Pick<RenderClusterOptions, 'mode' | 'preparePage' | 'pick'>;
+export type PoolDefinition = Pick<RenderClusterOptions, 'mode' | 'preparePage' | 'pick' | 'affinity'>;
 
 interface ClusterInternals {
   work(): Promise<void>;
@@ -47,15 +57,17 @@ interface ClusterInternals {
 }
 
 export async function createRenderCluster(opts: RenderClusterOptions): Promise<RenderCluster> {
+  const concurrency = pagePoolConcurrency({
+    mode: opts.mode,
+    manager: opts.manager,
+    logger: opts.logger,
+    recycleAfter: opts.recycleAfter,
+    preparePage: opts.preparePage,
+    onPageRecycled: opts.onPageRecycled,
+    affinity: opts.affinity,
+  });
   const cluster: Cluster<undefined, unknown> = await Cluster.launch({
-    concurrency: pagePoolConcurrency({
-      mode: opts.mode,
-      manager: opts.manager,
-      logger: opts.logger,
-      recycleAfter: opts.recycleAfter,
-      preparePage: opts.preparePage,
-      onPageRecycled: opts.onPageRecycled,
-    }) as never,
+    concurrency: concurrency as never,
     maxConcurrency: opts.pages,
     puppeteer, // unused: the pool gets its browser from the manager
     timeout: opts.taskTimeoutMs,
@@ -105,13 +117,18 @@ export async function createRenderCluster(opts: RenderClusterOptions): Promise<R
   }
 
   return {
-    run: <T>(task: RenderTask<T>) =>
+    run: <T>(task: RenderTask<T>, options: RunOptions = {}) =>
       cluster.execute(undefined, async ({ page }) => {
         const slot = slotOfPage.get(page);
         if (!slot) throw new Error('render page has no slot');
         slot.busy = true;
         try {
-          return await task({ page, slot });
+          await concurrency.claim(slot, options.caller);
+          return await task({ page: slot.page ?? page, slot });
+        } catch (err) {
+          // A fresh-context page is never reused after a failure, even for its own caller (affinity).
+          if (opts.mode === 'fresh-context') slot.broken = true;
+          throw err;
         } finally {
           slot.busy = false;
         }

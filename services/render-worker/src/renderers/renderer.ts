@@ -35,6 +35,11 @@ export interface RendererContext {
   fullPage?: FullPageLimits;
   /** Ad, tracker and cookie-notice lists (worker config, read at start); absent: the defaults (block-lists.ts). */
   filters?: ScreenshotFilters;
+  /**
+   * An opaque id of the job's caller (API key account or anonymous address, hashed by the gateway): the
+   * screenshot pool keeps a caller's wiped context for its next job (page-pool-concurrency.ts). Per job.
+   */
+  caller?: string;
   /** The worker's logger: renderers log where a job's time went at debug level (LOG_LEVEL=debug). */
   logger?: Pick<Logger, 'debug' | 'isLevelEnabled'>;
 }

@@ -19,7 +19,7 @@ export async function startTestPool(
   proxyUrl: string,
   label: string,
   pages = 1,
-  overrides: Pick<RenderClusterOptions, 'pick'> & { launch?: (options: LaunchOptions) => LaunchOptions } = {},
+  overrides: Pick<RenderClusterOptions, 'pick' | 'affinity'> & { launch?: (options: LaunchOptions) => LaunchOptions } = {},
 ): Promise<TestPool> {
   const logger = createLogger(label, process.env.TEST_LOG_LEVEL ?? 'silent');
   const { launch = (options) => options, ...clusterOverrides } = overrides;

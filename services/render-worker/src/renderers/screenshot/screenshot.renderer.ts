@@ -25,9 +25,10 @@ const CAPTURE_RESERVE_MAX_MS = 4_000;
 const MIN_STEP_MS = 500;
 
 /**
- * Screenshots a live web page. Every job runs on a page in its own new incognito context (the
- * `screenshot` pool), so no cookie, storage or cache entry of one job is seen by the next; all of the
- * page's traffic goes through the worker's egress proxy.
+ * Screenshots a live web page. Every job runs on a page in its own incognito context (the `screenshot`
+ * pool): a new one, or the one its caller's last job left, wiped (no cookie, storage, cache entry or page
+ * state of that job is left; see context-reset.ts). A context never serves two callers. All of the page's
+ * traffic goes through the worker's egress proxy.
  */
 export const renderScreenshot: Renderer<ScreenshotRenderPayload> = async (payload, ctx) => {
   const { timeoutMs } = ctx;
@@ -37,10 +38,13 @@ export const renderScreenshot: Renderer<ScreenshotRenderPayload> = async (payloa
     const pool = await ctx.pool('screenshot');
     const limits = jobFullPageLimits(ctx.fullPage ?? DefaultFullPageLimits, payload.maxCapturePixels);
     const filters = ctx.filters ?? defaultScreenshotFilters();
-    const image = await pool.run(({ page, slot }) => {
-      times.mark('page');
-      return withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits, filters, times));
-    });
+    const image = await pool.run(
+      ({ page, slot }) => {
+        times.mark('page');
+        return withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits, filters, times));
+      },
+      ctx.caller ? { caller: ctx.caller } : {},
+    );
     const finished = await finishRendered(image, plan);
     times.mark('encode');
     if (ctx.logger?.isLevelEnabled('debug')) ctx.logger.debug({ steps: times.steps }, 'screenshot steps');
