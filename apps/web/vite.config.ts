@@ -3,13 +3,14 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { markdownContent } from './vite/markdown-content.plugin.ts';
 import { precompress } from './vite/precompress.plugin.ts';
+import { seoFiles } from './vite/seo-files.plugin.ts';
 
 // The gateway the dev server proxies /api to (./scripts/dev starts it on 3000).
 const gateway = process.env.GATEWAY_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   // precompress: .br and .gz beside each text file of the build, which the gateway serves as they are.
-  plugins: [react(), tailwindcss(), markdownContent(), precompress()],
+  plugins: [react(), tailwindcss(), markdownContent(), seoFiles(), precompress()],
   server: {
     port: 5173,
     strictPort: true,

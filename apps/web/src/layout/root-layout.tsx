@@ -10,7 +10,9 @@ export function RootLayout() {
     <div className="flex min-h-screen flex-col">
       <SkipLink />
       <SiteHeader />
-      <main id="main" className="flex-1" tabIndex={-1}>
+      {/* At least a screen tall, so the footer starts below the fold: while a page's code and catalog load, nothing
+          drawn above the fold moves when the page arrives (no layout shift). */}
+      <main id="main" className="min-h-screen flex-1" tabIndex={-1}>
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>

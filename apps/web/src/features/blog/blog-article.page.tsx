@@ -11,7 +11,7 @@ export function BlogArticlePage() {
   const { slug = '' } = useParams({ strict: false }) as { slug?: string };
   const { t, i18n } = useTranslation('blog');
   const post = useMarkdown('post', slug);
-  usePageTitle(post?.meta.title);
+  usePageTitle(post?.meta.title, { description: post?.meta.description, image: post?.meta.image });
   if (!post) return <NotFoundPage />;
   const language = i18n.resolvedLanguage ?? 'en';
   return (

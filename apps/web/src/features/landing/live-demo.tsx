@@ -5,23 +5,19 @@ import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { formatBytes, type RenderedImage, renderImage } from '../../lib/render-api.ts';
+import { DEMO_SIZE, demoHtml, demoImageUrl } from './demo-sample.ts';
 
-/** The sample the demo starts with, its heading in the reader's language (the markup is code, not text). */
-export const demoHtml = (
-  heading: string,
-  lang: string,
-) => `<div lang="${lang}" style="font-family:system-ui;height:100%;display:flex;flex-direction:column;justify-content:center;
-  padding:48px;background:linear-gradient(135deg,#4f46e5,#0ea5e9);color:white">
-  <p style="margin:0;opacity:.8;font-size:22px">Render API</p>
-  <h1 style="margin:12px 0 0;font-size:56px;line-height:1.1">${heading}</h1>
-</div>`;
-
-/** A real render through the API, right in the hero: edit the HTML, render, see the image and its timing. */
+/**
+ * A real render through the API, right in the hero: edit the HTML, render, see the image and its timing. Until the
+ * visitor presses Render it shows the sample's ready image (made by `scripts/render-hero.mjs`), so a visit costs
+ * no render and the hero paints without waiting for one.
+ */
 export function LiveDemo() {
   const { t, i18n } = useTranslation('landing');
   const text = useMessageText();
   const inputId = useId();
-  const sample = demoHtml(t('demo.sampleHeading'), i18n.resolvedLanguage === 'fr' ? 'fr' : 'en');
+  const lang = i18n.resolvedLanguage === 'fr' ? 'fr' : 'en';
+  const sample = demoHtml(t('demo.sampleHeading'), lang);
   const [html, setHtml] = useState(sample);
   // Until the visitor edits it, the sample follows the language switch (and is rendered again).
   const edited = useRef(false);
@@ -39,7 +35,7 @@ export function LiveDemo() {
     try {
       const result = await renderImage({
         path: '/api/html-to-img/convert',
-        body: { html: source, width: 800, height: 420 },
+        body: { html: source, ...DEMO_SIZE },
         outputField: 'output',
         signal: current.signal,
       });
@@ -53,9 +49,12 @@ export function LiveDemo() {
 
   useEffect(() => {
     if (edited.current) return;
+    // Back to the sample of the new language and its ready image (a live render of the old one would not match).
+    controller.current?.abort();
     setHtml(sample);
-    void render(sample);
-  }, [render, sample]);
+    setImage(null);
+    setError(null);
+  }, [sample]);
   useEffect(() => () => controller.current?.abort(), []);
 
   return (
@@ -85,8 +84,17 @@ export function LiveDemo() {
         className="block w-full resize-y bg-zinc-950 px-4 py-3 font-mono text-xs leading-5 text-zinc-100 focus:outline-none"
       />
       <div className="relative flex aspect-[800/420] items-center justify-center bg-zinc-100">
-        {image && <img src={image.dataUrl} alt={t('demo.alt')} className="size-full object-contain" data-testid="live-demo-image" />}
-        {busy && !image && <Spinner className="size-6 text-zinc-500" />}
+        <img
+          src={image?.dataUrl ?? demoImageUrl(lang)}
+          alt={t('demo.alt')}
+          width={DEMO_SIZE.width}
+          height={DEMO_SIZE.height}
+          fetchPriority="high"
+          className="size-full object-contain"
+          data-testid="live-demo-image"
+          data-live={image ? 'true' : 'false'}
+        />
+        {busy && !image && <Spinner className="absolute size-6 text-white" />}
         {error != null && (
           <p className="absolute inset-x-4 bottom-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" role="alert">
             {text(error)}
@@ -101,7 +109,9 @@ export function LiveDemo() {
               size: formatBytes(image.size, i18n.resolvedLanguage ?? 'en'),
               ms: image.renderMs ?? image.totalMs,
             })
-          : t('demo.waiting')}
+          : busy
+            ? t('demo.waiting')
+            : t('demo.ready', DEMO_SIZE)}
       </p>
     </div>
   );

@@ -1,0 +1,72 @@
+import { readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+
+/** The pages anyone may read (spec §2), in the sitemap; both languages share each URL (the language is the reader's). */
+export const PUBLIC_PATHS = [
+  '/',
+  '/docs',
+  '/blog',
+  '/pricing',
+  '/html-to-image',
+  '/svg-to-image',
+  '/chart-to-image',
+  '/chart-to-image/chartjs',
+  '/chart-to-image/d3',
+  '/chart-to-image/highcharts',
+  '/code-to-image',
+  '/screenshot',
+  '/template/list',
+  '/about',
+  '/contact',
+  '/terms',
+  '/privacy',
+  '/cookies',
+  '/login',
+  '/signup',
+];
+
+/** What crawlers are kept out of: accounts' own pages and the API. */
+const PRIVATE_PREFIXES = ['/api/', '/dashboard', '/template/create', '/template/edit/', '/verify', '/reset-password'];
+
+const blogDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'content', 'blog');
+/** Every article's slug (an article exists in each language under the same slug). */
+export const blogSlugs = () =>
+  [...new Set(readdirSync(blogDir).flatMap((lang) => readdirSync(join(blogDir, lang)).filter((f) => f.endsWith('.md'))))]
+    .map((file) => basename(file, '.md'))
+    .sort();
+
+const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function sitemapXml(site: string): string {
+  const urls = [...PUBLIC_PATHS, ...blogSlugs().map((slug) => `/blog/${slug}`)];
+  const entries = urls.map((path) => `  <url><loc>${xmlEscape(new URL(path, site).href)}</loc></url>`).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</urlset>\n`;
+}
+
+export function robotsTxt(site: string): string {
+  return [
+    'User-agent: *',
+    'Allow: /',
+    ...PRIVATE_PREFIXES.map((p) => `Disallow: ${p}`),
+    '',
+    `Sitemap: ${new URL('/sitemap.xml', site).href}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * robots.txt and sitemap.xml in the build, for the site at `SITE_URL` (the public origin the build is deployed
+ * at; https://render-api.dev unless set).
+ */
+export function seoFiles(site = process.env.SITE_URL || 'https://render-api.dev'): Plugin {
+  return {
+    name: 'render:seo-files',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'robots.txt', source: robotsTxt(site) });
+      this.emitFile({ type: 'asset', fileName: 'sitemap.xml', source: sitemapXml(site) });
+    },
+  };
+}
