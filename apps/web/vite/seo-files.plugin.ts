@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
-/** The pages anyone may read (spec §2), in the sitemap; both languages share each URL (the language is the reader's). */
+/** The pages anyone may read (docs/spec/screens.md), in the sitemap; both languages share each URL (the language is the reader's). */
 export const PUBLIC_PATHS = [
   '/',
   '/docs',
