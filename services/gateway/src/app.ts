@@ -15,8 +15,6 @@ import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { anonymousAdvantages, type GatewayConfig } from './config.ts';
 import { accountForwardHooks } from './lib/account-forwarding.ts';
-import { telemetryOrigins, webAppConfig } from './lib/web-telemetry.ts';
-import { parseWebhookPorts } from './lib/webhook-target.ts';
 import accountChanges from './plugins/account-changes.plugin.ts';
 import accountLimits from './plugins/account-limits.plugin.ts';
 import anonymousLimits from './plugins/anonymous-limits.plugin.ts';
@@ -44,6 +42,8 @@ import pingRoutes from './routes/ping.routes.ts';
 import rendersRoutes from './routes/renders.routes.ts';
 import templateRoutes from './routes/template.routes.ts';
 import templateImageRoutes from './routes/template-image.routes.ts';
+import { telemetryOrigins, webAppConfig } from './web-app/web-telemetry.ts';
+import { parseWebhookPorts } from './webhooks/webhook-target.ts';
 
 export function serverOptions(config: GatewayConfig): FastifyServerOptions {
   return {

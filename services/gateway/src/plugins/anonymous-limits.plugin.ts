@@ -3,8 +3,8 @@ import { Counter, TokenBuckets, takeAll } from '@render/fastify-kit';
 import { RedisTokenBuckets, type RenderKind, type RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BucketLimit } from '../lib/rate-limit-fields.ts';
-import { type RenderCost, renderCost } from '../lib/render-cost.ts';
+import type { BucketLimit } from '../limits/rate-limit-fields.ts';
+import { type RenderCost, renderCost } from '../limits/render-cost.ts';
 import { limitsOf } from './limit-headers.plugin.ts';
 
 export interface AnonymousLimitsOptions {

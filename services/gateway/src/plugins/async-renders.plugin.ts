@@ -24,7 +24,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Compile } from 'typebox/compile';
 import { SERVICE_RETRY_AFTER_SECONDS } from '../lib/service-fetch.ts';
-import { webhookAddressRefusal, webhookPortRefusal } from '../lib/webhook-target.ts';
+import { webhookAddressRefusal, webhookPortRefusal } from '../webhooks/webhook-target.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 /** A finished async render's image as kept for `GET /api/renders/{id}/image`. */

@@ -4,7 +4,7 @@ import { Counter } from '@render/fastify-kit';
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { watchClient } from '../lib/client-gone.ts';
+import { watchClient } from '../http/client-gone.ts';
 import type { RenderFacts, ReserveFacts } from './auth-client.plugin.ts';
 import type { AccountCaller, PreparedReservation } from './identity.plugin.ts';
 import { creditsOfRefusal, limitsOf } from './limit-headers.plugin.ts';

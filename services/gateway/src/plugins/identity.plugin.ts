@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type ApiKeyOwnerResponse, AppError } from '@render/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { clientGoneError } from '../lib/client-gone.ts';
-import { KeyLeases } from '../lib/key-leases.ts';
+import { KeyLeases } from '../billing/key-leases.ts';
+import { clientGoneError } from '../http/client-gone.ts';
 import { type CreditStanding, limitsOf } from './limit-headers.plugin.ts';
 
 export type AccountCaller = { kind: 'account'; userId: string; role: 'user' | 'admin'; plan: 'free' | 'pro' };

@@ -1,7 +1,7 @@
 import { AppError } from '@render/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type BucketLimit, type ConcurrencyLimit, rateLimit, rateLimitPolicy } from '../lib/rate-limit-fields.ts';
+import { type BucketLimit, type ConcurrencyLimit, rateLimit, rateLimitPolicy } from '../limits/rate-limit-fields.ts';
 
 /** An account's credits as its reservation answered them: null `limit` means unlimited. */
 export interface CreditStanding {

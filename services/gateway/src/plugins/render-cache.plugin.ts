@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@render/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { canonicalJson } from '../lib/canonical-json.ts';
-import { ImageCache } from '../lib/image-cache.ts';
+import { canonicalJson } from '../http/canonical-json.ts';
+import { ImageCache } from '../images/image-cache.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 export interface RenderCache {

@@ -11,8 +11,8 @@ import {
   isCssColor,
   isScriptLikeString,
 } from '@render/contracts';
+import { assertPixelBudget } from '../images/image-reply.ts';
 import { checkChartShape } from './chart-shapes.ts';
-import { assertPixelBudget } from './image-reply.ts';
 
 /** The spec's (§5) wording for each input, reused as the prefix of every more specific reason. */
 export const ChartMessages = {
