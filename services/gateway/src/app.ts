@@ -119,11 +119,11 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     maxPixels: config.ANON_MAX_PIXELS,
     keyPrefix: config.QUEUE_PREFIX,
   });
-  await fastify.register(identity, {
+  await fastify.register(credits, {
     leaseTtlMs: config.KEY_LEASE_TTL_MS,
     leaseSteadyPerSecond: config.KEY_LEASE_STEADY_PER_SECOND,
   });
-  await fastify.register(credits);
+  await fastify.register(identity);
   // A create call's Idempotency-Key: its kept answer is read before the handler runs, written before compression.
   await fastify.register(idempotency, {
     prefix: config.QUEUE_PREFIX,

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BucketLimit } from '../limits/rate-limit-fields.ts';
 import { type RenderCost, renderCost } from '../limits/render-cost.ts';
-import { limitsOf } from './limit-headers.plugin.ts';
+import { limitsOf } from '../limits/request-limits.ts';
 
 export interface AnonymousLimitsOptions {
   /** Quota units per minute and per day per address, shared by every replica (Redis). */

@@ -208,11 +208,8 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
     await requireConsumer();
     // A key's credit was reserved in onRequest: a refusal (no credits left, a regenerated key) is this call's
     // 402/401 now rather than a failed render later. (A session's credit is reserved by the render itself.)
-    const prepared = request.reservation;
-    if (prepared && !prepared.claimed) {
-      const outcome = await prepared.outcome;
-      if (!outcome.reserved) throw outcome.error;
-    }
+    const refused = await request.billing?.refusal();
+    if (refused) throw refused;
     // The account's in-flight slot is taken now, so an account at its limit gets its 429 instead of a 202 for a
     // render that would fail with it; the background render holds it until it ends.
     const releaseSlot = app.accountLimits.acquire({ id: caller.userId, plan: caller.plan, role: caller.role });

@@ -17,7 +17,7 @@ import fp from 'fastify-plugin';
 import { Compile } from 'typebox/compile';
 import { type InternalAnswer, internalClient } from '../lib/internal-client.ts';
 import { checkAnswer, serviceUnavailable } from '../lib/service-fetch.ts';
-import type { CreditStanding } from './limit-headers.plugin.ts';
+import type { CreditStanding } from '../limits/request-limits.ts';
 
 /** A credit reserved while an API key was verified: for whom, and whether the account's window refused it. */
 export interface KeyReservation {

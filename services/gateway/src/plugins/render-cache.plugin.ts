@@ -79,7 +79,7 @@ async function renderCachePlugin(app: FastifyInstance, opts: RenderCacheOptions)
    * may still be under way, and a refused key gets its 401. A used-up window does not matter: a hit is free.
    */
   async function assertCredentials(request: FastifyRequest) {
-    const outcome = await request.reservation?.outcome;
+    const outcome = await request.billing?.outcome;
     if (outcome && !outcome.reserved && !(outcome.error instanceof AppError && outcome.error.code === 'PAYMENT_REQUIRED'))
       throw outcome.error;
   }
