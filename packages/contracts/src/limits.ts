@@ -32,6 +32,24 @@ export function bucketState(tokens: number, capacity: number, refillPerMs: numbe
   return { allowed, capacity, remaining, nextTokenMs, retryAfterMs };
 }
 
+/** What one take from a key's token buckets answered: allowed or not, and each bucket's state after it (what is left). */
+export interface BucketTake {
+  allowed: boolean;
+  /** In the order of the store's limits. */
+  buckets: BucketState[];
+}
+
+/**
+ * Token buckets per key, wherever they are kept, behind one interface: fastify-kit's `MemoryTokenBuckets` (one
+ * process), queue's `RedisTokenBuckets` (every replica on one Redis) and db's `PostgresBucketSet` (every
+ * replica on one database). A take asks `units` (1 by default) of each of the key's buckets and reports, per
+ * bucket, what is left and when to come back (`BucketState`: the RateLimit and Retry-After headers read it).
+ * Memory and Redis take from all or none; Postgres charges each bucket (see `PostgresBucketSet`).
+ */
+export interface TokenBucketStore {
+  take(key: string, units?: number): Promise<BucketTake>;
+}
+
 /**
  * The cost of an anonymous render in quota units: one per started 1024 × 1024 pixels of the image (width ×
  * height × scale²; so a 1280 × 800 screenshot is one), at least one, times its format's weight (AVIF is encoded on the CPU, a PDF prints every page).

@@ -23,7 +23,13 @@ export {
 } from './repositories/credit-ledger.repository.ts';
 export { type EmailCodeRow, EmailCodesRepository } from './repositories/email-codes.repository.ts';
 export { type PasswordResetRow, PasswordResetsRepository } from './repositories/password-resets.repository.ts';
-export { PostgresTokenBuckets, type SharedTake, sharedTake, takeAllShared } from './repositories/rate-limit-buckets.repository.ts';
+export {
+  PostgresBucketSet,
+  PostgresTokenBuckets,
+  type SharedTake,
+  sharedTake,
+  takeAllShared,
+} from './repositories/rate-limit-buckets.repository.ts';
 export { createRepositories, type Repositories } from './repositories/repositories.ts';
 export { StripeEventsRepository } from './repositories/stripe-events.repository.ts';
 export { type SubscriptionRow, type SubscriptionState, SubscriptionsRepository } from './repositories/subscriptions.repository.ts';

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { TokenBucketStore } from '@render/contracts';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DB, migrateToLatest, PostgresTokenBuckets, sharedTake, takeAllShared } from '../src/index.ts';
+import { createDb, type DB, migrateToLatest, PostgresBucketSet, PostgresTokenBuckets, sharedTake, takeAllShared } from '../src/index.ts';
 
 // The auth service's login and mail limits: buckets in Postgres that say what they left, so a 429 carries a
 // true Retry-After (how long until the refusing bucket has a token again, on the database's clock).
@@ -61,5 +62,27 @@ describe('PostgresTokenBuckets', () => {
       { allowed: false, capacity: 5, remaining: 0, nextTokenMs: 10, retryAfterMs: 700_000 },
     ];
     expect(sharedTake(states)).toEqual({ allowed: false, retryAfterSeconds: 700 });
+  });
+
+  it('takes several units at once, or none when fewer are left', async () => {
+    const perHour = new PostgresTokenBuckets(db, 'test:units', 5, HOUR_MS);
+    expect(await perHour.take('k', 3)).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await perHour.take('k', 3)).toMatchObject({ allowed: false, remaining: 2 });
+    expect(await perHour.take('k', 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await perHour.take('fresh', 6)).toMatchObject({ allowed: false, remaining: 5 });
+  });
+
+  it('is a TokenBucketStore as a set: each bucket charged and reporting what is left', async () => {
+    const store: TokenBucketStore = new PostgresBucketSet(
+      new PostgresTokenBuckets(db, 'test:set-minute', 1, 60_000),
+      new PostgresTokenBuckets(db, 'test:set-hour', 5, HOUR_MS),
+    );
+    expect(await store.take('k')).toMatchObject({ allowed: true, buckets: [{ remaining: 0 }, { remaining: 4 }] });
+    const refused = await store.take('k');
+    expect(refused.allowed).toBe(false);
+    expect(refused.buckets.map((b) => [b.allowed, b.remaining])).toEqual([
+      [false, 0],
+      [true, 3],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type BucketState, bucketState } from '@render/contracts';
+import { type BucketState, type BucketTake, bucketState, type TokenBucketStore } from '@render/contracts';
 
 /**
  * In-memory token buckets (e.g. per client IP or per account). Per process: with N replicas a key gets N
@@ -57,7 +57,23 @@ export class TokenBuckets {
  * Takes `units` from every bucket of `key`, or from none when one of them has fewer (so a refusal by the
  * longer window does not also spend the shorter one). Answers each bucket's state, in order.
  */
-export function takeAll(buckets: readonly TokenBuckets[], key: string, units = 1): { allowed: boolean; buckets: BucketState[] } {
+export function takeAll(buckets: readonly TokenBuckets[], key: string, units = 1): BucketTake {
   const allowed = buckets.every((bucket) => bucket.peek(key, units).allowed);
   return { allowed, buckets: buckets.map((bucket) => (allowed ? bucket.take(key, units) : bucket.peek(key, units))) };
+}
+
+/**
+ * In-memory buckets per key under several limits at once (e.g. per minute and per day), taken all or nothing:
+ * the one-process `TokenBucketStore` (a fallback while a shared store is away, or a limit per replica).
+ */
+export class MemoryTokenBuckets implements TokenBucketStore {
+  private readonly buckets: TokenBuckets[];
+
+  constructor(limits: readonly { capacity: number; windowMs: number }[], now: () => number = Date.now) {
+    this.buckets = limits.map((limit) => new TokenBuckets(limit.capacity, limit.windowMs, now));
+  }
+
+  async take(key: string, units = 1): Promise<BucketTake> {
+    return takeAll(this.buckets, key, units);
+  }
 }

@@ -1,5 +1,6 @@
+import type { TokenBucketStore } from '@render/contracts';
 import { describe, expect, it } from 'vitest';
-import { TokenBuckets, takeAll } from '../src/token-buckets.ts';
+import { MemoryTokenBuckets, TokenBuckets, takeAll } from '../src/token-buckets.ts';
 
 // The in-memory buckets (the anonymous limit's fallback while Redis is away) report what they left, the same
 // way the Redis and Postgres ones do (contracts' bucketState): the RateLimit and Retry-After headers read it.
@@ -35,5 +36,25 @@ describe('TokenBuckets', () => {
     expect(refused.buckets[0]).toMatchObject({ allowed: true, remaining: 2 });
     expect(refused.buckets[1]).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 28_800_000 });
     expect(buckets[0]?.peek('ip').remaining).toBe(2);
+  });
+});
+
+describe('MemoryTokenBuckets', () => {
+  it('is a TokenBucketStore: several limits per key, taken all or nothing, each reporting what is left', async () => {
+    const time = clock();
+    const store: TokenBucketStore = new MemoryTokenBuckets(
+      [
+        { capacity: 5, windowMs: 60_000 },
+        { capacity: 3, windowMs: 86_400_000 },
+      ],
+      time.now,
+    );
+    expect(await store.take('ip', 2)).toMatchObject({ allowed: true, buckets: [{ remaining: 3 }, { remaining: 1 }] });
+    const refused = await store.take('ip', 2);
+    // The day bucket lacks a unit: nothing is taken from the minute bucket either.
+    expect(refused.allowed).toBe(false);
+    expect(refused.buckets.map((b) => b.remaining)).toEqual([3, 1]);
+    expect(refused.buckets[1]?.retryAfterMs).toBeGreaterThan(0);
+    expect((await store.take('other')).buckets.map((b) => b.remaining)).toEqual([4, 2]);
   });
 });

@@ -1,4 +1,4 @@
-import { type BucketState, bucketState } from '@render/contracts';
+import { type BucketTake, bucketState, type TokenBucketStore } from '@render/contracts';
 import type { Redis } from 'ioredis';
 
 // Token buckets per key, refilled continuously, kept in one Redis hash per key (fields t<i>, a<i>: bucket i's
@@ -48,7 +48,7 @@ export interface BucketLimit {
  * script call. Keys left alone refill completely within the longest window and then expire, so idle keys
  * cost nothing.
  */
-export class RedisTokenBuckets {
+export class RedisTokenBuckets implements TokenBucketStore {
   private readonly signature: string;
   private readonly ttlMs: number;
 
@@ -67,7 +67,7 @@ export class RedisTokenBuckets {
    * Takes `units` from every bucket of `key`, or from none when one has fewer; answers each bucket's state
    * (in the order of `limits`). Rejects when Redis cannot answer.
    */
-  async take(key: string, units = 1): Promise<{ allowed: boolean; buckets: BucketState[] }> {
+  async take(key: string, units = 1): Promise<BucketTake> {
     const redis = this.redis as Redis & { renderTakeTokens?: TakeCommand };
     // Defined once per connection: ioredis then sends EVALSHA, not the script text, on every call.
     if (!redis.renderTakeTokens) redis.defineCommand('renderTakeTokens', { numberOfKeys: 1, lua: TAKE_SCRIPT });

@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import Fastify from 'fastify';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { API_EXAMPLES } from '../src/lib/api-examples.ts';
-import { COLLECTIONS, type OpenApiDoc, postmanCollection } from '../src/lib/postman-collection.ts';
+import { API_EXAMPLES } from '../src/docs/api-examples.ts';
+import { COLLECTIONS, type OpenApiDoc, postmanCollection } from '../src/docs/postman-collection.ts';
 
 const outIndex = process.argv.indexOf('--out');
 const outDir = resolve(outIndex > 0 && process.argv[outIndex + 1] ? process.argv[outIndex + 1]! : 'openapi-export');

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import Fastify from 'fastify';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { readmeApiTable, withReadmeApiTable } from '../src/lib/readme-api-table.ts';
+import { readmeApiTable, withReadmeApiTable } from '../src/docs/readme-api-table.ts';
 
 const config = loadGatewayConfig({ REDIS_URL: 'redis://127.0.0.1:9', REDIS_BOOT_WAIT_MS: '0', LOG_LEVEL: 'silent' });
 const server = Fastify(serverOptions(config));

@@ -15,8 +15,6 @@ import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { anonymousAdvantages, type GatewayConfig } from './config.ts';
 import { accountForwardHooks } from './lib/account-forwarding.ts';
-import { telemetryOrigins, webAppConfig } from './lib/web-telemetry.ts';
-import { parseWebhookPorts } from './lib/webhook-target.ts';
 import accountChanges from './plugins/account-changes.plugin.ts';
 import accountLimits from './plugins/account-limits.plugin.ts';
 import anonymousLimits from './plugins/anonymous-limits.plugin.ts';
@@ -44,6 +42,8 @@ import pingRoutes from './routes/ping.routes.ts';
 import rendersRoutes from './routes/renders.routes.ts';
 import templateRoutes from './routes/template.routes.ts';
 import templateImageRoutes from './routes/template-image.routes.ts';
+import { telemetryOrigins, webAppConfig } from './web-app/web-telemetry.ts';
+import { parseWebhookPorts } from './webhooks/webhook-target.ts';
 
 export function serverOptions(config: GatewayConfig): FastifyServerOptions {
   return {
@@ -119,11 +119,11 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     maxPixels: config.ANON_MAX_PIXELS,
     keyPrefix: config.QUEUE_PREFIX,
   });
-  await fastify.register(identity, {
+  await fastify.register(credits, {
     leaseTtlMs: config.KEY_LEASE_TTL_MS,
     leaseSteadyPerSecond: config.KEY_LEASE_STEADY_PER_SECOND,
   });
-  await fastify.register(credits);
+  await fastify.register(identity);
   // A create call's Idempotency-Key: its kept answer is read before the handler runs, written before compression.
   await fastify.register(idempotency, {
     prefix: config.QUEUE_PREFIX,

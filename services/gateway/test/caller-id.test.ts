@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callerId } from '../src/lib/caller-id.ts';
+import { callerId } from '../src/identity/caller-id.ts';
 
 describe('callerId (screenshot jobs’ context affinity)', () => {
   it('is the same for the same caller, on any replica', () => {

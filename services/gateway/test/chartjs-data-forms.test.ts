@@ -1,6 +1,6 @@
 import { AppError } from '@render/contracts';
 import { describe, expect, it } from 'vitest';
-import { checkChartShape } from '../src/lib/chart-shapes.ts';
+import { checkChartShape } from '../src/convert/chart-shapes.ts';
 
 /** Every data form Chart.js's documentation lists ("Data structures") passes the gateway's shape check. */
 const accepted: [string, string, unknown][] = [

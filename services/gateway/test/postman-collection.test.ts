@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { API_EXAMPLES } from '../src/lib/api-examples.ts';
+import { API_EXAMPLES } from '../src/docs/api-examples.ts';
 import {
   CHANGES_FOLDER,
   COLLECTIONS,
@@ -13,7 +13,7 @@ import {
   type OpenApiDoc,
   postmanCollection,
   sampleBody,
-} from '../src/lib/postman-collection.ts';
+} from '../src/docs/postman-collection.ts';
 
 type Script = { listen: string; script: { exec: string[] } };
 type Item = {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeStripe, startFakeStripe } from '../../auth/test/helpers/fake-stripe.ts';
 import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import { seedStarterTemplates } from '../../templates/src/starters/seed.ts';
-import { API_EXAMPLES } from '../src/lib/api-examples.ts';
-import { COLLECTIONS, exampleTitle, type OpenApiDoc, postmanCollection } from '../src/lib/postman-collection.ts';
+import { API_EXAMPLES } from '../src/docs/api-examples.ts';
+import { COLLECTIONS, exampleTitle, type OpenApiDoc, postmanCollection } from '../src/docs/postman-collection.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 /**

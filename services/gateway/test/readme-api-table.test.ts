@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { README_TABLE_END, README_TABLE_START, readmeApiTable, withReadmeApiTable } from '../src/lib/readme-api-table.ts';
+import { README_TABLE_END, README_TABLE_START, readmeApiTable, withReadmeApiTable } from '../src/docs/readme-api-table.ts';
 import { testRedisUrl } from './helpers/redis.ts';
 import { uniquePrefix } from './helpers/stack.ts';
 

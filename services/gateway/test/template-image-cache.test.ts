@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CachedImage, ImageCache } from '../src/lib/image-cache.ts';
+import { type CachedImage, ImageCache } from '../src/images/image-cache.ts';
 import { testRedisUrl } from './helpers/redis.ts';
 import { uniquePrefix } from './helpers/stack.ts';
 

@@ -1,4 +1,4 @@
-import { type BucketState, bucketState } from '@render/contracts';
+import { type BucketState, type BucketTake, bucketState, type TokenBucketStore } from '@render/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../schema.ts';
 
@@ -21,27 +21,27 @@ export class PostgresTokenBuckets {
     this.refillPerMs = capacity / windowMs;
   }
 
-  /** Takes one token for `key`; not allowed when the bucket is empty (the caller answers 429, saying when to retry). */
-  async take(key: string): Promise<BucketState> {
+  /** Takes `units` tokens (one by default) for `key`; not allowed when fewer are left (the caller answers 429, saying when to retry). */
+  async take(key: string, units = 1): Promise<BucketState> {
     const refilled = sql<number>`least(${this.capacity}::double precision, rate_limit_buckets.tokens + extract(epoch from (now() - rate_limit_buckets.updated_at)) * 1000 * ${this.refillPerMs}::double precision)`;
     const row = await this.db
       .insertInto('rate_limit_buckets')
       .values({
         key: `${this.name}:${this.capacity}/${this.windowMs}:${key}`,
-        tokens: this.capacity - 1,
-        allowed: true,
+        tokens: this.capacity >= units ? this.capacity - units : this.capacity,
+        allowed: this.capacity >= units,
         updated_at: sql<Date>`now()`,
       })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
-          tokens: sql<number>`case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end`,
-          allowed: sql<boolean>`${refilled} >= 1`,
+          tokens: sql<number>`case when ${refilled} >= ${units}::double precision then ${refilled} - ${units}::double precision else ${refilled} end`,
+          allowed: sql<boolean>`${refilled} >= ${units}::double precision`,
           updated_at: sql<Date>`now()`,
         }),
       )
       .returning(['allowed', 'tokens'])
       .executeTakeFirstOrThrow();
-    return bucketState(Number(row.tokens), this.capacity, this.refillPerMs, row.allowed, 1);
+    return bucketState(Number(row.tokens), this.capacity, this.refillPerMs, row.allowed, units);
   }
 
   /** Rows of buckets that have refilled completely behave like absent ones; drops those older than `olderThanMs`. */
@@ -61,10 +61,26 @@ export interface SharedTake {
   retryAfterSeconds: number;
 }
 
+/**
+ * Several Postgres buckets (limits) per key as one `TokenBucketStore`. Every bucket is charged, so a burst
+ * cannot slip through the stricter window, and all must allow.
+ */
+export class PostgresBucketSet implements TokenBucketStore {
+  private readonly buckets: readonly PostgresTokenBuckets[];
+
+  constructor(...buckets: PostgresTokenBuckets[]) {
+    this.buckets = buckets;
+  }
+
+  async take(key: string, units = 1): Promise<BucketTake> {
+    const states = await Promise.all(this.buckets.map((b) => b.take(key, units)));
+    return { allowed: states.every((s) => s.allowed), buckets: states };
+  }
+}
+
 /** Every bucket is charged (so a burst cannot slip through the stricter window) and all must allow. */
 export async function takeAllShared(key: string, ...buckets: PostgresTokenBuckets[]): Promise<SharedTake> {
-  const states = await Promise.all(buckets.map((b) => b.take(key)));
-  return sharedTake(states);
+  return sharedTake((await new PostgresBucketSet(...buckets).take(key)).buckets);
 }
 
 /** Several takes as one verdict: refused when any was, to be retried once the slowest refusal has passed. */

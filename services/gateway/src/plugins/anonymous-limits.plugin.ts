@@ -1,11 +1,11 @@
 import { AppError, type BucketState, RenderLimits, type ScreenshotRenderPayload } from '@render/contracts';
-import { Counter, TokenBuckets, takeAll } from '@render/fastify-kit';
+import { Counter, MemoryTokenBuckets } from '@render/fastify-kit';
 import { RedisTokenBuckets, type RenderKind, type RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BucketLimit } from '../lib/rate-limit-fields.ts';
-import { type RenderCost, renderCost } from '../lib/render-cost.ts';
-import { limitsOf } from './limit-headers.plugin.ts';
+import type { BucketLimit } from '../limits/rate-limit-fields.ts';
+import { type RenderCost, renderCost } from '../limits/render-cost.ts';
+import { limitsOf } from '../limits/request-limits.ts';
 
 export interface AnonymousLimitsOptions {
   /** Quota units per minute and per day per address, shared by every replica (Redis). */
@@ -69,8 +69,8 @@ async function anonymousLimitsPlugin(app: FastifyInstance, opts: AnonymousLimits
   // Shared by every replica. Without Redis nothing renders anyway, but the check itself must not turn into a
   // 500: each process then limits on its own.
   const shared = new RedisTokenBuckets(app.redis, `${opts.keyPrefix}:rl:anon`, limits);
-  const fallback = limits.map((l) => new TokenBuckets(l.capacity, l.windowMs));
-  const take = (ip: string, units: number) => shared.take(ip, units).catch(() => takeAll(fallback, ip, units));
+  const fallback = new MemoryTokenBuckets(limits);
+  const take = (ip: string, units: number) => shared.take(ip, units).catch(() => fallback.take(ip, units));
   const inFlight = new Map<string, number>();
   const refused = new Counter({
     name: 'render_anonymous_limited_total',

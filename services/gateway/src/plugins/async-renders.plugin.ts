@@ -2,16 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError,
   type AsyncRenderAccepted,
-  type AsyncRenderStatus,
   type AsyncRenderView,
   parseWebhookUrl,
-  WebhookDelivery,
+  type WebhookDelivery,
   WebhookMessages,
-  type WebhookPayload,
 } from '@render/contracts';
 import { Gauge } from '@render/fastify-kit';
 import {
-  deliveriesKey,
   type RenderKind,
   type RenderPayload,
   type WebhookJobData,
@@ -22,17 +19,13 @@ import {
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Compile } from 'typebox/compile';
 import { SERVICE_RETRY_AFTER_SECONDS } from '../lib/service-fetch.ts';
-import { webhookAddressRefusal, webhookPortRefusal } from '../lib/webhook-target.ts';
+import { AsyncRenderState, doneRender, failedRender, guarded, type KeptImage, viewOf } from '../renders/async-render-state.ts';
+import { webhookAddressRefusal, webhookPortRefusal } from '../webhooks/webhook-target.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 /** A finished async render's image as kept for `GET /api/renders/{id}/image`. */
-export interface KeptImage {
-  bytes: Buffer;
-  mimeType: string;
-  format: string;
-}
+export type { KeptImage };
 
 export interface AsyncRenderJob<K extends RenderKind> {
   kind: K;
@@ -79,34 +72,34 @@ export interface AsyncRendersOptions {
 }
 
 const CLOSE_TIMEOUT_MS = 2_000;
-const checkDelivery = Compile(WebhookDelivery);
-
-/** Redis errors are an outage of this feature, not of the request: a 503 the caller may retry. */
-async function guarded<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw new AppError('SERVICE_UNAVAILABLE', 'Async renders are unavailable right now; please retry shortly', undefined, {
-      retryAfterSeconds: SERVICE_RETRY_AFTER_SECONDS,
-    });
-  }
-}
-
-/** What a render whose gateway stopped before it ended says (status and webhook); its credit is never charged. */
-const INTERRUPTED = {
-  code: 'RENDER_FAILED',
-  message:
-    'Failed to generate image: the render was interrupted (the server handling it stopped). No credit was charged; please submit it again.',
-} as const;
-
-const SWEEP_BATCH = 50;
 /** A worker (re)starting takes seconds; its first heartbeat comes as soon as it runs. */
 const NO_CONSUMER_RETRY_AFTER_SECONDS = 30;
 const SCRAPE_TIMEOUT_MS = 3_000;
 const WEBHOOK_JOB_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
 
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+function webhookTarget(raw: string, ports: Set<string> | null): URL {
+  const url = parseWebhookUrl(raw);
+  if (!url) throw new AppError('VALIDATION_ERROR', WebhookMessages.invalid);
+  const refusal = webhookPortRefusal(url, ports);
+  if (refusal) throw new AppError('VALIDATION_ERROR', refusal);
+  return url;
+}
+
+/**
+ * A webhook is accepted only while a worker consumes the webhook queue (its heartbeat in
+ * `webhookConsumersKey`): otherwise its job would wait in Redis, which never evicts, for a consumer that may
+ * never come (a stack started without one), and the caller would wait for a call that never comes.
+ */
+async function requireConsumer(state: AsyncRenderState): Promise<void> {
+  const live = await guarded(() => state.liveConsumers());
+  if (live > 0) return;
+  throw new AppError(
+    'SERVICE_UNAVAILABLE',
+    'Webhooks cannot be accepted right now: no render worker is delivering them. Retry later, or call without "webhook" for a synchronous answer.',
+    undefined,
+    { retryAfterSeconds: NO_CONSUMER_RETRY_AFTER_SECONDS },
+  );
+}
 
 /**
  * Async renders (`webhook` in a convert body). State lives in Redis under the gateway's prefix, so any
@@ -116,51 +109,16 @@ const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
  */
 async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOptions) {
   const { redis, credits } = app;
-  const statusKey = (id: string) => `${opts.prefix}:async-render:${id}`;
-  const imageKey = (id: string) => `${statusKey(id)}:image`;
-  // Renders not yet ended, scored by when they count as orphaned: the gateway that ends one removes it, and
-  // whoever removes it first (that gateway or a sweep) is the one that records its end and sends its webhook.
-  const openKey = `${opts.prefix}:async-renders:open`;
-  const consumersKey = webhookConsumersKey(opts.prefix);
   const webhooks = new Queue<WebhookJobData>(webhookJob.queueName, {
     connection: redis,
     prefix: opts.prefix,
     defaultJobOptions: webhookJobOptions(opts.webhookRetryBaseMs, opts.webhookAttempts),
   });
   webhooks.on('error', (err) => app.log.debug({ err: err.message }, 'webhook queue error'));
-  webhookGauges(app, webhooks, consumersKey);
+  webhookGauges(app, webhooks, webhookConsumersKey(opts.prefix));
+  const state = new AsyncRenderState(redis, opts.prefix, webhooks);
   // Renders still running in the background; a closing gateway lets them end (bounded by the render deadline).
   const running = new Set<Promise<void>>();
-
-  const viewOf = (id: string, fields: Record<string, string>): AsyncRenderView => ({
-    id,
-    kind: fields.kind ?? 'unknown',
-    format: fields.format ?? 'unknown',
-    status: (fields.status ?? 'queued') as AsyncRenderStatus,
-    ...(fields.errorCode ? { error: { code: fields.errorCode, message: fields.errorMessage ?? '' } } : {}),
-    ...(fields.size ? { size: Number(fields.size) } : {}),
-    ...(fields.width ? { width: Number(fields.width) } : {}),
-    ...(fields.height ? { height: Number(fields.height) } : {}),
-    createdAt: fields.createdAt ?? new Date(0).toISOString(),
-    ...(fields.finishedAt ? { finishedAt: fields.finishedAt } : {}),
-    ...(fields.expiresAt ? { expiresAt: fields.expiresAt } : {}),
-    ...(fields.status === 'done' ? { imageUrl: `/api/renders/${id}/image` } : {}),
-  });
-
-  /** The render's fields when `userId` owns it. Another account's render reads as missing: its ids are not confirmed. */
-  async function owned(id: string, userId: string): Promise<Record<string, string> | null> {
-    if (!isUuid(id)) return null;
-    const fields = await redis.hgetall(statusKey(id));
-    return fields.owner === userId ? fields : null;
-  }
-
-  async function finish(id: string, job: WebhookJobData, fields: Record<string, string>, expiresAtSeconds: number) {
-    // Claimed first: a render a sweep already ended (it took longer than any render can) is not ended twice.
-    if ((await redis.zrem(openKey, id)) === 0) return;
-    await redis.multi().hset(statusKey(id), fields).expireat(statusKey(id), expiresAtSeconds).exec();
-    // The job id is the render id: a gateway retrying this (it does not) could not deliver twice.
-    await webhooks.add('deliver', job, { jobId: id });
-  }
 
   async function runInBackground<K extends RenderKind>(
     id: string,
@@ -170,31 +128,17 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
     expiresAtSeconds: number,
   ): Promise<void> {
     const format = String((job.payload as { format?: unknown }).format ?? 'unknown');
-    await redis.hset(statusKey(id), { status: 'rendering' }).catch(() => undefined);
-    let payload: WebhookPayload;
-    let fields: Record<string, string>;
+    await state.markRendering(id);
+    let ended: ReturnType<typeof doneRender>;
     try {
       const { image, meta } = await rendering;
-      // The image first, then the status that points at it: a status read as done always finds its image.
-      await redis.set(imageKey(id), image, 'EXAT', expiresAtSeconds);
-      fields = {
-        status: 'done',
-        format: meta.format,
-        mimeType: meta.mimeType,
-        size: String(image.length),
-        width: String(meta.width),
-        height: String(meta.height),
-        finishedAt: new Date().toISOString(),
-      };
-      payload = { id, status: 'done', format: meta.format, size: image.length };
+      await state.keepImage(id, image, expiresAtSeconds);
+      ended = doneRender(id, image, meta);
     } catch (err) {
       // What a synchronous call would have answered (a 422, a 402 with no credits left…); never charged.
-      const error =
-        err instanceof AppError ? { code: err.code, message: err.message } : { code: 'RENDER_FAILED', message: 'Failed to generate image' };
-      fields = { status: 'failed', errorCode: error.code, errorMessage: error.message, finishedAt: new Date().toISOString() };
-      payload = { id, status: 'failed', format, size: 0, error };
+      ended = failedRender(id, format, err);
     }
-    await finish(id, { userId, url: job.webhook.href, payload }, fields, expiresAtSeconds);
+    await state.finish(id, { userId, url: job.webhook.href, payload: ended.payload }, ended.fields, expiresAtSeconds);
   }
 
   async function submit<K extends RenderKind>(request: FastifyRequest, job: AsyncRenderJob<K>) {
@@ -205,14 +149,11 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
     // anonymous calls cannot make the gateway resolve names.
     const refusal = await webhookAddressRefusal(job.webhook, opts.webhookAllowlist);
     if (refusal) throw refusal;
-    await requireConsumer();
+    await requireConsumer(state);
     // A key's credit was reserved in onRequest: a refusal (no credits left, a regenerated key) is this call's
     // 402/401 now rather than a failed render later. (A session's credit is reserved by the render itself.)
-    const prepared = request.reservation;
-    if (prepared && !prepared.claimed) {
-      const outcome = await prepared.outcome;
-      if (!outcome.reserved) throw outcome.error;
-    }
+    const refused = await request.billing?.refusal();
+    if (refused) throw refused;
     // The account's in-flight slot is taken now, so an account at its limit gets its 429 instead of a 202 for a
     // render that would fail with it; the background render holds it until it ends.
     const releaseSlot = app.accountLimits.acquire({ id: caller.userId, plan: caller.plan, role: caller.role });
@@ -220,22 +161,18 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
     const createdAt = new Date();
     const expiresAtSeconds = Math.floor(createdAt.getTime() / 1000) + opts.ttlSeconds;
     const format = String((job.payload as { format?: unknown }).format ?? 'unknown');
+    const orphanAt = createdAt.getTime() + opts.orphanAfterMs;
     try {
-      await redis
-        .multi()
-        .hset(statusKey(id), {
-          owner: caller.userId,
-          kind: job.label,
-          format,
-          status: 'queued',
-          createdAt: createdAt.toISOString(),
-          expiresAt: new Date(expiresAtSeconds * 1000).toISOString(),
-          // Read back only by a sweep, should this gateway stop before the render ends.
-          webhook: job.webhook.href,
-        })
-        .expireat(statusKey(id), expiresAtSeconds)
-        .zadd(openKey, createdAt.getTime() + opts.orphanAfterMs, id)
-        .exec();
+      await state.open({
+        id,
+        owner: caller.userId,
+        kind: job.label,
+        format,
+        createdAt,
+        expiresAtSeconds,
+        orphanAt,
+        webhook: job.webhook.href,
+      });
     } catch {
       releaseSlot();
       throw new AppError('QUEUE_UNAVAILABLE', 'The render queue is unavailable right now; please retry shortly', undefined, {
@@ -256,84 +193,27 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
 
   const status = (id: string, userId: string) =>
     guarded(async () => {
-      const fields = await owned(id, userId);
+      const fields = await state.owned(id, userId);
       return fields ? viewOf(id, fields) : null;
     });
 
-  const image = (id: string, userId: string) => guarded(() => imageOf(id, userId));
-  async function imageOf(id: string, userId: string) {
-    const fields = await owned(id, userId);
-    if (!fields) return null;
-    const view = viewOf(id, fields);
-    if (view.status !== 'done') return { view, image: null };
-    const bytes = await redis.getBuffer(imageKey(id));
-    return { view, image: bytes ? { bytes, mimeType: fields.mimeType ?? 'application/octet-stream', format: view.format } : null };
-  }
-
-  async function deliveries(userId: string) {
-    const raw = await guarded(() => redis.lrange(deliveriesKey(opts.prefix, userId), 0, -1));
-    return raw.flatMap((line) => {
-      try {
-        const parsed: unknown = JSON.parse(line);
-        return checkDelivery.Check(parsed) ? [parsed] : [];
-      } catch {
-        return [];
-      }
-    });
-  }
-
-  function webhookTarget(raw: string): URL {
-    const url = parseWebhookUrl(raw);
-    if (!url) throw new AppError('VALIDATION_ERROR', WebhookMessages.invalid);
-    const refusal = webhookPortRefusal(url, opts.webhookPorts);
-    if (refusal) throw new AppError('VALIDATION_ERROR', refusal);
-    return url;
-  }
-
-  /**
-   * A webhook is accepted only while a worker consumes the webhook queue (its heartbeat in
-   * `webhookConsumersKey`): otherwise its job would wait in Redis, which never evicts, for a consumer that may
-   * never come (a stack started without one), and the caller would wait for a call that never comes.
-   */
-  async function requireConsumer(): Promise<void> {
-    const live = await guarded(() => redis.zcount(consumersKey, Date.now(), '+inf'));
-    if (live > 0) return;
-    throw new AppError(
-      'SERVICE_UNAVAILABLE',
-      'Webhooks cannot be accepted right now: no render worker is delivering them. Retry later, or call without "webhook" for a synchronous answer.',
-      undefined,
-      { retryAfterSeconds: NO_CONSUMER_RETRY_AFTER_SECONDS },
-    );
-  }
-
-  /**
-   * Renders whose gateway stopped (crashed, killed) before they ended would stay "queued" or "rendering" until
-   * they expire, and their webhook would never come: any gateway marks them failed and sends it. Their credit
-   * was only reserved, and the account service's sweep gives reservations that were never settled back.
-   */
-  async function sweepOrphans(now = Date.now()): Promise<void> {
-    const ids = await redis.zrangebyscore(openKey, '-inf', now, 'LIMIT', 0, SWEEP_BATCH);
-    for (const id of ids) {
-      if ((await redis.zrem(openKey, id)) === 0) continue; // another gateway took it
-      const fields = await redis.hgetall(statusKey(id));
-      if (!fields.owner || !fields.webhook || fields.status === 'done' || fields.status === 'failed') continue;
-      const finishedAt = new Date().toISOString();
-      await redis.hset(statusKey(id), { status: 'failed', errorCode: INTERRUPTED.code, errorMessage: INTERRUPTED.message, finishedAt });
-      const payload: WebhookPayload = { id, status: 'failed', format: fields.format ?? 'unknown', size: 0, error: { ...INTERRUPTED } };
-      await webhooks.add('deliver', { userId: fields.owner, url: fields.webhook, payload }, { jobId: id });
-      app.log.warn({ renderId: id }, 'async render lost its gateway; marked failed and its webhook queued');
-    }
-  }
   let sweeping: Promise<void> | undefined;
   const sweeper = setInterval(() => {
-    sweeping ??= sweepOrphans()
+    sweeping ??= state
+      .sweepOrphans(app.log)
       .catch((err: Error) => app.log.debug({ err: err.message }, 'async render sweep failed; next time'))
       .finally(() => {
         sweeping = undefined;
       });
   }, opts.sweepEveryMs).unref();
 
-  app.decorate('asyncRenders', { webhookTarget, submit, status, image, deliveries } satisfies AsyncRenders);
+  app.decorate('asyncRenders', {
+    webhookTarget: (raw) => webhookTarget(raw, opts.webhookPorts),
+    submit,
+    status,
+    image: (id, userId) => guarded(() => state.image(id, userId)),
+    deliveries: (userId) => guarded(() => state.deliveries(userId)),
+  } satisfies AsyncRenders);
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     await sweeping;

@@ -2,7 +2,6 @@ import {
   type ApiKeyOwnerResponse,
   AppError,
   AuthInternalRoutes,
-  CREDIT_SETTLE_BATCH_MAX,
   type CreditOutcome,
   type PlanRulesResponse,
   type RecentRenderKind,
@@ -15,9 +14,12 @@ import { Counter, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@render/fasti
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Compile } from 'typebox/compile';
+import { type Charge, type RenderFacts, SettleBatches } from '../billing/settle-batches.ts';
 import { type InternalAnswer, internalClient } from '../lib/internal-client.ts';
 import { checkAnswer, serviceUnavailable } from '../lib/service-fetch.ts';
-import type { CreditStanding } from './limit-headers.plugin.ts';
+import type { CreditStanding } from '../limits/request-limits.ts';
+
+export type { RenderFacts } from '../billing/settle-batches.ts';
 
 /** A credit reserved while an API key was verified: for whom, and whether the account's window refused it. */
 export interface KeyReservation {
@@ -41,15 +43,6 @@ export interface ReserveFacts {
   format?: string;
   /** Request ids to lease ahead for the same account's next renders (see `KeyLeases`). */
   spares?: string[];
-}
-
-/** What a render made, recorded with its charge (or release) for the account's usage lists. */
-export interface RenderFacts {
-  /** What the render was: a spare leased ahead learns it only now. */
-  kind?: RecentRenderKind;
-  format?: string;
-  sizeBytes?: number;
-  renderMs?: number;
 }
 
 /**
@@ -101,14 +94,6 @@ export interface AuthClientOptions {
   settleBatchMs: number;
 }
 
-/** A charge waiting to be sent: the reservation and what its render made. */
-type Charge = { requestId: string } & RenderFacts;
-
-const MAX_RETRY_DELAY_MS = 5_000;
-
-const chunks = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-
 const SERVICE = 'account service';
 const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits, planRules } = AuthInternalRoutes;
 // Compiled once: the checks run on every authenticated call.
@@ -130,6 +115,65 @@ function paymentRequired(body: unknown): AppError {
       ? undefined
       : { limit: refusal.limit, remaining: 0, ...(refusal.resetsAt ? { resetsAt: refusal.resetsAt } : {}) };
   return new AppError('PAYMENT_REQUIRED', message, credits ? { credits } : undefined);
+}
+
+/** A key's reservation answer: the owner and credits left, the 402 the render answers, or null for an unknown key. */
+function keyReservationOf(res: InternalAnswer): KeyReservation | null {
+  if (res.status === 200) {
+    const answer = checkAnswer(res.json(), reservedAnswer, SERVICE);
+    const { userId, role, plan, remaining, limit } = answer;
+    return { owner: { userId, role, plan }, refused: null, remaining, limit, spares: answer.spares ?? [] };
+  }
+  if (res.status === 402) {
+    const body = checkAnswer(res.json(), refusedAnswer, SERVICE);
+    if (!body.owner) throw serviceUnavailable(SERVICE);
+    return { owner: body.owner, refused: paymentRequired(body), remaining: 0, limit: body.limit, spares: [] };
+  }
+  if (res.status === 401) return null;
+  throw serviceUnavailable(SERVICE);
+}
+
+/** A reservation by account id: the credits left, or the 402 of a used-up window (401 for an account gone). */
+function accountReservationOf(res: InternalAnswer): AccountReservation {
+  if (res.status === 200) {
+    const { remaining, limit } = checkAnswer(res.json(), reservedAnswer, SERVICE);
+    return { remaining, limit };
+  }
+  if (res.status === 402) throw paymentRequired(res.json());
+  // 404: the account was deleted after its credentials were cached.
+  if (res.status === 404) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+  throw serviceUnavailable(SERVICE);
+}
+
+// Each credit whose settle the account service did not take (a batch counts each of its credits): charges are
+// retried, and what stays unsettled is 'reserved' until the service's sweep. The CreditsSettleFailing alert
+// (infra/k8s/base/alerts.yaml) reads it.
+const settleFailuresCounter = (app: FastifyInstance) =>
+  new Counter({
+    name: 'credits_settle_failures_total',
+    help: 'Credits whose settle (charge or release) the account service did not take; charges are retried',
+    labelNames: ['outcome'] as const,
+    registers: [app.metrics],
+  });
+
+/** The settle batches of the ledger's charges and releases (see `SettleBatches`), their failures counted. */
+function settleBatches(
+  app: FastifyInstance,
+  settleFailures: Counter<'outcome'>,
+  batchMs: number,
+  send: (requestIds: readonly (string | Charge)[], outcome: CreditOutcome) => Promise<InternalAnswer>,
+): SettleBatches {
+  return new SettleBatches({
+    batchMs,
+    send: async (requestIds, outcome) => {
+      const res = await send(requestIds, outcome);
+      if (res.status !== 200) throw new Error(`status ${res.status}`);
+    },
+    failed: (count, outcome, err, retry) => {
+      settleFailures.inc({ outcome }, count);
+      app.log.warn({ count, outcome, err: err.message, retry }, 'credit settle failed');
+    },
+  });
 }
 
 /**
@@ -166,124 +210,31 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     return checkAnswer(res.json(), ownerAnswer, SERVICE);
   }
 
-  // Charges waiting to be carried by a reservation call or sent together (see chargeLater).
-  const batchMs = opts.settleBatchMs;
-  let charges: Charge[] = [];
-  let chargeTimer: NodeJS.Timeout | undefined;
-  const sending = new Set<Promise<void>>();
-  // Spares given back, sent together (see releaseLater).
-  let releases: string[] = [];
-  let releaseTimer: NodeJS.Timeout | undefined;
-
-  function takeCharges(): Charge[] | undefined {
-    if (charges.length === 0) return undefined;
-    clearTimeout(chargeTimer);
-    chargeTimer = undefined;
-    const taken = charges;
-    charges = [];
-    return taken;
-  }
-
-  function chargeLater(requestId: string, facts: RenderFacts = {}): void {
-    charges.push({ requestId, ...facts });
-    if (charges.length >= CREDIT_SETTLE_BATCH_MAX) flushCharges();
-    else chargeTimer ??= setTimeout(flushCharges, batchMs).unref();
-  }
-
-  // Each credit whose settle the account service did not take (a batch counts each of its credits): charges are
-  // retried, and what stays unsettled is 'reserved' until the service's sweep. The CreditsSettleFailing alert
-  // (infra/k8s/base/alerts.yaml) reads it.
-  const settleFailures = new Counter({
-    name: 'credits_settle_failures_total',
-    help: 'Credits whose settle (charge or release) the account service did not take; charges are retried',
-    labelNames: ['outcome'] as const,
-    registers: [app.metrics],
-  });
-  // Consecutive failed settle calls: the next retry waits longer (batchMs doubled each time, at most 5 s).
-  let failures = 0;
-  let closing = false;
-  const retryDelay = () => Math.min(batchMs * 2 ** failures, MAX_RETRY_DELAY_MS);
-
-  /**
-   * Settles a batch in calls of at most CREDIT_SETTLE_BATCH_MAX, tracked so that close waits for them. A
-   * call the service does not confirm (it or its database is away) is given to `retry`: a delivered image
-   * must still be charged once it is back. Settling is idempotent, so a retry of a call whose answer was
-   * lost is harmless. Nothing is thrown.
-   */
-  function sendBatch<T extends string | Charge>(items: T[], outcome: CreditOutcome, retry: (items: T[]) => void): Promise<void> {
-    const sent = Promise.all(
-      chunks(items, CREDIT_SETTLE_BATCH_MAX).map((chunk) =>
-        post(settleCredits, { requestIds: chunk, outcome })
-          .then((res) => {
-            if (res.status !== 200) throw new Error(`status ${res.status}`);
-            failures = 0;
-          })
-          .catch((err: Error) => {
-            failures += 1;
-            settleFailures.inc({ outcome }, chunk.length);
-            // Until then the rows stay 'reserved' (or 'leased'); the service's sweep releases any left at the end.
-            app.log.warn({ count: chunk.length, outcome, err: err.message, retry: !closing }, 'credit settle failed');
-            if (!closing) retry(chunk);
-          }),
-      ),
-    )
-      .then(() => undefined)
-      .finally(() => sending.delete(sent));
-    sending.add(sent);
-    return sent;
-  }
-
-  function flushCharges(): Promise<void> {
-    const requestIds = takeCharges();
-    // Each charge goes with what its render made: the ledger keeps it for the account's usage lists.
-    return requestIds ? sendBatch(requestIds, 'charged', requeue) : Promise.resolve();
-  }
-
-  function releaseLater(requestIds: readonly string[]): void {
-    releases.push(...requestIds);
-    releaseTimer ??= setTimeout(flushReleases, batchMs).unref();
-  }
-
-  function flushReleases(): void {
-    clearTimeout(releaseTimer);
-    releaseTimer = undefined;
-    if (releases.length === 0) return;
-    const taken = releases;
-    releases = [];
-    void sendBatch(taken, 'released', (failed) => {
-      releases = failed.concat(releases);
-      releaseTimer ??= setTimeout(flushReleases, retryDelay()).unref();
-    });
-  }
+  const settleFailures = settleFailuresCounter(app);
+  // Charges waiting to be carried by a reservation call or sent together, and spares given back.
+  const batches = settleBatches(app, settleFailures, opts.settleBatchMs, (requestIds, outcome) =>
+    post(settleCredits, { requestIds, outcome }),
+  );
 
   /**
    * A reservation call, carrying the pending charges. The service settles them in the statement it runs for
    * any answer it gives; if none comes they wait for the next call (settling is idempotent).
    */
   async function reservationCall(body: Record<string, unknown>, forRequest: string | undefined): Promise<InternalAnswer> {
-    const charged = takeCharges();
+    const charged = batches.takeCharges();
     try {
       const res = await post(reserveCredit, charged ? { ...body, charged } : body, forRequest);
-      if (charged && res.status !== 200 && res.status !== 401 && res.status !== 402 && res.status !== 404) requeue(charged);
+      if (charged && res.status !== 200 && res.status !== 401 && res.status !== 402 && res.status !== 404) batches.requeue(charged);
       return res;
     } catch (err) {
-      if (charged) requeue(charged);
+      if (charged) batches.requeue(charged);
       throw err;
     }
   }
 
-  function requeue(requestIds: Charge[]): void {
-    charges = requestIds.concat(charges);
-    chargeTimer ??= setTimeout(flushCharges, retryDelay()).unref();
-  }
-
   // The charges still pending go out before the pooled connections are closed.
   app.addHook('onClose', async () => {
-    // One last try each; what the service does not confirm now is left to its sweep.
-    closing = true;
-    flushCharges();
-    flushReleases();
-    await Promise.all(sending);
+    await batches.close();
     client?.close();
   });
 
@@ -295,18 +246,7 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
   ): Promise<KeyReservation | null> {
     const { spares, ...known } = facts;
     const res = await reservationCall({ apiKeyHash, requestId, ...known, ...(spares?.length ? { spares } : {}) }, forRequest);
-    if (res.status === 200) {
-      const answer = checkAnswer(res.json(), reservedAnswer, SERVICE);
-      const { userId, role, plan, remaining, limit } = answer;
-      return { owner: { userId, role, plan }, refused: null, remaining, limit, spares: answer.spares ?? [] };
-    }
-    if (res.status === 402) {
-      const body = checkAnswer(res.json(), refusedAnswer, SERVICE);
-      if (!body.owner) throw unavailable();
-      return { owner: body.owner, refused: paymentRequired(body), remaining: 0, limit: body.limit, spares: [] };
-    }
-    if (res.status === 401) return null;
-    throw unavailable();
+    return keyReservationOf(res);
   }
 
   async function sessionOwner(token: string, forRequest?: string) {
@@ -325,15 +265,7 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
   }
 
   async function reserve(userId: string, requestId: string, facts: ReserveFacts, forRequest?: string): Promise<AccountReservation> {
-    const res = await reservationCall({ userId, requestId, ...facts }, forRequest);
-    if (res.status === 200) {
-      const { remaining, limit } = checkAnswer(res.json(), reservedAnswer, SERVICE);
-      return { remaining, limit };
-    }
-    if (res.status === 402) throw paymentRequired(res.json());
-    // 404: the account was deleted after its credentials were cached.
-    if (res.status === 404) throw new AppError('UNAUTHORIZED', 'Invalid API key');
-    throw unavailable();
+    return accountReservationOf(await reservationCall({ userId, requestId, ...facts }, forRequest));
   }
 
   async function settle(requestId: string, outcome: CreditOutcome, facts: RenderFacts = {}) {
@@ -361,13 +293,10 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     signatureOwner,
     reserveCredit: reserve,
     settleCredit: settle,
-    chargeLater,
-    releaseLater,
+    chargeLater: (requestId, facts) => batches.chargeLater(requestId, facts),
+    releaseLater: (requestIds) => batches.releaseLater(requestIds),
     // The ones sent a moment ago count too: wait for every settle under way.
-    flushCharges: async () => {
-      await flushCharges();
-      await Promise.all([...sending]);
-    },
+    flushCharges: () => batches.settled(),
   } satisfies AuthClient);
 }
 

@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { AppError, type CreditOutcome, type RecentRenderKind } from '@render/contracts';
+import type { RecentRenderKind } from '@render/contracts';
 import { Counter } from '@render/fastify-kit';
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { callerId } from '../lib/caller-id.ts';
-import { watchClient } from '../lib/client-gone.ts';
-import type { RenderFacts, ReserveFacts } from './auth-client.plugin.ts';
-import type { AccountCaller, PreparedReservation } from './identity.plugin.ts';
-import { creditsOfRefusal, limitsOf } from './limit-headers.plugin.ts';
+import { type BilledRenderOptions, BilledRenders } from '../billing/billed-renders.ts';
+import { KeyReservations } from '../billing/key-reservations.ts';
+import type { AccountCaller } from '../identity/caller.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 export interface Credits {
@@ -23,31 +20,18 @@ export interface Credits {
     payload: RenderPayload<K> | Promise<RenderPayload<K>>,
     options?: BilledRenderOptions,
   ): Promise<RenderOutcome>;
+  /**
+   * Verifies an API key on a billable call by reserving the call's credit for its owner (one call for both):
+   * the key's caller, 401 when it is unknown. The reservation waits in the request's billing state.
+   */
+  reserveForKey(request: FastifyRequest, apiKey: string): Promise<AccountCaller>;
 }
 
-export interface BilledRenderOptions {
-  /**
-   * Whether the caller hanging up ends the render (true by default): a job not yet started leaves the queue
-   * and nothing is charged. False for a render other requests wait on too (the signed image URL's).
-   */
-  endsWithClient?: boolean;
-  /**
-   * The caller already holds the account's in-flight slot for this render and gives it back itself (an async
-   * render takes it when submitted, so an account at its limit gets its 429 then, not a failed render later).
-   */
-  slotHeld?: boolean;
-}
-
-/** How an account's render is run (see `renderForAccount`). */
-interface AccountRender {
-  /** The X-Request-Id of the call the render is for (the account service's and the worker's logs carry it). */
-  forRequest: string;
-  signal: AbortSignal | undefined;
-  prepared: PreparedReservation | null;
-  facts: ReserveFacts;
-  slotHeld: boolean;
-  /** Where the credits a reservation made here leaves go (the answer's X-Credits-* headers). */
-  request: FastifyRequest;
+export interface CreditsPluginOptions {
+  /** How long credits leased ahead for an API key are kept unused before they are given back. */
+  leaseTtlMs?: number;
+  /** Renders a second from which a key calling one at a time leases ahead (0: never). */
+  leaseSteadyPerSecond?: number;
 }
 
 declare module 'fastify' {
@@ -63,235 +47,65 @@ declare module 'fastify' {
   }
 }
 
-/** The route's kind in the ledger (see `ledgerKind`). */
-export const ledgerKindOf = (request: FastifyRequest, kind: RenderKind): RecentRenderKind => request.routeOptions.config.ledgerKind ?? kind;
-
-/** What the ledger keeps of a delivered image: its format, size and the worker's render time. */
-const factsOf = ({ image, meta }: RenderOutcome): RenderFacts => ({
-  format: meta.format,
-  sizeBytes: image.length,
-  renderMs: meta.renderMs,
-});
-/** The format asked for, once the payload is built (a template's is a promise until it is filled). */
-const formatOf = (payload: unknown): string | undefined =>
-  payload instanceof Promise ? undefined : ((payload as { format?: unknown }).format as string | undefined);
-
-const isPaymentRequired = (err: unknown) => err instanceof AppError && err.code === 'PAYMENT_REQUIRED';
-
-/** A signal that aborts with the caller's (`signal`), or with the reservation's refusal as soon as it comes. */
-function endedByRefusal(reservation: Promise<void>, signal: AbortSignal | undefined): AbortSignal {
-  const controller = new AbortController();
-  reservation.catch((err: unknown) => controller.abort(err));
-  if (signal?.aborted) controller.abort(signal.reason);
-  else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  return controller.signal;
-}
-
-type Payload<K extends RenderKind> = RenderPayload<K> | Promise<RenderPayload<K>>;
-
 /**
- * Reserve → render → settle. The ledger lives in the account service (`authClient`); the job id is the
- * ledger's request id, so a job retried by BullMQ is still one credit, and a failed render costs nothing.
+ * Billing's wiring (the work is in `src/billing`): the API keys' reservations, leases and hints
+ * (`KeyReservations`), and reserve → render → settle (`BilledRenders`), over the account service's ledger.
+ * Registered before `identity`, which verifies a billable call's API key through `reserveForKey`.
  */
-async function creditsPlugin(app: FastifyInstance) {
-  const { authClient, renderQueue } = app;
+async function creditsPlugin(app: FastifyInstance, opts: CreditsPluginOptions) {
+  const { authClient, renderQueue, accountChanges, anonymousLimits } = app;
   const charged = new Counter({
     name: 'credits_charged_total',
     help: 'Credits charged for delivered renders',
     labelNames: ['format'] as const,
     registers: [app.metrics],
   });
-  // Releases in flight for calls that never rendered; a closing gateway waits for them.
-  const settling = new Set<Promise<void>>();
-  const track = (pending: Promise<void>) => {
-    settling.add(pending);
-    pending.finally(() => settling.delete(pending));
-  };
+  const keys = new KeyReservations({
+    authClient,
+    live: () => accountChanges.live(),
+    leaseTtlMs: opts.leaseTtlMs,
+    leaseSteadyPerSecond: opts.leaseSteadyPerSecond,
+  });
+  const renders = new BilledRenders({
+    authClient,
+    renderQueue,
+    anonymousLimits,
+    charged: (format) => charged.inc({ format }),
+    warn: (fields, message) => app.log.warn(fields, message),
+  });
+  // A changed account anywhere (a regenerated key, a new plan) ends every lease here at once; so does a
+  // dropped subscription, after which nothing is leased until it is back (`accountChanges.live`).
+  accountChanges.onChange(() => keys.forget());
+  const sweep = setInterval(() => keys.sweep(), 1_000).unref();
 
-  async function settle(requestId: string, outcome: CreditOutcome, facts?: RenderFacts): Promise<void> {
-    try {
-      await authClient.settleCredit(requestId, outcome, facts);
-    } catch (err) {
-      // The answer to the client does not depend on this. The row stays 'reserved', which counts like a
-      // charge; settle is idempotent, and the account service's sweep releases it later.
-      app.log.warn({ requestId, outcome, err: (err as Error).message }, 'credit settle failed; reservation left as reserved');
-    }
-  }
-
-  /**
-   * A reserved credit already counts as used, so usage read right after the answer is the same either way:
-   * the charge is settled after the answer instead of before it, carried by a later call (`chargeLater`).
-   */
-  const chargeAfterAnswer = (requestId: string, outcome: RenderOutcome, kind: RecentRenderKind | undefined) => {
-    const facts = { kind, ...factsOf(outcome) };
-    charged.inc({ format: facts.format ?? 'unknown' });
-    authClient.chargeLater(requestId, facts);
-  };
-
-  /** Takes charge of the request's prepared reservation, if any is left to settle. */
-  function claim(request: FastifyRequest): PreparedReservation | null {
-    const reservation = request.reservation;
-    if (!reservation || reservation.claimed) return null;
-    reservation.claimed = true;
-    return reservation;
-  }
-
-  /** A reservation made in onRequest for a call that never reached its render (a 400 body, a hang-up). */
-  function releaseUnclaimed(request: FastifyRequest): Promise<void> | undefined {
-    const reservation = claim(request);
-    if (!reservation) return undefined;
-    const pending = reservation.outcome.then((outcome) => (outcome.reserved ? settle(reservation.requestId, 'released') : undefined));
-    track(pending);
-    return pending;
-  }
-
-  async function renderForAccount<K extends RenderKind>(
-    caller: AccountCaller,
-    kind: K,
-    payload: Payload<K>,
-    { forRequest, signal, prepared, facts, slotHeld, request }: AccountRender,
-  ): Promise<RenderOutcome> {
-    const jobId = prepared?.requestId ?? randomUUID();
-    // Reserved (or under way) already when the caller's API key was verified; otherwise (a session, a
-    // signed URL's owner) now.
-    const reservation = prepared
-      ? prepared.outcome.then((outcome) => {
-          if (!outcome.reserved) throw outcome.error;
-        })
-      : authClient.reserveCredit(caller.userId, jobId, facts, forRequest).then(({ remaining, limit }) => {
-          if (limit !== undefined) limitsOf(request).credits = { remaining, limit };
-        });
-    let built: RenderPayload<K> | undefined;
-    // A limited account renders only once its credit is reserved. An unlimited one (Pro, admin), or a key
-    // verified moments ago with credits to spare, has no limit to enforce first: its reservation runs
-    // alongside the render, and should it be refused after all (a plan changed within the identity cache's
-    // TTL, a key regenerated meanwhile) the job is dropped and the image withheld.
-    const limited = prepared ? !prepared.ahead : caller.plan !== 'pro' && caller.role !== 'admin';
-    const renderSignal = limited ? signal : endedByRefusal(reservation, signal);
-    const rendering = (async () => {
-      built = await payload;
-      if (limited) await reservation;
-      // The account's in-flight limit (`accountLimits`) is taken in the queue, before anything is enqueued.
-      return renderQueue.render(kind, built, {
-        jobId,
-        requestId: forRequest,
-        caller: callerId('account', caller.userId),
-        signal: renderSignal,
-        ...(slotHeld ? {} : { account: { id: caller.userId, plan: caller.plan, role: caller.role } }),
-      });
-    })();
-    const [rendered, reserved] = await Promise.allSettled([rendering, reservation]);
-    const delivered = rendered.status === 'fulfilled' && !signal?.aborted;
-    if (delivered && reserved.status === 'fulfilled') {
-      chargeAfterAnswer(jobId, rendered.value, facts.kind);
-      return rendered.value;
-    }
-    // Awaited, so that usage read right after a failure already shows the credit back. An image the caller
-    // hung up before receiving was not delivered, so it is released too (with the format it was to have).
-    if (reserved.status === 'fulfilled')
-      await settle(jobId, 'released', { kind: facts.kind, ...(built ? { format: formatOf(built) } : {}) });
-    if (rendered.status === 'fulfilled' && signal?.aborted) throw signal.reason;
-    // Credentials the account service refused (a regenerated key) or could not check come first, as they
-    // would have in onRequest. Then what is wrong with the request itself (an unknown template, a bad
-    // variable) or its render; a limited account's refused reservation is also how its render failed.
-    if (reserved.status === 'rejected' && !isPaymentRequired(reserved.reason)) throw reserved.reason;
-    throw rendered.status === 'rejected' ? rendered.reason : (reserved as PromiseRejectedResult).reason;
-  }
-
-  /** No credit: the address's limits instead (size, cost in units, renders in flight), held until the render ends. */
-  async function renderAnonymous<K extends RenderKind>(
-    request: FastifyRequest,
-    kind: K,
-    payload: RenderPayload<K>,
-    signal: AbortSignal | undefined,
-    /** What to answer instead of the address's own refusal (a Free account's 402, see `mayFallBack`). */
-    refusal?: unknown,
-  ): Promise<RenderOutcome> {
-    const release = await app.anonymousLimits.begin(request, kind, payload).catch((err: unknown) => {
-      throw refusal ?? err;
-    });
-    try {
-      return await renderQueue.render(kind, payload, { signal, requestId: request.id, caller: callerId('address', request.ip) });
-    } finally {
-      release();
-    }
-  }
-
-  /**
-   * A Free account out of credits is never worse off than a caller without any: its own call (its key or
-   * session, not a signed URL someone else opens) falls back to its address's anonymous allowance.
-   */
-  const mayFallBack = (request: FastifyRequest, caller: AccountCaller, err: unknown): boolean =>
-    isPaymentRequired(err) && caller.plan === 'free' && limitsOf(request).ownCredits;
-
-  /** Rendered free on the address's allowance; the account's 402 (which says when credits come back) once that is spent too. */
-  async function renderOnAddressAllowance<K extends RenderKind>(
-    request: FastifyRequest,
-    kind: K,
-    payload: RenderPayload<K>,
-    signal: AbortSignal | undefined,
-    paymentRequired: unknown,
-  ): Promise<RenderOutcome> {
-    await app.anonymousLimits.admit(request).catch(() => {
-      throw paymentRequired;
-    });
-    // The answer still says the plan's credits are spent, and when they come back.
-    const standing = creditsOfRefusal(paymentRequired);
-    if (standing) limitsOf(request).credits = standing;
-    return renderAnonymous(request, kind, payload, signal, paymentRequired);
-  }
-
-  async function renderBilled<K extends RenderKind>(
-    request: FastifyRequest,
-    kind: K,
-    payload: Payload<K>,
-    options: BilledRenderOptions = {},
-  ): Promise<RenderOutcome> {
-    const caller = request.caller;
-    // A billable route without an identity hook would render for free and unlimited: fail loudly instead.
-    if (!caller) throw new AppError('INTERNAL_ERROR', 'Caller was not identified');
-    const client = options.endsWithClient === false ? null : watchClient(request);
-    try {
-      if (caller.kind === 'anonymous') return await renderAnonymous(request, kind, await payload, client?.signal);
-      const facts = { kind: ledgerKindOf(request, kind), format: formatOf(payload) };
-      try {
-        return await renderForAccount(caller, kind, payload, {
-          forRequest: request.id,
-          signal: client?.signal,
-          prepared: claim(request),
-          facts,
-          slotHeld: options.slotHeld === true,
-          request,
-        });
-      } catch (err) {
-        if (!mayFallBack(request, caller, err)) throw err;
-        return await renderOnAddressAllowance(request, kind, await payload, client?.signal, err);
-      }
-    } finally {
-      client?.dispose();
-    }
-  }
-
-  app.decorate('credits', { renderBilled } satisfies Credits);
+  app.decorateRequest('billing', null);
+  app.decorate('credits', {
+    renderBilled: (request, kind, payload, options) => renders.render(request, kind, payload, options),
+    reserveForKey: (request, apiKey) => keys.reserve(request, apiKey),
+  } satisfies Credits);
   // A call answered before its handler took charge of its reservation (a body the schema refused, a 413)
   // gets its credit back before the answer goes out, so usage read right after it is already right.
   app.addHook('onSend', (request, _reply, _payload, done) => {
-    const releasing = releaseUnclaimed(request);
+    const releasing = renders.releaseUnclaimed(request);
     if (releasing) releasing.then(() => done(), done);
     else done();
   });
+  app.addHook('onResponse', async (request) => keys.end(request));
   // One that hangs up before its body was read (once read, the render is under way and ends itself).
   app.addHook('onRequestAbort', (request, done) => {
-    releaseUnclaimed(request);
+    renders.releaseUnclaimed(request);
+    keys.end(request);
     done();
   });
   app.addHook('onClose', async () => {
-    await Promise.all(settling);
+    clearInterval(sweep);
+    keys.forget();
+    await renders.drain();
   });
 }
 
 export default fp(creditsPlugin, {
   name: 'credits',
-  dependencies: ['auth-client', 'render-queue', 'identity', 'anonymous-limits', 'limit-headers', 'metrics'],
+  dependencies: ['auth-client', 'account-changes', 'render-queue', 'anonymous-limits', 'limit-headers', 'metrics'],
   fastify: '5.x',
 });

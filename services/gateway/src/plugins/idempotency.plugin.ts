@@ -3,7 +3,7 @@ import { AppError, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_SECONDS, Idempotency
 import { REQUEST_ID_HEADER } from '@render/fastify-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { canonicalJson } from '../lib/canonical-json.ts';
+import { canonicalJson } from '../http/canonical-json.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -3,7 +3,7 @@ import type { EventEmitter } from 'node:events';
 import { REQUEST_ID_HEADER } from '@render/fastify-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { watchClient } from '../lib/client-gone.ts';
+import { watchClient } from '../http/client-gone.ts';
 
 export interface InnerCallAnswer {
   status: number;

@@ -2,9 +2,9 @@ import swagger from '@fastify/swagger';
 import { NoCredentials, SecuritySchemes } from '@render/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { API_EXAMPLES } from '../lib/api-examples.ts';
-import { bodyErrorResponses, optionalDefaults, problemResponses } from '../lib/openapi-document.ts';
-import { type OpenApiDoc, withExamples } from '../lib/postman-collection.ts';
+import { API_EXAMPLES } from '../docs/api-examples.ts';
+import { bodyErrorResponses, optionalDefaults, problemResponses } from '../docs/openapi-document.ts';
+import { type OpenApiDoc, withExamples } from '../docs/postman-collection.ts';
 
 /** OpenAPI is generated from the same TypeBox schemas the routes validate with, so it cannot drift. */
 async function openapiPlugin(app: FastifyInstance) {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@render/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { canonicalJson } from '../lib/canonical-json.ts';
-import { ImageCache } from '../lib/image-cache.ts';
+import { canonicalJson } from '../http/canonical-json.ts';
+import { ImageCache } from '../images/image-cache.ts';
 import type { RenderOutcome } from './render-queue.plugin.ts';
 
 export interface RenderCache {
@@ -79,7 +79,7 @@ async function renderCachePlugin(app: FastifyInstance, opts: RenderCacheOptions)
    * may still be under way, and a refused key gets its 401. A used-up window does not matter: a hit is free.
    */
   async function assertCredentials(request: FastifyRequest) {
-    const outcome = await request.reservation?.outcome;
+    const outcome = await request.billing?.outcome;
     if (outcome && !outcome.reserved && !(outcome.error instanceof AppError && outcome.error.code === 'PAYMENT_REQUIRED'))
       throw outcome.error;
   }

@@ -87,23 +87,29 @@ function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/**
- * Each gateway process listens on its own reply channel; workers publish the finished image (or the
- * final failure) straight to it. Waiters are registered before the job is added, so a fast worker cannot
- * answer before anyone listens, and there is no per-request Redis listener.
- */
-async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions) {
+/** A full queue's 429, saying when to retry. */
+const queueFull = (retryAfterSeconds: number) =>
+  new AppError('QUEUE_FULL', `The render queue is full right now; please retry in ${retryAfterSeconds} s`, undefined, {
+    retryAfterSeconds,
+  });
+
+/** One BullMQ queue per render kind, on the gateway's Redis connection. */
+function openQueues(app: FastifyInstance, prefix: string): Map<RenderKind, Queue> {
   const queues = new Map<RenderKind, Queue>();
   for (const kind of renderKinds) {
     const queue = new Queue(renderJobs[kind].queueName, {
       connection: app.redis,
-      prefix: opts.prefix,
+      prefix,
       defaultJobOptions: defaultRenderJobOptions,
     });
     queue.on('error', (err) => app.log.debug({ err: err.message, kind }, 'queue error'));
     queues.set(kind, queue);
   }
+  return queues;
+}
 
+/** `render_queue_waiting` / `render_queue_active` per queue, read on scrape, and the queue-wait histogram (answered). */
+function queueMetrics(app: FastifyInstance, queues: Map<RenderKind, Queue>): Histogram<'format'> {
   // Queue gauges are read from BullMQ on scrape; a Redis that is away leaves them out rather than hang it.
   const countsOnScrape = async (): Promise<Map<RenderKind, Record<string, number>>> => {
     const counts = new Map<RenderKind, Record<string, number>>();
@@ -137,13 +143,23 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
       },
     });
   }
-  const queueWait = new Histogram({
+  return new Histogram({
     name: 'render_queue_wait_seconds',
     help: 'Time a render job waited in its queue before a worker took it',
     labelNames: ['format'] as const,
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [app.metrics],
   });
+}
+
+/**
+ * Each gateway process listens on its own reply channel; workers publish the finished image (or the
+ * final failure) straight to it. Waiters are registered before the job is added, so a fast worker cannot
+ * answer before anyone listens, and there is no per-request Redis listener.
+ */
+async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions) {
+  const queues = openQueues(app, opts.prefix);
+  const queueWait = queueMetrics(app, queues);
 
   const pending = new Map<string, Waiter>();
   const gatewayId = randomUUID();
@@ -200,14 +216,7 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     } catch {
       throw unavailable();
     }
-    if (waiting >= opts.maxQueueDepth) {
-      throw new AppError(
-        'QUEUE_FULL',
-        `The render queue is full right now; please retry in ${opts.queueFullRetryAfterSeconds} s`,
-        undefined,
-        { retryAfterSeconds: opts.queueFullRetryAfterSeconds },
-      );
-    }
+    if (waiting >= opts.maxQueueDepth) throw queueFull(opts.queueFullRetryAfterSeconds);
 
     const jobId = options.jobId ?? randomUUID();
     const { signal } = options;

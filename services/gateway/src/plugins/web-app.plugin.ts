@@ -5,7 +5,7 @@ import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { appConfigElement, type WebAppConfig } from '../lib/web-telemetry.ts';
+import { appConfigElement, type WebAppConfig } from '../web-app/web-telemetry.ts';
 
 export interface WebAppOptions {
   /** The built app (index.html, assets/, public files). */

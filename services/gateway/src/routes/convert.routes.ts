@@ -12,12 +12,12 @@ import {
   SvgConvertBody,
   SvgOutputFormats,
 } from '@render/contracts';
-import { toChartRenderPayload } from '../lib/chart-input.ts';
-import { codeCatalog } from '../lib/code-catalog.ts';
-import { prepareCodePayload } from '../lib/code-request.ts';
-import { renderRoute } from '../lib/image-route.ts';
-import { htmlPayload, svgPayload } from '../lib/markup-request.ts';
-import { screenshotPayload } from '../lib/screenshot-request.ts';
+import { toChartRenderPayload } from '../convert/chart-input.ts';
+import { codeCatalog } from '../convert/code-catalog.ts';
+import { prepareCodePayload } from '../convert/code-request.ts';
+import { htmlPayload, svgPayload } from '../convert/markup-request.ts';
+import { screenshotPayload } from '../convert/screenshot-request.ts';
+import { renderRoute } from '../images/image-route.ts';
 
 /**
  * The render calls: each checks its body beyond the schema and builds its job payload; `renderRoute` does

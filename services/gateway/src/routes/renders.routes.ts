@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AsyncRenderResponse, ErrorResponse, RenderIdParams, SignedIn, WebhookDeliveriesResponse } from '@render/contracts';
 import { Type } from 'typebox';
-import { secureSvgReply } from '../lib/image-reply.ts';
+import { secureSvgReply } from '../images/image-reply.ts';
 
 const notFound = () => new AppError('NOT_FOUND', 'Render not found');
 

@@ -17,10 +17,10 @@ import {
 } from '@render/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { type CachedImage, ImageCache } from '../lib/image-cache.ts';
-import { secureSvgReply, sendImage } from '../lib/image-reply.ts';
-import { imageRoute } from '../lib/image-route.ts';
-import { templatePayload } from '../lib/template-payload.ts';
+import { templatePayload } from '../convert/template-payload.ts';
+import { type CachedImage, ImageCache } from '../images/image-cache.ts';
+import { secureSvgReply, sendImage } from '../images/image-reply.ts';
+import { imageRoute } from '../images/image-route.ts';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
 
 export interface TemplateImageRoutesOptions {

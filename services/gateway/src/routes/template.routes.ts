@@ -9,8 +9,8 @@ import {
 } from '@render/contracts';
 import { PROBLEM_CONTENT_TYPE } from '@render/fastify-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderRoute } from '../lib/image-route.ts';
-import { templatePayload } from '../lib/template-payload.ts';
+import { templatePayload } from '../convert/template-payload.ts';
+import { renderRoute } from '../images/image-route.ts';
 
 const CREATING = new Set<unknown>([TemplateRoutes.create, TemplateRoutes.duplicate]);
 

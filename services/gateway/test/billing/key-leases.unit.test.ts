@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyLeases } from '../src/lib/key-leases.ts';
+import { KeyLeases } from '../../src/billing/key-leases.ts';
 
 type Caller = { userId: string };
 const owner = (remaining: number | null) => ({ caller: { userId: 'u1' }, remaining });

@@ -11,8 +11,8 @@ import {
   isCssColor,
   isScriptLikeString,
 } from '@render/contracts';
+import { assertPixelBudget } from '../images/image-reply.ts';
 import { checkChartShape } from './chart-shapes.ts';
-import { assertPixelBudget } from './image-reply.ts';
 
 /** The wording of docs/spec/validation.md for each input, reused as the prefix of every more specific reason. */
 export const ChartMessages = {

@@ -13,8 +13,8 @@ import {
   normalizeCode,
   visibleLineCount,
 } from '@render/contracts';
+import { assertPixelBudget } from '../images/image-reply.ts';
 import { resolveCodeLanguage, resolveCodeTheme } from './code-catalog.ts';
-import { assertPixelBudget } from './image-reply.ts';
 
 /**
  * Turns a validated request into the job payload, refusing here everything that can be known without a

@@ -15,7 +15,7 @@ import {
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
-import { creditGivenBack } from '../plugins/limit-headers.plugin.ts';
+import { creditGivenBack } from '../limits/request-limits.ts';
 import { imageResponses, sendImage } from './image-reply.ts';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];

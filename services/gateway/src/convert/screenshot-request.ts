@@ -9,7 +9,7 @@ import {
   ScreenshotDevices,
   type ScreenshotRenderPayload,
 } from '@render/contracts';
-import { assertPixelBudget } from './image-reply.ts';
+import { assertPixelBudget } from '../images/image-reply.ts';
 
 /**
  * The page address as the worker will load it (contracts' `parseScreenshotUrl`, shared with the web form).

@@ -7,7 +7,7 @@ import {
   type SvgConvertBody,
   type SvgRenderPayload,
 } from '@render/contracts';
-import { assertPixelBudget } from './image-reply.ts';
+import { assertPixelBudget } from '../images/image-reply.ts';
 
 /** An HTML convert call as its job: some content, within the pixel budget, PDF options resolved; only the job's fields. */
 export function htmlPayload(body: HtmlConvertBody): HtmlRenderPayload {
