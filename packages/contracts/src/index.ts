@@ -1,3 +1,4 @@
+export * from './account-routes.ts';
 export * from './admin.ts';
 export * from './auth.ts';
 export * from './auth-rules.ts';

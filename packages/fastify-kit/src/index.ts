@@ -11,3 +11,12 @@ export { PROBLEM_CONTENT_TYPE, type ProblemOptions, pathOf, problemBody, sendPro
 export { REQUEST_ID_HEADER, requestIdOf, requestIdOptions } from './request-id.ts';
 export { RequestLogController, type RequestLogOptions } from './request-log.ts';
 export { TokenBuckets, takeAll } from './token-buckets.ts';
+export {
+  type AccessGuard,
+  type AccessGuards,
+  type ContractHandler,
+  guardFor,
+  type ServeOptions,
+  servedSchema,
+  serveRoute,
+} from './serve-route.ts';
