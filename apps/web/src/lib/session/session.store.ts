@@ -1,5 +1,6 @@
-import type { UserView } from '@render/contracts';
-import { apiJson, setTokenSource } from '../api-client.ts';
+import { AccountRoutes, type UserView } from '@render/contracts';
+import { setTokenSource } from '../api-client.ts';
+import { callRoute } from '../call-route.ts';
 import { getStored, removeStored, setStored } from '../storage.ts';
 
 /**
@@ -55,7 +56,7 @@ export function createSessionStore(log: Pick<Console, 'warn'> = console): Sessio
     set({ status: 'signedIn', token, user });
   };
 
-  const fetchUser = async () => (await apiJson<{ user: UserView }>('/api/auth/me')).user;
+  const fetchUser = async () => (await callRoute(AccountRoutes.me)).user;
 
   const store: SessionStore = {
     getState: () => state,
@@ -92,7 +93,7 @@ export function createSessionStore(log: Pick<Console, 'warn'> = console): Sessio
     async refresh() {
       if (state.status !== 'signedIn') return;
       try {
-        const { token } = await apiJson<{ token: string }>('/api/auth/refresh', { method: 'POST' });
+        const { token } = await callRoute(AccountRoutes.refresh);
         signIn(token, state.user);
       } catch (error) {
         log.warn('Session refresh failed', error);
