@@ -10,7 +10,6 @@ export { default as metrics, HTTP_BUCKETS, type MetricsOptions } from './metrics
 export { PROBLEM_CONTENT_TYPE, type ProblemOptions, pathOf, problemBody, sendProblem } from './problem.ts';
 export { REQUEST_ID_HEADER, requestIdOf, requestIdOptions } from './request-id.ts';
 export { RequestLogController, type RequestLogOptions } from './request-log.ts';
-export { TokenBuckets, takeAll } from './token-buckets.ts';
 export {
   type AccessGuard,
   type AccessGuards,
@@ -20,3 +19,4 @@ export {
   servedSchema,
   serveRoute,
 } from './serve-route.ts';
+export { TokenBuckets, takeAll } from './token-buckets.ts';
