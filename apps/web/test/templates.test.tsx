@@ -112,6 +112,22 @@ describe('binding rules (the service refuses the same)', () => {
     ]);
   });
 
+  it("flags what the service refuses beyond the editor's old rules: prototype names, characters XML does not allow", () => {
+    const d = detectBindings(svg('<text data-variable="constructor"/><text data-variable="t"/>'));
+    expect(
+      bindingProblems(
+        [
+          { name: 'constructor', type: 'text', defaultValue: '' },
+          { name: 't', type: 'text', defaultValue: 'a\u0001b' },
+        ],
+        d,
+      ),
+    ).toEqual([
+      { code: 'prototypeName', name: 'constructor' },
+      { code: 'forbiddenCharacter', name: 't', character: 'U+0001', position: 2 },
+    ]);
+  });
+
   it('checks names, reserved names, duplicates and default values', () => {
     const d = detectBindings(
       svg('<text data-variable="format"/><text data-variable="n"/><image data-variable="i"/><text data-variable="1bad"/>'),

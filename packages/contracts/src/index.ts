@@ -1,3 +1,4 @@
+export * from './account-routes.ts';
 export * from './admin.ts';
 export * from './auth.ts';
 export * from './auth-rules.ts';
@@ -20,6 +21,7 @@ export * from './screenshot.ts';
 export * from './security.ts';
 export * from './svg-document.ts';
 export * from './template.ts';
+export * from './template-bindings.ts';
 export * from './template-routes.ts';
 export * from './usage.ts';
 export * from './webhook.ts';

@@ -1,8 +1,8 @@
 import type { TSchema } from 'typebox';
 import { AppError } from './errors.ts';
-import type { SecurityRequirements } from './security.ts';
+import { NoCredentials, type SecurityRequirements, SessionOnly, SignedIn, SignedInOrAnonymous } from './security.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A route's schema as Fastify takes it: what the serving side validates with and the gateway documents. */
 export interface RouteSchema {
@@ -14,6 +14,8 @@ export interface RouteSchema {
   querystring?: TSchema;
   body?: TSchema;
   response?: Record<number, TSchema>;
+  /** Served, but left out of the OpenAPI document. */
+  hide?: boolean;
 }
 
 /**
@@ -40,4 +42,49 @@ export function routePath(url: string, params: Record<string, string>): string {
     if (value === undefined) throw new AppError('INTERNAL_ERROR', `routePath: no value for :${name} of ${url}`);
     return encodeURIComponent(value);
   });
+}
+
+/**
+ * Who may call a public route: anyone without credentials read (`public`), anyone, credentials used when sent
+ * (`anyone`), an API key or a session token (`signedIn`), a session token only (`session`), an administrator's
+ * session token (`admin`). Each service says once what each rule means to it (fastify-kit's `serveRoute`).
+ */
+export type RouteAccess = 'public' | 'anyone' | 'signedIn' | 'session' | 'admin';
+
+/** The OpenAPI security requirements each access rule is documented with. */
+export const AccessSecurity: Record<RouteAccess, SecurityRequirements> = {
+  public: NoCredentials,
+  anyone: SignedInOrAnonymous,
+  signedIn: SignedIn,
+  session: SessionOnly,
+  admin: SessionOnly,
+};
+
+/**
+ * A public route, declared once: its method, path, schemas (params, querystring, body, answers by status),
+ * who may call it, and whether an `Idempotency-Key` makes its retry safe. The gateway documents (and where it
+ * serves the route itself, validates) with it, the service that serves it registers it with `serveRoute`, and
+ * the web app's client calls it.
+ */
+export interface PublicRoute<M extends HttpMethod = HttpMethod, S extends RouteSchema = RouteSchema> extends RouteContract<M, S> {
+  access: RouteAccess;
+  /** It creates something: an Idempotency-Key makes its retry safe (the gateway keeps its answer). */
+  idempotent?: true;
+}
+
+export function publicRoute<M extends HttpMethod, S extends RouteSchema>(
+  method: M,
+  url: string,
+  access: RouteAccess,
+  schema: S,
+  options: { idempotent?: true } = {},
+): PublicRoute<M, S & { security: SecurityRequirements }> {
+  const { tags, ...rest } = schema;
+  return {
+    method,
+    url,
+    access,
+    schema: { tags, security: AccessSecurity[access], ...rest } as S & { security: SecurityRequirements },
+    ...options,
+  };
 }

@@ -14,6 +14,8 @@ export type SecurityRequirements = Array<Record<string, string[]>>;
 export const SignedIn: SecurityRequirements = [{ apiKey: [] }, { bearerAuth: [] }];
 /** Credentials optional: without them the call is anonymous (rate limited per IP for renders). */
 export const SignedInOrAnonymous: SecurityRequirements = [{}, { apiKey: [] }, { bearerAuth: [] }];
+/** Calls that change the account, open a session, or touch billing: a session token from login only. */
+export const SessionOnly: SecurityRequirements = [{ bearerAuth: [] }];
 /** A public call; credentials are not read. */
 export const NoCredentials: SecurityRequirements = [];
 

@@ -1,7 +1,6 @@
 // The public template calls, each declared once: the gateway validates and documents with these and passes
 // the call on, and the templates service registers the same schema to serve it.
-import { defineRoute, type HttpMethod, type RouteSchema } from './route.ts';
-import { SignedIn, SignedInOrAnonymous } from './security.ts';
+import { type HttpMethod, publicRoute, type RouteSchema } from './route.ts';
 import {
   PublicTemplateListQuery,
   StarResponse,
@@ -17,10 +16,13 @@ import {
 /** Who may make a call: a signed-in user only, or anyone (a visitor then sees only what is public). */
 export type TemplateAccess = 'signedIn' | 'anyone';
 
-const templateRoute = <M extends HttpMethod, S extends RouteSchema>(method: M, url: string, access: TemplateAccess, schema: S) => ({
-  ...defineRoute(method, url, { tags: ['templates'], security: access === 'signedIn' ? SignedIn : SignedInOrAnonymous, ...schema }),
-  access,
-});
+const templateRoute = <M extends HttpMethod, S extends RouteSchema>(
+  method: M,
+  url: string,
+  access: TemplateAccess,
+  schema: S,
+  options: { idempotent?: true } = {},
+) => publicRoute(method, url, access, { tags: ['templates'], ...schema }, options);
 
 const list = { querystring: TemplateListQuery, response: { 200: TemplateListResponse, ...templateErrorResponses } };
 const one = { params: TemplateIdParams, response: { 200: TemplateResponse, ...templateErrorResponses } };
@@ -36,11 +38,14 @@ export const TemplateRoutes = {
     ...list,
     querystring: PublicTemplateListQuery,
   }),
-  create: templateRoute('POST', '/api/template', 'signedIn', {
-    summary: 'Create a private template',
-    body: TemplateInput,
-    response: created,
-  }),
+  // Creating a template (or a copy) is safe to retry with an Idempotency-Key.
+  create: templateRoute(
+    'POST',
+    '/api/template',
+    'signedIn',
+    { summary: 'Create a private template', body: TemplateInput, response: created },
+    { idempotent: true },
+  ),
   get: templateRoute('GET', '/api/template/:id', 'signedIn', { summary: 'One template (your own or a public one)', ...one }),
   update: templateRoute('PUT', '/api/template/:id', 'signedIn', {
     summary: 'Replace a private template you own',
@@ -56,11 +61,13 @@ export const TemplateRoutes = {
     summary: 'Make a template you own public (irreversible)',
     ...one,
   }),
-  duplicate: templateRoute('POST', '/api/template/:id/duplicate', 'signedIn', {
-    summary: 'Copy a template you can see into a new private template of yours',
-    params: TemplateIdParams,
-    response: created,
-  }),
+  duplicate: templateRoute(
+    'POST',
+    '/api/template/:id/duplicate',
+    'signedIn',
+    { summary: 'Copy a template you can see into a new private template of yours', params: TemplateIdParams, response: created },
+    { idempotent: true },
+  ),
   star: templateRoute('POST', '/api/template/:id/star', 'signedIn', {
     summary: 'Star a template (idempotent)',
     params: TemplateIdParams,

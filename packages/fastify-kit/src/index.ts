@@ -10,4 +10,13 @@ export { default as metrics, HTTP_BUCKETS, type MetricsOptions } from './metrics
 export { PROBLEM_CONTENT_TYPE, type ProblemOptions, pathOf, problemBody, sendProblem } from './problem.ts';
 export { REQUEST_ID_HEADER, requestIdOf, requestIdOptions } from './request-id.ts';
 export { RequestLogController, type RequestLogOptions } from './request-log.ts';
+export {
+  type AccessGuard,
+  type AccessGuards,
+  type ContractHandler,
+  guardFor,
+  type ServeOptions,
+  servedSchema,
+  serveRoute,
+} from './serve-route.ts';
 export { MemoryTokenBuckets, TokenBuckets, takeAll } from './token-buckets.ts';

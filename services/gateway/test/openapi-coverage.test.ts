@@ -7,7 +7,7 @@ import { uniquePrefix } from './helpers/stack.ts';
 
 // Every route the gateway answers must be in its OpenAPI document (the web app and the SDK are generated
 // from it), except these catch-alls: they pass anything else under their prefix on to the account service,
-// whose public calls are documented one by one (lib/account-api.ts); and the operational endpoints
+// whose public calls are documented one by one (the contracts' `AccountRoutes`); and the operational endpoints
 // (fastify-kit's health and metrics plugins), which are for orchestrators and Prometheus, not API users.
 const UNDOCUMENTED = [
   'ALL /api/admin',

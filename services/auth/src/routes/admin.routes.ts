@@ -1,27 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AdminStatsResponse } from '@render/contracts';
+import { AccountRoutes } from '@render/contracts';
+import { serveAccount } from '../lib/serve-account.ts';
 
 const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { users, credits: ledger } = app.repositories;
 
-  app.get(
-    '/api/admin/stats',
-    { preHandler: app.requireAdmin, schema: { tags: ['admin'], summary: 'Platform overview', response: { 200: AdminStatsResponse } } },
-    async () => {
-      const [counts, generations] = await Promise.all([users.signupCounts(), ledger.generationCounts()]);
-      return {
-        success: true as const,
-        stats: {
-          totalUsers: counts.total,
-          newUsers: { last24h: counts.last24h, last7d: counts.last7d, last30d: counts.last30d },
-          // A generation is a successful conversion by an account (a charged ledger row); demo calls without
-          // an API key are not counted here.
-          totalGenerations: generations.total,
-          generations: { last24h: generations.last24h, last7d: generations.last7d, last30d: generations.last30d },
-        },
-      };
-    },
-  );
+  serveAccount(app)(AccountRoutes.adminStats, async () => {
+    const [counts, generations] = await Promise.all([users.signupCounts(), ledger.generationCounts()]);
+    return {
+      success: true as const,
+      stats: {
+        totalUsers: counts.total,
+        newUsers: { last24h: counts.last24h, last7d: counts.last7d, last30d: counts.last30d },
+        // A generation is a successful conversion by an account (a charged ledger row); demo calls without
+        // an API key are not counted here.
+        totalGenerations: generations.total,
+        generations: { last24h: generations.last24h, last7d: generations.last7d, last30d: generations.last30d },
+      },
+    };
+  });
 };
 
 export default adminRoutes;

@@ -1,21 +1,18 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ApiKeyResponse, AppError, AuthInternalRoutes } from '@render/contracts';
+import { AccountRoutes, AppError, AuthInternalRoutes } from '@render/contracts';
 import { requireInternalToken, safeEqual } from '@render/fastify-kit';
 import { rotateApiKey } from '../lib/accounts.ts';
 import { sha256 } from '../lib/secrets.ts';
+import { serveAccount } from '../lib/serve-account.ts';
 
 const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { apiKeys, users } = app.repositories;
 
-  app.post(
-    '/api/auth/api-key/regenerate',
-    {
-      preHandler: app.authenticate,
-      schema: { tags: ['auth'], summary: 'Replace the API key; the old one stops working at once', response: { 200: ApiKeyResponse } },
-    },
-    async (request) => ({ success: true as const, apiKey: await rotateApiKey(app.repositories, app.apiKeyCipher, request.account.id) }),
-  );
+  serveAccount(app)(AccountRoutes.regenerateApiKey, async (request) => ({
+    success: true as const,
+    apiKey: await rotateApiKey(app.repositories, app.apiKeyCipher, request.account.id),
+  }));
 
   // Service-to-service: the gateway resolves a caller's API key here. Not for browsers.
   await app.register(async (scope) => {

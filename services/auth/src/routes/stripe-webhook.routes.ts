@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, WebhookResponse } from '@render/contracts';
+import { AccountRoutes, AppError } from '@render/contracts';
 import Stripe from 'stripe';
 import { processStripeEvent } from '../lib/billing-webhooks.ts';
+import { serveAccount } from '../lib/serve-account.ts';
 
 // Stripe's events are a few kilobytes; this leaves room for large invoices without accepting arbitrary uploads.
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
@@ -14,12 +15,8 @@ const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
-  app.post(
-    '/api/auth/stripe/webhook',
-    {
-      bodyLimit: WEBHOOK_BODY_LIMIT,
-      schema: { tags: ['billing'], summary: 'Stripe webhook (signed by Stripe)', hide: true, response: { 200: WebhookResponse } },
-    },
+  serveAccount(app)(
+    AccountRoutes.stripeWebhook,
     async (request) => {
       const stripe = app.billing.client();
       const secret = app.billing.webhookSecret();
@@ -40,6 +37,7 @@ const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.log.info({ event: event.id, type: event.type }, 'stripe event processed');
       return { received: true as const };
     },
+    { bodyLimit: WEBHOOK_BODY_LIMIT },
   );
 };
 

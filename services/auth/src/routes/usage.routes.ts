@@ -1,67 +1,43 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { RecentRendersQuery, RecentRendersResponse, UsageDailyResponse, UsageLimits, UsageResponse } from '@render/contracts';
+import { AccountRoutes, UsageLimits } from '@render/contracts';
 import { CREDIT_WINDOW_DAYS, type CreditPolicy, creditLimit, windowStart } from '../lib/credits.ts';
+import { serveAccount } from '../lib/serve-account.ts';
 import { dailySeries } from '../lib/usage-days.ts';
 
 // Every usage call reads the account, so a script may ask with its API key as well as with a session.
 const usageRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (app, policy) => {
   const { credits: ledger } = app.repositories;
+  const serve = serveAccount(app);
 
-  app.get(
-    '/api/auth/usage',
-    {
-      preHandler: app.authenticateReader,
-      schema: { tags: ['auth'], summary: 'Credits used in the current rolling window', response: { 200: UsageResponse } },
-    },
-    async (request) => {
-      const since = windowStart();
-      const used = await ledger.countUsed(request.account.id, since);
-      const limit = creditLimit(request.account, policy);
-      return {
-        success: true as const,
-        data: {
-          totalCredits: limit,
-          used,
-          limit,
-          remaining: limit === null ? null : Math.max(0, limit - used),
-          plan: request.account.plan,
-          window: { days: CREDIT_WINDOW_DAYS, since: since.toISOString() },
-        },
-      };
-    },
-  );
-
-  app.get(
-    '/api/auth/usage/daily',
-    {
-      preHandler: app.authenticateReader,
-      schema: { tags: ['auth'], summary: 'Renders per UTC day in the current rolling window', response: { 200: UsageDailyResponse } },
-    },
-    async (request) => {
-      const now = new Date();
-      const since = windowStart(now);
-      const counted = await ledger.dailyRenders(request.account.id, since);
-      return { success: true as const, data: { since: since.toISOString(), days: dailySeries(since, now, counted) } };
-    },
-  );
-
-  app.get(
-    '/api/auth/usage/recent',
-    {
-      preHandler: app.authenticateReader,
-      schema: {
-        tags: ['auth'],
-        summary: 'The latest renders, newest first',
-        querystring: RecentRendersQuery,
-        response: { 200: RecentRendersResponse },
+  serve(AccountRoutes.usage, async (request) => {
+    const since = windowStart();
+    const used = await ledger.countUsed(request.account.id, since);
+    const limit = creditLimit(request.account, policy);
+    return {
+      success: true as const,
+      data: {
+        totalCredits: limit,
+        used,
+        limit,
+        remaining: limit === null ? null : Math.max(0, limit - used),
+        plan: request.account.plan,
+        window: { days: CREDIT_WINDOW_DAYS, since: since.toISOString() },
       },
-    },
-    async (request) => {
-      const limit = Number(request.query.limit ?? UsageLimits.recentDefault);
-      const rows = await ledger.recentRenders(request.account.id, limit);
-      return { success: true as const, data: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };
-    },
-  );
+    };
+  });
+
+  serve(AccountRoutes.usageDaily, async (request) => {
+    const now = new Date();
+    const since = windowStart(now);
+    const counted = await ledger.dailyRenders(request.account.id, since);
+    return { success: true as const, data: { since: since.toISOString(), days: dailySeries(since, now, counted) } };
+  });
+
+  serve(AccountRoutes.usageRecent, async (request) => {
+    const limit = Number(request.query.limit ?? UsageLimits.recentDefault);
+    const rows = await ledger.recentRenders(request.account.id, limit);
+    return { success: true as const, data: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };
+  });
 };
 
 export default usageRoutes;

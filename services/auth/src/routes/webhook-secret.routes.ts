@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppError, AuthInternalRoutes, WebhookSecretResponse } from '@render/contracts';
+import { AccountRoutes, AppError, AuthInternalRoutes } from '@render/contracts';
 import type { WebhookSecretRow } from '@render/db';
 import { requireInternalToken } from '@render/fastify-kit';
 import { newWebhookSecret } from '../lib/secrets.ts';
+import { serveAccount } from '../lib/serve-account.ts';
 
 /**
  * The account's webhook signing secret. Stored AES-256-GCM encrypted like API keys (same cipher and key):
@@ -30,30 +31,10 @@ const webhookSecretRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   // A script holding the API key may read it (it can render with webhooks already); rotating needs a session.
-  app.get(
-    '/api/auth/webhook-secret',
-    {
-      preHandler: app.authenticateReader,
-      schema: {
-        tags: ['auth'],
-        summary: 'The secret webhook deliveries are signed with (created on first read)',
-        response: { 200: WebhookSecretResponse },
-      },
-    },
-    async (request) => view(await secretOf(request.account.id)),
-  );
-
-  app.post(
-    '/api/auth/webhook-secret/rotate',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['auth'],
-        summary: 'Replace the webhook secret; deliveries (retries too) are signed with the new one from now on',
-        response: { 200: WebhookSecretResponse },
-      },
-    },
-    async (request) => view(await webhookSecrets.replace(request.account.id, cipher.encrypt(newWebhookSecret()))),
+  const serve = serveAccount(app);
+  serve(AccountRoutes.webhookSecret, async (request) => view(await secretOf(request.account.id)));
+  serve(AccountRoutes.rotateWebhookSecret, async (request) =>
+    view(await webhookSecrets.replace(request.account.id, cipher.encrypt(newWebhookSecret()))),
   );
 
   // Service-to-service: a render worker signs a delivery with the secret current at delivery time.

@@ -1,6 +1,5 @@
-import { AppError } from '@render/contracts';
+import { AccountRoutes, AppError, IdempotencyHeaders, type PublicRoute } from '@render/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accountCalls } from '../lib/account-api.ts';
 import { confinePath, isGatewayOnlyHeader } from '../lib/forward-path.ts';
 import { fetchService } from '../lib/service-fetch.ts';
 
@@ -40,9 +39,9 @@ const HOP_BY_HOP = new Set([
  * (webhook signatures are computed over them), so this scope parses nothing. The web app and API users
  * only ever talk to the gateway.
  *
- * The account service's public calls are declared one by one so the OpenAPI document shows them (with
- * the contracts the service validates with); a hidden catch-all forwards anything else under the prefixes,
- * so an unknown path still gets the service's own answer.
+ * The account service's public calls are registered one by one from their contracts (`AccountRoutes`, which
+ * the service serves) so the OpenAPI document shows them; a hidden catch-all forwards anything else under the
+ * prefixes, so an unknown path (or an undocumented call, Stripe's webhook) still gets the service's own answer.
  */
 export default async function forwardRoutes(app: FastifyInstance, opts: ForwardOptions) {
   app.removeAllContentTypeParsers();
@@ -85,12 +84,13 @@ export default async function forwardRoutes(app: FastifyInstance, opts: ForwardO
 
   for (const prefix of opts.prefixes) {
     const forward = forwardUnder(prefix);
-    for (const call of accountCalls.filter((c) => c.url.startsWith(`${prefix}/`))) {
+    for (const route of (Object.values(AccountRoutes) as PublicRoute[]).filter((r) => r.url.startsWith(`${prefix}/`) && !r.schema.hide)) {
       app.route({
-        method: call.method,
-        url: call.url,
-        schema: call.schema,
-        ...(call.idempotent ? { config: { idempotent: call.idempotent } } : {}),
+        method: route.method,
+        url: route.url,
+        // A call that creates something takes an Idempotency-Key (`idempotency` keeps its answer).
+        schema: route.idempotent ? { ...route.schema, headers: IdempotencyHeaders } : route.schema,
+        ...(route.idempotent ? { config: { idempotent: route.idempotent } } : {}),
         handler: forward,
       });
     }

@@ -7,12 +7,10 @@ import {
   type TemplateRenderInput,
   TemplateRoutes,
 } from '@render/contracts';
-import { PROBLEM_CONTENT_TYPE } from '@render/fastify-kit';
+import { type AccessGuards, guardFor, PROBLEM_CONTENT_TYPE } from '@render/fastify-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { templatePayload } from '../convert/template-payload.ts';
 import { renderRoute } from '../images/image-route.ts';
-
-const CREATING = new Set<unknown>([TemplateRoutes.create, TemplateRoutes.duplicate]);
 
 /**
  * Template calls. CRUD, lists and stars are declared once in the contracts (`TemplateRoutes`): validated
@@ -21,6 +19,8 @@ const CREATING = new Set<unknown>([TemplateRoutes.create, TemplateRoutes.duplica
  */
 const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { identity, templatesClient } = app;
+  // Visitors may read what is public: their credentials are used when sent, and their absence is not limited.
+  const guards: AccessGuards = { hook: 'onRequest', rules: { signedIn: identity.requireAccount, anyone: identity.identifyIfSignedIn } };
 
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     const userId = request.caller?.kind === 'account' ? request.caller.userId : undefined;
@@ -36,12 +36,11 @@ const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   for (const route of Object.values(TemplateRoutes)) {
     // Creating a template (or a copy) is safe to retry with an Idempotency-Key (`idempotency`).
-    const creates = CREATING.has(route);
+    const creates = route.idempotent === true;
     app.route({
       method: route.method,
       url: route.url,
-      // Visitors may read what is public: their credentials are used when sent, and their absence is not limited.
-      onRequest: route.access === 'signedIn' ? identity.requireAccount : identity.identifyIfSignedIn,
+      onRequest: guardFor(guards, route) ?? undefined,
       schema: creates ? { ...route.schema, headers: IdempotencyHeaders } : route.schema,
       ...(creates ? { config: { idempotent: true as const } } : {}),
       handler: forward,

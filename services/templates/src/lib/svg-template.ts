@@ -1,11 +1,14 @@
 import {
   AppError,
   assertSvgDocument,
-  isPrototypeKeyName,
+  type BindingProblem,
+  isHttpUrl,
+  isNumeric,
   PrototypeKeyNames,
   ReservedVariableNames,
   TemplateLimits,
   type TemplateVariable,
+  variableProblems,
   xmlForbiddenCharacter,
 } from '@render/contracts';
 import type { StoredTemplateVariable, TemplateVariableKind } from '@render/db';
@@ -79,17 +82,6 @@ export function sanitizeTemplateSvg(input: string): SanitizedSvg {
   return { svg: serialize(), bindings, removed };
 }
 
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-};
-
-const isNumeric = (value: string) => value.trim() !== '' && Number.isFinite(Number(value));
-
 /**
  * A text value bound to <style> becomes CSS, and the filled SVG is served as is (format=svg): it must pass
  * the same CSS checks as the template's own styles.
@@ -120,59 +112,55 @@ function checkValue(variable: { name: string; type: TemplateVariableKind }, valu
   }
 }
 
+/** A binding problem (contracts' `variableProblems`) as the service words it; `variable` is the one it is about. */
+function bindingMessage(problem: BindingProblem, variable?: TemplateVariable): string {
+  const value = variable?.defaultValue === undefined ? '' : String(variable.defaultValue);
+  switch (problem.code) {
+    case 'tooMany':
+      return `A template has at most ${problem.max} variables`;
+    case 'duplicate':
+      return `Variable "${problem.name}" is declared more than once`;
+    case 'invalidName':
+      return `Variable name "${problem.name}" must start with a letter or _ and contain only letters, digits, _ and - (at most 64)`;
+    case 'prototypeName':
+      return `Variable name "${problem.name}" is not allowed (${PrototypeKeyNames.join(', ')} name a JavaScript object's prototype); pick another`;
+    case 'reserved':
+      return `Variable name "${problem.name}" is reserved (${ReservedVariableNames.join(', ')}); pick another`;
+    case 'unbound':
+      return `Variable "${problem.name}" is declared but no element in the SVG has data-variable="${problem.name}"`;
+    case 'imageNotOnImage':
+      return `Variable "${problem.name}" is an image URL and must be bound to an <image> element, not <${problem.element}>`;
+    case 'nonImageOnImage':
+      return `Variable "${problem.name}" is ${problem.type} but is bound to an <image> element; <image> takes an image variable`;
+    case 'forbiddenCharacter':
+      return `The default value of variable "${problem.name}" contains ${problem.character} at position ${problem.position}, a character XML does not allow`;
+    case 'numberDefault':
+      return `The default value of variable "${problem.name}" must be a number, got "${value.slice(0, 40)}"`;
+    case 'imageDefault':
+      return `The default value of variable "${problem.name}" must be an http:// or https:// image URL`;
+    case 'undeclared':
+      return `The SVG binds data-variable="${problem.name}" but no variable named "${problem.name}" is declared`;
+  }
+}
+
 /**
- * Validates declared variables against the SVG's data-variable bindings: each declared variable is bound,
- * each binding is declared, image variables sit on <image> elements and text/number ones do not. Answers
- * the variables as stored (defaults as strings).
+ * Validates declared variables against the SVG's data-variable bindings with the contracts' rules (the web
+ * editor applies the same ones): each declared variable is bound, each binding is declared, image variables
+ * sit on <image> elements and text/number ones do not; a default bound to <style> must also be safe CSS.
+ * Refuses the first problem; answers the variables as stored (defaults as strings).
  */
 export function checkVariables(variables: TemplateVariable[], bindings: Map<string, string[]>): StoredTemplateVariable[] {
   const seen = new Set<string>();
   const stored: StoredTemplateVariable[] = [];
   for (const variable of variables) {
-    if (seen.has(variable.name)) throw new AppError('VALIDATION_ERROR', `Variable "${variable.name}" is declared more than once`);
-    seen.add(variable.name);
-    if (isPrototypeKeyName(variable.name)) {
-      throw new AppError(
-        'VALIDATION_ERROR',
-        `Variable name "${variable.name}" is not allowed (${PrototypeKeyNames.join(', ')} name a JavaScript object's prototype); pick another`,
-      );
-    }
-    if ((ReservedVariableNames as readonly string[]).includes(variable.name)) {
-      throw new AppError(
-        'VALIDATION_ERROR',
-        `Variable name "${variable.name}" is reserved (${ReservedVariableNames.join(', ')}); pick another`,
-      );
-    }
-    const bound = bindings.get(variable.name);
-    if (!bound) {
-      throw new AppError(
-        'VALIDATION_ERROR',
-        `Variable "${variable.name}" is declared but no element in the SVG has data-variable="${variable.name}"`,
-      );
-    }
-    for (const element of bound) {
-      if (variable.type === 'image' && element !== 'image') {
-        throw new AppError(
-          'VALIDATION_ERROR',
-          `Variable "${variable.name}" is an image URL and must be bound to an <image> element, not <${element}>`,
-        );
-      }
-      if (variable.type !== 'image' && element === 'image') {
-        throw new AppError(
-          'VALIDATION_ERROR',
-          `Variable "${variable.name}" is ${variable.type} but is bound to an <image> element; <image> takes an image variable`,
-        );
-      }
-    }
+    const [problem] = variableProblems(variable, bindings, seen);
+    if (problem) throw new AppError('VALIDATION_ERROR', bindingMessage(problem, variable));
     const defaultValue = variable.defaultValue === undefined ? '' : String(variable.defaultValue);
-    if (defaultValue !== '') checkValue(variable, defaultValue, 'The default value');
-    if (defaultValue !== '' && bound.includes('style')) checkStyleValue(variable, defaultValue, 'The default value');
+    if (defaultValue !== '' && bindings.get(variable.name)?.includes('style')) checkStyleValue(variable, defaultValue, 'The default value');
     stored.push({ name: variable.name, type: variable.type, defaultValue });
   }
   for (const name of bindings.keys()) {
-    if (!seen.has(name)) {
-      throw new AppError('VALIDATION_ERROR', `The SVG binds data-variable="${name}" but no variable named "${name}" is declared`);
-    }
+    if (!seen.has(name)) throw new AppError('VALIDATION_ERROR', bindingMessage({ code: 'undeclared', name }));
   }
   return stored;
 }

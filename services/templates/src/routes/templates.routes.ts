@@ -1,7 +1,16 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, type TemplateInput, TemplateLimits, type TemplateListQuery, TemplateRoutes } from '@render/contracts';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  AppError,
+  type PublicRoute,
+  type RouteSchema,
+  type TemplateInput,
+  TemplateLimits,
+  type TemplateListQuery,
+  TemplateRoutes,
+} from '@render/contracts';
 import type { TemplateContent, TemplateListScope } from '@render/db';
-import type { FastifyRequest } from 'fastify';
+import { type AccessGuards, type ContractHandler, serveRoute } from '@render/fastify-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkVariables, sanitizeTemplateSvg } from '../lib/svg-template.ts';
 import { toTemplateView } from '../lib/template-view.ts';
 
@@ -26,13 +35,21 @@ function content(input: TemplateInput): TemplateContent {
   return { name, width: input.width, height: input.height, svg, variables };
 }
 
+/** What the contracts' access rules mean here: the gateway's caller, once checked (`requireViewer`), after validation. */
+export const templateGuards = (app: FastifyInstance): AccessGuards => ({
+  hook: 'preHandler',
+  rules: { signedIn: app.requireViewer, anyone: null },
+});
+
 const viewerIdOf = (request: FastifyRequest) => request.viewer?.userId ?? null;
 /** Routes behind `requireViewer` always have one. */
 const signedIn = (request: FastifyRequest) => (request.viewer as { userId: string }).userId;
 
 const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { templates } = app.repositories;
-  const signedInOnly = { preHandler: app.requireViewer };
+  const guards = templateGuards(app);
+  const serve = <S extends RouteSchema>(route: PublicRoute<PublicRoute['method'], S>, handler: ContractHandler<S, TypeBoxTypeProvider>) =>
+    serveRoute(app, guards, route, handler);
 
   async function view(id: string, viewerId: string | null) {
     const row = await templates.findVisible(id, viewerId);
@@ -63,123 +80,71 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { data: rows.map((row) => toTemplateView(row, viewerId)), pagination: { page, pageSize, total } };
   }
 
-  app.get('/api/template', { ...signedInOnly, schema: TemplateRoutes.list.schema }, (request) => list('visible', request, request.query));
-  app.get('/api/template/user', { ...signedInOnly, schema: TemplateRoutes.listOwn.schema }, (request) =>
-    list('user', request, request.query),
-  );
-  app.get('/api/template/starred', { ...signedInOnly, schema: TemplateRoutes.listStarred.schema }, (request) =>
-    list('starred', request, request.query),
-  );
+  serve(TemplateRoutes.list, (request) => list('visible', request, request.query));
+  serve(TemplateRoutes.listOwn, (request) => list('user', request, request.query));
+  serve(TemplateRoutes.listStarred, (request) => list('starred', request, request.query));
   // Visitors may browse the public list (docs/spec/roles.md); everything else needs a signed-in user.
-  app.get('/api/template/public', { schema: TemplateRoutes.listPublic.schema }, (request) => list('public', request, request.query));
+  serve(TemplateRoutes.listPublic, (request) => list('public', request, request.query));
 
-  app.post(
-    '/api/template',
-    {
-      ...signedInOnly,
-      schema: TemplateRoutes.create.schema,
-    },
-    async (request, reply) => {
-      const viewerId = signedIn(request);
-      const id = await templates.create(viewerId, content(request.body));
-      return reply.status(201).send(await view(id, viewerId));
-    },
-  );
+  serve(TemplateRoutes.create, async (request, reply) => {
+    const viewerId = signedIn(request);
+    const id = await templates.create(viewerId, content(request.body));
+    return reply.status(201).send(await view(id, viewerId));
+  });
 
-  app.get(
-    '/api/template/:id',
-    {
-      ...signedInOnly,
-      schema: TemplateRoutes.get.schema,
-    },
-    (request) => view(templateId(request.params.id), signedIn(request)),
-  );
+  serve(TemplateRoutes.get, (request) => view(templateId(request.params.id), signedIn(request)));
 
-  app.put(
-    '/api/template/:id',
-    {
-      ...signedInOnly,
-      schema: TemplateRoutes.update.schema,
-    },
-    async (request) => {
-      const id = templateId(request.params.id);
-      const viewerId = signedIn(request);
-      const row = await owned(id, viewerId);
-      if (row.is_public) {
-        throw new AppError('FORBIDDEN', 'Public templates can no longer be edited; duplicate it to make changes');
-      }
-      const next = content(request.body);
-      // Published or deleted between the check and the write: answer as if it had happened first.
-      if (!(await templates.updatePrivate(id, viewerId, next))) {
-        await owned(id, viewerId);
-        throw new AppError('FORBIDDEN', 'Public templates can no longer be edited; duplicate it to make changes');
-      }
-      return view(id, viewerId);
-    },
-  );
-
-  app.delete(
-    '/api/template/:id',
-    {
-      ...signedInOnly,
-      schema: TemplateRoutes.delete.schema,
-    },
-    async (request) => {
-      const id = templateId(request.params.id);
-      const viewerId = signedIn(request);
+  serve(TemplateRoutes.update, async (request) => {
+    const id = templateId(request.params.id);
+    const viewerId = signedIn(request);
+    const row = await owned(id, viewerId);
+    if (row.is_public) {
+      throw new AppError('FORBIDDEN', 'Public templates can no longer be edited; duplicate it to make changes');
+    }
+    const next = content(request.body);
+    // Published or deleted between the check and the write: answer as if it had happened first.
+    if (!(await templates.updatePrivate(id, viewerId, next))) {
       await owned(id, viewerId);
-      if (!(await templates.delete(id, viewerId))) throw templateNotFound();
-      return { success: true as const };
-    },
-  );
+      throw new AppError('FORBIDDEN', 'Public templates can no longer be edited; duplicate it to make changes');
+    }
+    return view(id, viewerId);
+  });
 
-  app.post(
-    '/api/template/:id/publish',
-    {
-      ...signedInOnly,
-      schema: TemplateRoutes.publish.schema,
-    },
-    async (request) => {
-      const id = templateId(request.params.id);
-      const viewerId = signedIn(request);
-      await owned(id, viewerId);
-      if (!(await templates.publish(id, viewerId))) throw templateNotFound();
-      return view(id, viewerId);
-    },
-  );
+  serve(TemplateRoutes.delete, async (request) => {
+    const id = templateId(request.params.id);
+    const viewerId = signedIn(request);
+    await owned(id, viewerId);
+    if (!(await templates.delete(id, viewerId))) throw templateNotFound();
+    return { success: true as const };
+  });
 
-  app.post(
-    '/api/template/:id/duplicate',
-    {
-      ...signedInOnly,
-      schema: TemplateRoutes.duplicate.schema,
-    },
-    async (request, reply) => {
-      const sourceId = templateId(request.params.id);
-      const viewerId = signedIn(request);
-      const source = await templates.findVisible(sourceId, viewerId);
-      if (!source) throw templateNotFound();
-      const name = `${source.name} (copy)`.slice(0, TemplateLimits.nameMax);
-      const { width, height, svg, variables } = source;
-      const id = await templates.create(viewerId, { name, width, height, svg, variables }, source.id);
-      return reply.status(201).send(await view(id, viewerId));
-    },
-  );
+  serve(TemplateRoutes.publish, async (request) => {
+    const id = templateId(request.params.id);
+    const viewerId = signedIn(request);
+    await owned(id, viewerId);
+    if (!(await templates.publish(id, viewerId))) throw templateNotFound();
+    return view(id, viewerId);
+  });
 
-  for (const [method, starred] of [
-    ['POST', true],
-    ['DELETE', false],
+  serve(TemplateRoutes.duplicate, async (request, reply) => {
+    const sourceId = templateId(request.params.id);
+    const viewerId = signedIn(request);
+    const source = await templates.findVisible(sourceId, viewerId);
+    if (!source) throw templateNotFound();
+    const name = `${source.name} (copy)`.slice(0, TemplateLimits.nameMax);
+    const { width, height, svg, variables } = source;
+    const id = await templates.create(viewerId, { name, width, height, svg, variables }, source.id);
+    return reply.status(201).send(await view(id, viewerId));
+  });
+
+  for (const [route, starred] of [
+    [TemplateRoutes.star, true],
+    [TemplateRoutes.unstar, false],
   ] as const) {
-    app.route({
-      method,
-      url: '/api/template/:id/star',
-      preHandler: app.requireViewer,
-      schema: starred ? TemplateRoutes.star.schema : TemplateRoutes.unstar.schema,
-      handler: async (request) => {
-        const starCount = await templates.setStar(templateId(request.params.id), signedIn(request), starred);
-        if (starCount === undefined) throw templateNotFound();
-        return { data: { isStarred: starred, starCount } };
-      },
+    serve(route, async (request) => {
+      const starCount = await templates.setStar(templateId(request.params.id), signedIn(request), starred);
+      if (starCount === undefined) throw templateNotFound();
+      return { data: { isStarred: starred, starCount } };
     });
   }
 };

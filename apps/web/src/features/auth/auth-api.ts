@@ -1,19 +1,21 @@
-import type { UserView } from '@render/contracts';
-import { apiJson } from '../../lib/api-client.ts';
+import { AccountRoutes, type LoginBody, type ResetPasswordBody, type SignupBody, type UserView, type VerifyBody } from '@render/contracts';
+import type { Static } from 'typebox';
+import { callRoute } from '../../lib/call-route.ts';
 
-/** The account calls the auth screens make (docs/spec/calls.md), answered through the gateway. */
+/** The account calls the auth screens make (docs/spec/calls.md), answered through the gateway; typed by their contracts. */
 export interface SessionAnswer {
   message?: string;
   token: string;
   user: UserView;
 }
 
+const anonymous = { anonymous: true } as const;
+
 export const authApi = {
-  signup: (body: unknown) => apiJson<{ message: string; userId: string }>('/api/auth/signup', { body, anonymous: true }),
-  login: (body: { email: string; password: string }) => apiJson<SessionAnswer>('/api/auth/login', { body, anonymous: true }),
-  verify: (body: { userId: string; verificationCode: string }) => apiJson<SessionAnswer>('/api/auth/verify', { body, anonymous: true }),
-  resend: (email: string) => apiJson<{ message: string }>('/api/auth/resend-verification', { body: { email }, anonymous: true }),
-  forgotPassword: (email: string) => apiJson<{ message: string }>('/api/auth/forgot-password', { body: { email }, anonymous: true }),
-  resetPassword: (body: { token: string; password: string; confirmPassword: string }) =>
-    apiJson<{ message: string }>('/api/auth/reset-password', { body, anonymous: true }),
+  signup: (body: SignupBody) => callRoute(AccountRoutes.signup, { body }, anonymous),
+  login: (body: Static<typeof LoginBody>): Promise<SessionAnswer> => callRoute(AccountRoutes.login, { body }, anonymous),
+  verify: (body: Static<typeof VerifyBody>): Promise<SessionAnswer> => callRoute(AccountRoutes.verify, { body }, anonymous),
+  resend: (email: string) => callRoute(AccountRoutes.resendVerification, { body: { email } }, anonymous),
+  forgotPassword: (email: string) => callRoute(AccountRoutes.forgotPassword, { body: { email } }, anonymous),
+  resetPassword: (body: Static<typeof ResetPasswordBody>) => callRoute(AccountRoutes.resetPassword, { body }, anonymous),
 };

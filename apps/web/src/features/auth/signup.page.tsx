@@ -76,7 +76,8 @@ export function SignupPage() {
     run(
       async () => {
         // The account's mails (the code, later a reset link) are written in the language the app is shown in.
-        const answer = await authApi.signup({ ...signupBody(values), language: currentLanguage() });
+        // The form's resolver checked the prepared body against SignupBody (`useContractForm`) before this runs.
+        const answer = await authApi.signup({ ...signupBody(values), language: currentLanguage() } as SignupBody);
         toast.success(text(answer.message));
         await navigate({ to: '/verify', search: { userId: answer.userId, email: values.email.trim() } as never });
       },

@@ -1,17 +1,17 @@
-import type {
-  AdminStatsResponse,
-  PaymentInfoResponse,
-  RecentRendersResponse,
-  UpdateProfileBody,
-  UpgradeResponse,
-  UsageDailyResponse,
-  UsageResponse,
-  UserView,
-  WebhookDeliveriesResponse,
-  WebhookSecretResponse,
+import {
+  AccountRoutes,
+  type AdminStatsResponse,
+  type PaymentInfoResponse,
+  type RecentRendersResponse,
+  type UpdateProfileBody,
+  type UpgradeBody,
+  type UsageDailyResponse,
+  type UsageResponse,
+  type WebhookDeliveriesResponse,
 } from '@render/contracts';
 import type { Static } from 'typebox';
 import { apiJson } from '../../lib/api-client.ts';
+import { callRoute } from '../../lib/call-route.ts';
 
 /**
  * The account calls the dashboard makes (docs/spec/calls.md), each answered through the gateway with the session
@@ -38,23 +38,21 @@ export const dashboardKeys = {
 };
 
 export const dashboardApi = {
-  usage: async () => (await apiJson<{ data: Usage }>('/api/auth/usage')).data,
-  usageDaily: async () => (await apiJson<UsageDailyResponse>('/api/auth/usage/daily')).data,
-  recentRenders: async (limit = RECENT_RENDERS_LIMIT) =>
-    (await apiJson<RecentRendersResponse>(`/api/auth/usage/recent?limit=${limit}`)).data,
-  updateProfile: async (body: UpdateProfileBody) => (await apiJson<{ user: UserView }>('/api/auth/me', { method: 'PATCH', body })).user,
-  regenerateKey: async () => (await apiJson<{ apiKey: string }>('/api/auth/api-key/regenerate', { method: 'POST' })).apiKey,
-  paymentInfo: async () => (await apiJson<{ data: PaymentInfo }>('/api/auth/payment-info')).data,
-  upgrade: (body: { interval: 'month' | 'year'; currency: 'usd' | 'eur' }) =>
-    apiJson<Static<typeof UpgradeResponse>>('/api/auth/upgrade', { method: 'POST', body }),
-  manageBilling: async () => (await apiJson<{ url: string }>('/api/auth/manage-billing', { method: 'POST', body: {} })).url,
-  cancelSubscription: () =>
-    apiJson<{ message: string; accessUntil: string | null }>('/api/auth/cancel-subscription', { method: 'POST', body: {} }),
-  reactivateSubscription: () => apiJson<{ message: string }>('/api/auth/reactivate-subscription', { method: 'POST', body: {} }),
-  webhookSecret: async () => (await apiJson<WebhookSecretResponse>('/api/auth/webhook-secret')).secret,
-  rotateWebhookSecret: async () => (await apiJson<WebhookSecretResponse>('/api/auth/webhook-secret/rotate', { method: 'POST' })).secret,
+  usage: async () => (await callRoute(AccountRoutes.usage)).data,
+  usageDaily: async () => (await callRoute(AccountRoutes.usageDaily)).data,
+  recentRenders: async (limit = RECENT_RENDERS_LIMIT) => (await callRoute(AccountRoutes.usageRecent, { query: { limit } })).data,
+  updateProfile: async (body: UpdateProfileBody) => (await callRoute(AccountRoutes.updateProfile, { body })).user,
+  regenerateKey: async () => (await callRoute(AccountRoutes.regenerateApiKey)).apiKey,
+  paymentInfo: async () => (await callRoute(AccountRoutes.paymentInfo)).data,
+  upgrade: (body: Static<typeof UpgradeBody>) => callRoute(AccountRoutes.upgrade, { body }),
+  manageBilling: async () => (await callRoute(AccountRoutes.manageBilling)).url,
+  cancelSubscription: () => callRoute(AccountRoutes.cancelSubscription),
+  reactivateSubscription: () => callRoute(AccountRoutes.reactivateSubscription),
+  webhookSecret: async () => (await callRoute(AccountRoutes.webhookSecret)).secret,
+  rotateWebhookSecret: async () => (await callRoute(AccountRoutes.rotateWebhookSecret)).secret,
+  // Served by the gateway itself, which has no contract for it yet (issue 27 §1: renders and webhooks).
   webhookDeliveries: async () => (await apiJson<WebhookDeliveriesResponse>('/api/webhooks/deliveries')).deliveries,
-  adminStats: async () => (await apiJson<{ stats: AdminStats }>('/api/admin/stats')).stats,
+  adminStats: async () => (await callRoute(AccountRoutes.adminStats)).stats,
 };
 
 /** Leaves the app for a Stripe page (Checkout or the billing portal); a seam tests can replace. */

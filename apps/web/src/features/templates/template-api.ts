@@ -1,6 +1,7 @@
-import { type TemplateInput, TemplateLimits, type TemplateListResponse, type TemplateResponse, type TemplateView } from '@render/contracts';
+import { type TemplateInput, TemplateLimits, type TemplateListResponse, TemplateRoutes, type TemplateView } from '@render/contracts';
 import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch, apiJson } from '../../lib/api-client.ts';
+import { callRoute } from '../../lib/call-route.ts';
 import { type RenderedImage, renderedImage } from '../../lib/render-api.ts';
 
 export type { TemplateView };
@@ -23,9 +24,9 @@ export const LIST_PAGE_SIZE = 24;
 const CLIENT_SORTED_PAGE_SIZE = TemplateLimits.pageSizeMax;
 
 const TAB_PATHS: Record<TemplateTab, string> = {
-  mine: '/api/template/user',
-  public: '/api/template/public',
-  favorites: '/api/template/starred',
+  mine: TemplateRoutes.listOwn.url,
+  public: TemplateRoutes.listPublic.url,
+  favorites: TemplateRoutes.listStarred.url,
 };
 
 /** The call a list view makes (docs/spec/calls.md: GET /api/template/user, /public?sortBy=…, /starred). */
@@ -75,7 +76,7 @@ export function useTemplateList(params: ListParams, enabled: boolean, signedIn: 
 export function useTemplate(id: string, enabled = true) {
   return useQuery({
     queryKey: templateKeys.one(id),
-    queryFn: async () => (await apiJson<TemplateResponse>(`/api/template/${encodeURIComponent(id)}`)).data,
+    queryFn: async () => (await callRoute(TemplateRoutes.get, { params: { id } })).data,
     enabled,
     // A 404 or 403 will not change by asking again.
     retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
@@ -91,11 +92,9 @@ export function useSaveTemplate(id?: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (input: TemplateInput) =>
-      (
-        await apiJson<TemplateResponse>(id ? `/api/template/${encodeURIComponent(id)}` : '/api/template', {
-          method: id ? 'PUT' : 'POST',
-          body: input,
-        })
+      (id
+        ? await callRoute(TemplateRoutes.update, { params: { id }, body: input })
+        : await callRoute(TemplateRoutes.create, { body: input })
       ).data,
     onSuccess: (template) => refresh(client, template),
   });
@@ -105,13 +104,16 @@ export function useTemplateAction(action: 'publish' | 'duplicate' | 'delete') {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) => {
-      const path = `/api/template/${encodeURIComponent(id)}`;
       if (action === 'delete') {
-        await apiJson(path, { method: 'DELETE' });
+        await callRoute(TemplateRoutes.delete, { params: { id } });
         client.removeQueries({ queryKey: templateKeys.one(id) });
         return undefined;
       }
-      return (await apiJson<TemplateResponse>(`${path}/${action}`, { method: 'POST' })).data;
+      const answer =
+        action === 'publish'
+          ? await callRoute(TemplateRoutes.publish, { params: { id } })
+          : await callRoute(TemplateRoutes.duplicate, { params: { id } });
+      return answer.data;
     },
     onSuccess: (template) => refresh(client, template),
   });
@@ -121,11 +123,7 @@ export function useStarTemplate() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, starred }: { id: string; starred: boolean }) =>
-      (
-        await apiJson<{ data: { isStarred: boolean; starCount: number } }>(`/api/template/${encodeURIComponent(id)}/star`, {
-          method: starred ? 'POST' : 'DELETE',
-        })
-      ).data,
+      (await callRoute(starred ? TemplateRoutes.star : TemplateRoutes.unstar, { params: { id } })).data,
     onSuccess: (_, { id }) => {
       void client.invalidateQueries({ queryKey: templateKeys.one(id) });
       return client.invalidateQueries({ queryKey: ['templates', 'list'] });

@@ -1,18 +1,21 @@
 import {
+  type BindingProblem,
   checkFields,
+  isHttpUrl,
+  isNumeric,
   RenderLimits,
-  ReservedVariableNames,
+  bindingProblems as sharedBindingProblems,
   TemplateInput,
   TemplateLimits,
   type TemplateVariableType,
-  VARIABLE_NAME_PATTERN,
 } from '@render/contracts';
 
 /**
- * The editor's view of the templates service's save rules (services/templates: svg-template.ts), applied
- * as the user types so the server's 400 never comes as a surprise: the SVG must be an <svg> document,
- * each declared variable bound by a data-variable attribute, each binding declared, image variables on
- * <image> and only there, names valid and not reserved, defaults of the right type.
+ * The templates service's save rules, applied as the user types so the server's 400 never comes as a
+ * surprise: the SVG must be an <svg> document, and the binding rules are the contracts' own
+ * (`bindingProblems`, which the service refuses a save with): each declared variable bound by a
+ * data-variable attribute, each binding declared, image variables on <image> and only there, names valid
+ * and not reserved, defaults of the right type.
  */
 
 export interface EditorVariable {
@@ -79,68 +82,15 @@ export function suggestVariable(name: string, detected: DetectedSvg): EditorVari
   return { name, type: onImage ? 'image' : numeric ? 'number' : 'text', defaultValue: suggestion };
 }
 
-export type RuleProblem =
-  | { code: 'svgInvalid' }
-  | { code: 'unbound'; name: string }
-  | { code: 'undeclared'; name: string }
-  | { code: 'imageNotOnImage'; name: string; element: string }
-  | { code: 'nonImageOnImage'; name: string; type: string }
-  | { code: 'duplicate'; name: string }
-  | { code: 'reserved'; name: string }
-  | { code: 'invalidName'; name: string }
-  | { code: 'tooMany'; max: number }
-  | { code: 'numberDefault'; name: string }
-  | { code: 'imageDefault'; name: string };
+/** A rule the declared variables break (contracts' `BindingProblem`), or an SVG that does not parse yet. */
+export type RuleProblem = { code: 'svgInvalid' } | BindingProblem;
 
-const NAME = new RegExp(VARIABLE_NAME_PATTERN);
+export { isHttpUrl, isNumeric };
 
-export const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-};
-
-export const isNumeric = (value: string) => value.trim() !== '' && Number.isFinite(Number(value));
-
-/** Every rule the service would refuse the declared variables for, in the order it checks them. */
+/** Every rule the service would refuse the declared variables for, in the order it checks them (the same rules: contracts). */
 export function bindingProblems(variables: EditorVariable[], detected: DetectedSvg): RuleProblem[] {
   if (!detected.valid) return [{ code: 'svgInvalid' }];
-  const problems: RuleProblem[] = [];
-  if (variables.length > TemplateLimits.maxVariables) problems.push({ code: 'tooMany', max: TemplateLimits.maxVariables });
-  const seen = new Set<string>();
-  for (const variable of variables) {
-    const { name, type } = variable;
-    if (seen.has(name)) {
-      problems.push({ code: 'duplicate', name });
-      continue;
-    }
-    seen.add(name);
-    if (!NAME.test(name)) {
-      problems.push({ code: 'invalidName', name });
-      continue;
-    }
-    if ((ReservedVariableNames as readonly string[]).includes(name)) {
-      problems.push({ code: 'reserved', name });
-      continue;
-    }
-    const bound = detected.bindings.get(name);
-    if (!bound) {
-      problems.push({ code: 'unbound', name });
-      continue;
-    }
-    const wrong = bound.find((element) => (type === 'image') !== (element === 'image'));
-    if (wrong !== undefined) {
-      problems.push(type === 'image' ? { code: 'imageNotOnImage', name, element: wrong } : { code: 'nonImageOnImage', name, type });
-    }
-    const value = variable.defaultValue;
-    if (value !== '' && type === 'number' && !isNumeric(value)) problems.push({ code: 'numberDefault', name });
-    if (value !== '' && type === 'image' && !isHttpUrl(value)) problems.push({ code: 'imageDefault', name });
-  }
-  for (const name of detected.bindings.keys()) if (!seen.has(name)) problems.push({ code: 'undeclared', name });
-  return problems;
+  return sharedBindingProblems(variables, detected.bindings);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -55,6 +55,8 @@ export function createSessionStore(log: Pick<Console, 'warn'> = console): Sessio
     set({ status: 'signedIn', token, user });
   };
 
+  // Not through callRoute: the session store is on the landing page, and the account contracts (their
+  // schemas) would add ~30 KB gzipped to its initial JavaScript, over the 200 KB budget (scripts/report-sizes).
   const fetchUser = async () => (await apiJson<{ user: UserView }>('/api/auth/me')).user;
 
   const store: SessionStore = {

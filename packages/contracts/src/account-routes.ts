@@ -1,0 +1,224 @@
+// The account service's public calls (accounts, sessions, API keys, usage, billing, the admin overview), each
+// declared once: the account service serves them with these (fastify-kit's `serveRoute`), the gateway forwards
+// them untouched and documents them with the same ones, and the web app calls them through its typed client.
+import { type TSchema, Type } from 'typebox';
+import { AdminStatsResponse } from './admin.ts';
+import {
+  ApiKeyResponse,
+  EmailBody,
+  LoginBody,
+  MeResponse,
+  MessageResponse,
+  ResetPasswordBody,
+  SessionResponse,
+  SignupBody,
+  SignupResponse,
+  TokenResponse,
+  UnverifiedLoginResponse,
+  UpdateProfileBody,
+  VerifyBody,
+} from './auth.ts';
+import { CancelResponse, PaymentInfoResponse, PortalResponse, UpgradeBody, UpgradeResponse, WebhookResponse } from './billing.ts';
+import { ErrorResponse } from './render.ts';
+import { publicRoute } from './route.ts';
+import { RecentRendersQuery, RecentRendersResponse, UsageDailyResponse, UsageResponse } from './usage.ts';
+import { WebhookSecretResponse } from './webhook.ts';
+
+/** The shared error body, with what the status means for this call. */
+const failure = (description: string): TSchema => Type.Object(ErrorResponse.properties, { description });
+
+// Every forwarded call can meet these: the account service unreachable, or too slow.
+const unavailable = {
+  503: failure('The account service is unavailable'),
+  504: failure('The account service did not answer in time'),
+};
+const billingUnavailable = {
+  ...unavailable,
+  503: failure(
+    'Billing is not configured (code BILLING_NOT_CONFIGURED: the deployment has no Stripe key), Stripe is unreachable, or the account service is unavailable',
+  ),
+};
+/** What the account service answers to a body it cannot take; `invalid` words this call's 400. */
+const bodyErrors = (invalid = 'The body is not valid JSON or does not match the schema (the message names the field)') => ({
+  400: failure(invalid),
+  413: failure('The body is too large'),
+  415: failure('The body is not JSON'),
+});
+const signedOut = { 401: failure('Missing, invalid or expired credentials') };
+const sessionRequired = { 403: failure('An API key was sent: this call needs a session token from login') };
+
+const auth = ['auth'];
+const billing = ['billing'];
+
+export const AccountRoutes = {
+  signup: publicRoute('POST', '/api/auth/signup', 'public', {
+    tags: auth,
+    summary: 'Create an account and e-mail a verification code',
+    body: SignupBody,
+    response: { 201: SignupResponse, ...bodyErrors(), 409: failure('An account with this e-mail already exists'), ...unavailable },
+  }),
+  verify: publicRoute('POST', '/api/auth/verify', 'public', {
+    tags: auth,
+    summary: 'Verify the e-mailed code and sign in',
+    body: VerifyBody,
+    response: { 200: SessionResponse, ...bodyErrors('Invalid, expired or locked code, or an invalid body'), ...unavailable },
+  }),
+  resendVerification: publicRoute('POST', '/api/auth/resend-verification', 'public', {
+    tags: auth,
+    summary: 'E-mail a new verification code',
+    body: EmailBody,
+    response: { 200: MessageResponse, ...bodyErrors(), 429: failure('Too many mails to this address'), ...unavailable },
+  }),
+  login: publicRoute('POST', '/api/auth/login', 'public', {
+    tags: auth,
+    summary: 'Sign in with e-mail and password',
+    body: LoginBody,
+    response: {
+      200: SessionResponse,
+      ...bodyErrors(),
+      401: failure('Invalid e-mail or password'),
+      403: Type.Object(UnverifiedLoginResponse.properties, { description: 'Right password, but the e-mail is not verified yet' }),
+      429: failure('Too many login attempts for this account or from this address'),
+      ...unavailable,
+    },
+  }),
+  me: publicRoute('GET', '/api/auth/me', 'signedIn', {
+    tags: auth,
+    summary: 'The signed-in user (session token or API key)',
+    response: { 200: MeResponse, ...signedOut, ...unavailable },
+  }),
+  updateProfile: publicRoute('PATCH', '/api/auth/me', 'session', {
+    tags: auth,
+    summary: "Change the profile: the language of the account's e-mails",
+    body: UpdateProfileBody,
+    response: { 200: MeResponse, ...bodyErrors(), ...signedOut, ...sessionRequired, ...unavailable },
+  }),
+  refresh: publicRoute('POST', '/api/auth/refresh', 'session', {
+    tags: auth,
+    summary: 'A fresh session token for a valid one',
+    response: { 200: TokenResponse, ...signedOut, ...sessionRequired, ...unavailable },
+  }),
+  forgotPassword: publicRoute('POST', '/api/auth/forgot-password', 'public', {
+    tags: auth,
+    summary: 'E-mail a password reset link (the same answer whether or not the account exists)',
+    body: EmailBody,
+    response: { 200: MessageResponse, ...bodyErrors(), ...unavailable },
+  }),
+  resetPassword: publicRoute('POST', '/api/auth/reset-password', 'public', {
+    tags: auth,
+    summary: 'Set a new password with a reset link token (ends every earlier session)',
+    body: ResetPasswordBody,
+    response: {
+      200: MessageResponse,
+      ...bodyErrors('Weak or mismatched password, an invalid or expired link, or an invalid body'),
+      ...unavailable,
+    },
+  }),
+  regenerateApiKey: publicRoute(
+    'POST',
+    '/api/auth/api-key/regenerate',
+    'session',
+    {
+      tags: auth,
+      summary: 'Replace the API key; the old one stops working at once',
+      response: { 200: ApiKeyResponse, ...signedOut, ...sessionRequired, ...unavailable },
+    },
+    { idempotent: true },
+  ),
+  webhookSecret: publicRoute('GET', '/api/auth/webhook-secret', 'signedIn', {
+    tags: auth,
+    summary: 'The secret webhook deliveries are signed with (session token or API key; created on first read)',
+    description:
+      'Each delivery carries `X-Render-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` made with this secret; compare in constant time and refuse timestamps older than 5 minutes.',
+    response: { 200: WebhookSecretResponse, ...signedOut, ...unavailable },
+  }),
+  rotateWebhookSecret: publicRoute('POST', '/api/auth/webhook-secret/rotate', 'session', {
+    tags: auth,
+    summary: 'Replace the webhook secret; every delivery from now on (retries too) is signed with the new one',
+    response: { 200: WebhookSecretResponse, ...signedOut, ...sessionRequired, ...unavailable },
+  }),
+  usage: publicRoute('GET', '/api/auth/usage', 'signedIn', {
+    tags: auth,
+    summary: 'Credits used in the current rolling window (session token or API key)',
+    response: { 200: UsageResponse, ...signedOut, ...unavailable },
+  }),
+  usageDaily: publicRoute('GET', '/api/auth/usage/daily', 'signedIn', {
+    tags: auth,
+    summary: 'Renders per UTC day in the current rolling window (session token or API key)',
+    description:
+      'The 31 calendar days the rolling 30-day window touches, oldest first, zero-filled: the first counted from `since` (the window start of GET /api/auth/usage), the last is today so far. A render counts while its credit is reserved or charged, as in `used`.',
+    response: { 200: UsageDailyResponse, ...signedOut, ...unavailable },
+  }),
+  usageRecent: publicRoute('GET', '/api/auth/usage/recent', 'signedIn', {
+    tags: auth,
+    summary: 'The latest renders, newest first (session token or API key)',
+    description:
+      'Each render billed to the account with what it was: kind, format, image size and render time (null until charged, and for released renders).',
+    querystring: RecentRendersQuery,
+    response: { 200: RecentRendersResponse, 400: failure('limit is not a whole number between 1 and 100'), ...signedOut, ...unavailable },
+  }),
+  upgrade: publicRoute('POST', '/api/auth/upgrade', 'session', {
+    tags: billing,
+    summary: 'Start a Stripe Checkout for the Pro plan',
+    body: UpgradeBody,
+    response: {
+      200: UpgradeResponse,
+      ...bodyErrors(),
+      ...signedOut,
+      ...sessionRequired,
+      409: failure('Already subscribed'),
+      ...billingUnavailable,
+    },
+  }),
+  manageBilling: publicRoute('POST', '/api/auth/manage-billing', 'session', {
+    tags: billing,
+    summary: 'Open the Stripe billing portal',
+    response: { 200: PortalResponse, ...signedOut, ...sessionRequired, 404: failure('No billing account yet'), ...billingUnavailable },
+  }),
+  cancelSubscription: publicRoute('POST', '/api/auth/cancel-subscription', 'session', {
+    tags: billing,
+    summary: 'Cancel at the end of the billing period',
+    response: {
+      200: CancelResponse,
+      ...signedOut,
+      ...sessionRequired,
+      404: failure('No active subscription'),
+      409: failure('Already cancelling'),
+      ...billingUnavailable,
+    },
+  }),
+  reactivateSubscription: publicRoute('POST', '/api/auth/reactivate-subscription', 'session', {
+    tags: billing,
+    summary: 'Undo a cancellation before the period ends',
+    response: {
+      200: MessageResponse,
+      400: failure('The subscription is not cancelling, or its period has ended'),
+      ...signedOut,
+      ...sessionRequired,
+      404: failure('No active subscription'),
+      ...billingUnavailable,
+    },
+  }),
+  paymentInfo: publicRoute('GET', '/api/auth/payment-info', 'session', {
+    tags: billing,
+    summary: 'Plan, subscription and payment methods',
+    response: { 200: PaymentInfoResponse, ...signedOut, ...sessionRequired, ...billingUnavailable },
+  }),
+  // Stripe's own call, signed by Stripe over the raw bytes: served, forwarded, not documented.
+  stripeWebhook: publicRoute('POST', '/api/auth/stripe/webhook', 'public', {
+    tags: billing,
+    summary: 'Stripe webhook (signed by Stripe)',
+    hide: true,
+    response: { 200: WebhookResponse },
+  }),
+  adminStats: publicRoute('GET', '/api/admin/stats', 'admin', {
+    tags: ['admin'],
+    summary: 'Platform overview (administrators)',
+    response: {
+      200: AdminStatsResponse,
+      ...signedOut,
+      403: failure('Not an administrator, or an API key was sent instead of a session token'),
+      ...unavailable,
+    },
+  }),
+};
