@@ -19,4 +19,5 @@ export {
   servedSchema,
   serveRoute,
 } from './serve-route.ts';
+export { recordServedRoutes, routeKey, type ServedRoutes } from './served-routes.ts';
 export { MemoryTokenBuckets, TokenBuckets, takeAll } from './token-buckets.ts';
