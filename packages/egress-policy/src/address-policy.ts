@@ -170,6 +170,19 @@ function canonicalAddress(address: string): { address: string; family: 4 | 6 } {
   return { address: text, family: parsed.kind() === 'ipv6' ? 6 : 4 };
 }
 
+/** The addresses `localhost` stands for (RFC 6761), whatever this machine's hosts file lists first. */
+const LOCALHOST_ADDRESSES = new Set(['127.0.0.1', '::1']);
+
+/**
+ * `localhost:8080` on the allow-list admits `127.0.0.1:8080` and `[::1]:8080` too: an operator who lists the
+ * name means the loopback service on that port, and a page may well link it by address. Only that port, and
+ * only the two addresses the name means, never the rest of 127/8.
+ */
+function listedAsLocalhost(address: string, port: number, allowlist: Set<string>): boolean {
+  if (!allowlist.has(targetKey('localhost', port))) return false;
+  return LOCALHOST_ADDRESSES.has(ipaddr.process(address).toString());
+}
+
 export async function resolveTarget(host: string, port: number, opts: ResolveTargetOptions): Promise<EgressDecision> {
   const lookup = opts.lookup ?? defaultLookup;
   // `localhost.` is `localhost` written as an absolute name: resolved (and named in reasons) without the dot,
@@ -195,6 +208,7 @@ export async function resolveTarget(host: string, port: number, opts: ResolveTar
   }
 
   if (net.isIP(bare) !== 0) {
+    if (listedAsLocalhost(bare, port, opts.allowlist)) return { allowed: true, ...canonicalAddress(bare) };
     if (!isPublicAddress(bare)) return notPublic(literalNotPublic(bare));
     return { allowed: true, ...canonicalAddress(bare) };
   }
@@ -203,7 +217,9 @@ export async function resolveTarget(host: string, port: number, opts: ResolveTar
   // way here so they are judged as the address they really are, independent of the resolver.
   if (ipaddr.IPv4.isValid(bare)) {
     const v4 = ipaddr.IPv4.parse(bare).toString();
-    if (opts.allowlist.has(targetKey(v4, port))) return { allowed: true, address: v4, family: 4 };
+    if (opts.allowlist.has(targetKey(v4, port)) || listedAsLocalhost(v4, port, opts.allowlist)) {
+      return { allowed: true, address: v4, family: 4 };
+    }
     if (!isPublicAddress(v4)) return notPublic(literalNotPublic(bare));
     return { allowed: true, address: v4, family: 4 };
   }

@@ -186,6 +186,19 @@ describe('resolveTarget', () => {
     }
   });
 
+  it('admits 127.0.0.1 and ::1 on a port when localhost:port is listed, and nothing else of loopback', async () => {
+    const byName = { allowlist: parseAllowlist('localhost:18081'), lookup: fakeLookup };
+    for (const host of ['127.0.0.1', '[::1]', '::ffff:127.0.0.1', '2130706433']) {
+      const d = await resolveTarget(host, 18081, byName);
+      expect(d.allowed, host).toBe(true);
+      if (d.allowed) expect(d.address, host).toMatch(/^(127\.0\.0\.1|::1)$/);
+      expect((await resolveTarget(host, 18082, byName)).allowed, host).toBe(false);
+    }
+    for (const host of ['127.0.0.2', '10.0.0.1', '169.254.169.254', '0.0.0.0']) {
+      expect((await resolveTarget(host, 18081, byName)).allowed, host).toBe(false);
+    }
+  });
+
   it('allows allow-listed host:port pairs only on that port', async () => {
     expect(await resolveTarget('127.0.0.1', 4567, opts)).toEqual({ allowed: true, address: '127.0.0.1', family: 4 });
     expect(await resolveTarget('[::1]', 9000, opts)).toEqual({ allowed: true, address: '::1', family: 6 });
