@@ -22,11 +22,11 @@ import type { WorkerConfig } from './config.ts';
 import { startEgressProxy } from './egress/egress-proxy.ts';
 import type { ReadinessChecks } from './http-server.ts';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.ts';
-import { configureFontCoverage, preloadFontCoverage } from './renderers/font-coverage.ts';
-import { rendererPools, renderers } from './renderers/index.ts';
+import { rendererPools, renderers, type WorkerRendererContext } from './renderers/index.ts';
+import { configureFontCoverage, preloadFontCoverage } from './renderers/page/font-coverage.ts';
+import { failureReason, RenderError } from './renderers/page/render-error.ts';
+import type { PoolName, RenderedImage, Renderer } from './renderers/page/renderer.ts';
 import { poolDefinitions } from './renderers/pools.ts';
-import { failureReason, RenderError } from './renderers/render-error.ts';
-import type { PoolName, RenderedImage, Renderer, RendererContext } from './renderers/renderer.ts';
 import { loadScreenshotFilters } from './renderers/screenshot/block-lists.ts';
 import { startWebhookWorker } from './webhooks/webhook.worker.ts';
 
@@ -122,7 +122,7 @@ export async function startRenderWorker(
     }
     return cluster;
   };
-  const rendererContext: RendererContext = {
+  const rendererContext: WorkerRendererContext = {
     pool,
     timeoutMs: config.RENDER_TIMEOUT_MS,
     imageFetch: {
@@ -163,7 +163,10 @@ export async function startRenderWorker(
     let image: RenderedImage;
     try {
       const caller = typeof job.data.caller === 'string' && job.data.caller ? job.data.caller : undefined;
-      image = await (renderers[kind] as Renderer<unknown>)(job.data.payload, caller ? { ...rendererContext, caller } : rendererContext);
+      image = await (renderers[kind] as Renderer<unknown, WorkerRendererContext>)(
+        job.data.payload,
+        caller ? { ...rendererContext, caller } : rendererContext,
+      );
       // The gateway would read a reply without image bytes as an expired result (a 422).
       if (image.bytes.length === 0) throw new RenderError('Failed to generate image: the renderer returned no image', true);
     } catch (err) {

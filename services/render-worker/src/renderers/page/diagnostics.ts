@@ -1,7 +1,7 @@
 import { type RenderWarning, type RenderWarningCode, RenderWarningLimits } from '@render/contracts';
 import type { ConsoleMessage, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
-import type { PageSlot } from '../browser/page-pool-concurrency.ts';
-import { findEgressRefusal } from '../egress/egress-refusals.ts';
+import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
+import { findEgressRefusal } from '../../egress/egress-refusals.ts';
 import { glyphLookup } from './font-coverage.ts';
 import { evaluateInPage } from './page-ops.ts';
 import type { RenderedImage } from './renderer.ts';
