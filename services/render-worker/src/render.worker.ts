@@ -19,15 +19,15 @@ import { BrowserManager } from './browser/browser-manager.ts';
 import { chromiumLaunchOptions } from './browser/chromium-args.ts';
 import { createRenderCluster, type RenderCluster } from './browser/render-cluster.ts';
 import type { WorkerConfig } from './config.ts';
-import { startEgressProxy } from './egress/egress-proxy.ts';
+import { type EgressProxy, startEgressProxy } from './egress/egress-proxy.ts';
 import type { ReadinessChecks } from './http-server.ts';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.ts';
-import { configureFontCoverage, preloadFontCoverage } from './renderers/font-coverage.ts';
-import { rendererPools, renderers } from './renderers/index.ts';
+import { rendererPools, renderers, type WorkerRendererContext } from './renderers/index.ts';
+import { configureFontCoverage, preloadFontCoverage } from './renderers/page/font-coverage.ts';
+import { failureReason, RenderError } from './renderers/page/render-error.ts';
+import type { PoolName, RenderedImage, Renderer } from './renderers/page/renderer.ts';
 import { poolDefinitions } from './renderers/pools.ts';
-import { failureReason, RenderError } from './renderers/render-error.ts';
-import type { PoolName, RenderedImage, Renderer, RendererContext } from './renderers/renderer.ts';
-import { loadScreenshotFilters } from './renderers/screenshot/block-lists.ts';
+import { loadScreenshotFilters, type ScreenshotFilters } from './renderers/screenshot/block-lists.ts';
 import { startWebhookWorker } from './webhooks/webhook.worker.ts';
 
 export interface RenderWorkerHandle {
@@ -55,13 +55,8 @@ function jobFields(job: Job<RenderJobData>): { jobId: string | undefined; reques
   return typeof requestId === 'string' ? { jobId: job.id, requestId } : { jobId: job.id };
 }
 
-export async function startRenderWorker(
-  config: WorkerConfig,
-  logger: Logger,
-  metrics: WorkerMetrics = createWorkerMetrics(),
-): Promise<RenderWorkerHandle> {
-  const queues = parseQueues(config.RENDER_QUEUES);
-  // Read once, before anything starts: a configured list that cannot be read stops the worker, naming it.
+/** The screenshot lists, read once before anything starts: a configured list that cannot be read stops the worker, naming it. */
+function loadFilters(queues: RenderKind[], config: WorkerConfig, logger: Logger): ScreenshotFilters | undefined {
   const filters = queues.includes('screenshot') ? loadScreenshotFilters(config.BLOCKLISTS) : undefined;
   if (filters) {
     const { network, cosmetic } = filters;
@@ -75,28 +70,11 @@ export async function startRenderWorker(
       'screenshot lists loaded',
     );
   }
-  const proxy = await startEgressProxy({
-    allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST),
-    logger,
-    onRefusal: (reason) => metrics.egressRefusals.inc({ reason }),
-  });
-  const manager = new BrowserManager(
-    chromiumLaunchOptions({
-      executablePath: config.CHROMIUM_PATH,
-      sandbox: config.CHROMIUM_SANDBOX,
-      proxyUrl: proxy.url,
-      fontconfig: { file: config.RENDER_FONTCONFIG_FILE, env: config.CHROMIUM_ENV },
-      renderTimeoutMs: config.RENDER_TIMEOUT_MS,
-    }),
-    logger,
-    () => metrics.browserRestarts.inc(),
-  );
-  await manager.get();
-  // The glyph check (render warnings) reads the fonts Chromium sees, once, in the background.
-  configureFontCoverage(config.RENDER_FONTCONFIG_FILE, config.CHROMIUM_ENV);
-  void preloadFontCoverage();
+  return filters;
+}
 
-  // Pools are created on first use, so a worker serving only "html" never opens chart pages.
+/** The worker's page pools: each created on first use, so a worker serving only "html" never opens chart pages. */
+function pagePools(config: WorkerConfig, manager: BrowserManager, logger: Logger, metrics: WorkerMetrics) {
   const pools = new Map<PoolName, Promise<RenderCluster>>();
   const warmPools = new Set<PoolName>();
   const pool = (name: PoolName): Promise<RenderCluster> => {
@@ -122,92 +100,90 @@ export async function startRenderWorker(
     }
     return cluster;
   };
-  const rendererContext: RendererContext = {
-    pool,
-    timeoutMs: config.RENDER_TIMEOUT_MS,
-    imageFetch: {
-      proxyUrl: proxy.url,
-      maxBytes: config.RENDER_IMAGE_MAX_BYTES,
-      maxTotalBytes: config.RENDER_IMAGES_MAX_TOTAL_BYTES,
-      timeoutMs: config.RENDER_IMAGE_TIMEOUT_MS,
-    },
-    fullPage: { maxHeight: config.SCREENSHOT_MAX_HEIGHT, maxPixels: config.SCREENSHOT_MAX_PIXELS },
-    ...(filters ? { filters } : {}),
-    logger,
-  };
-  // Warm the pools this process will need before taking jobs.
-  const neededPools = [...new Set(queues.flatMap((kind) => rendererPools[kind]))];
-  await Promise.all(neededPools.map(pool));
+  return { pools, warmPools, pool };
+}
 
-  const process = async (kind: RenderKind, job: Job<RenderJobData>, connection: Redis): Promise<RenderResultMeta> => {
-    const startedAt = Date.now();
-    const def = renderJobs[kind];
-    const replyTo = typeof job.data?.replyTo === 'string' ? job.data.replyTo : undefined;
-    // What every log line about the job says: the job and the API call it renders for (X-Request-Id).
-    const about = jobFields(job);
-    // Replies are not awaited on purpose: they leave on the connection BullMQ then completes the job on,
-    // so auto-pipelining sends both in one write, in order.
-    const reply = (message: RenderReply) => {
-      if (replyTo)
-        connection
-          .publish(replyTo, encodeReply(message))
-          .catch((err: Error) => logger.warn({ ...about, err: err.message }, 'reply failed'));
-    };
+interface JobDeps {
+  config: WorkerConfig;
+  logger: Logger;
+  metrics: WorkerMetrics;
+  rendererContext: WorkerRendererContext;
+}
 
-    if (!def.isValid(job.data?.payload)) {
-      metrics.renderFailures.inc({ format: kind, cause: 'invalid' });
-      const message = `Invalid render job: ${def.describeInvalid(job.data?.payload)}`;
-      reply({ jobId: job.id!, ok: false, code: 'VALIDATION_ERROR', message });
-      throw new UnrecoverableError(message);
-    }
-    let image: RenderedImage;
-    try {
-      const caller = typeof job.data.caller === 'string' && job.data.caller ? job.data.caller : undefined;
-      image = await (renderers[kind] as Renderer<unknown>)(job.data.payload, caller ? { ...rendererContext, caller } : rendererContext);
-      // The gateway would read a reply without image bytes as an expired result (a 422).
-      if (image.bytes.length === 0) throw new RenderError('Failed to generate image: the renderer returned no image', true);
-    } catch (err) {
-      const retryable = err instanceof RenderError ? err.retryable : true;
-      const message = err instanceof RenderError ? err.message : 'Failed to generate image';
-      const final = !retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      metrics.renderFailures.inc({ format: kind, cause: retryable ? 'infrastructure' : 'content' });
-      // `reason` is the underlying error (a RenderError's own message is the one the caller sees).
-      logger.warn(
-        { ...about, kind, attempt: job.attemptsMade + 1, retryable, final, err: (err as Error).message, reason: failureReason(err) },
-        'render failed',
-      );
-      if (final) reply({ jobId: job.id!, ok: false, code: 'RENDER_FAILED', message });
-      throw retryable ? new Error(message) : new UnrecoverableError(message);
-    }
-
-    const meta: RenderResultMeta = {
-      format: image.format,
-      mimeType: image.mimeType,
-      width: image.width,
-      height: image.height,
-      ...(image.warnings?.length ? { warnings: image.warnings } : {}),
-      size: image.bytes.length,
-      renderMs: Date.now() - startedAt,
-      queueMs: Math.max(0, startedAt - job.timestamp),
-    };
-    metrics.renderDuration.observe({ format: image.format, kind }, meta.renderMs / 1000);
-    if (image.bytes.length <= INLINE_IMAGE_MAX) {
-      reply({ jobId: job.id!, ok: true, meta, image: image.bytes });
-    } else {
-      meta.resultKey = resultKey(config.QUEUE_PREFIX, job.id!);
-      connection
-        .set(meta.resultKey, image.bytes, 'PX', config.RESULT_TTL_MS)
-        .catch((err: Error) => logger.warn({ ...about, err: err.message }, 'storing result failed'));
-      reply({ jobId: job.id!, ok: true, meta });
-    }
-    return meta;
+/** Renders one job and replies to the gateway's channel; throws (for BullMQ) when the render failed. */
+async function processJob(deps: JobDeps, kind: RenderKind, job: Job<RenderJobData>, connection: Redis): Promise<RenderResultMeta> {
+  const { config, logger, metrics, rendererContext } = deps;
+  const startedAt = Date.now();
+  const def = renderJobs[kind];
+  const replyTo = typeof job.data?.replyTo === 'string' ? job.data.replyTo : undefined;
+  // What every log line about the job says: the job and the API call it renders for (X-Request-Id).
+  const about = jobFields(job);
+  // Replies are not awaited on purpose: they leave on the connection BullMQ then completes the job on,
+  // so auto-pipelining sends both in one write, in order.
+  const reply = (message: RenderReply) => {
+    if (replyTo)
+      connection.publish(replyTo, encodeReply(message)).catch((err: Error) => logger.warn({ ...about, err: err.message }, 'reply failed'));
   };
 
-  const connections: Redis[] = [];
-  const workers = queues.map((kind) => {
+  if (!def.isValid(job.data?.payload)) {
+    metrics.renderFailures.inc({ format: kind, cause: 'invalid' });
+    const message = `Invalid render job: ${def.describeInvalid(job.data?.payload)}`;
+    reply({ jobId: job.id!, ok: false, code: 'VALIDATION_ERROR', message });
+    throw new UnrecoverableError(message);
+  }
+  let image: RenderedImage;
+  try {
+    const caller = typeof job.data.caller === 'string' && job.data.caller ? job.data.caller : undefined;
+    image = await (renderers[kind] as Renderer<unknown, WorkerRendererContext>)(
+      job.data.payload,
+      caller ? { ...rendererContext, caller } : rendererContext,
+    );
+    // The gateway would read a reply without image bytes as an expired result (a 422).
+    if (image.bytes.length === 0) throw new RenderError('Failed to generate image: the renderer returned no image', true);
+  } catch (err) {
+    const retryable = err instanceof RenderError ? err.retryable : true;
+    const message = err instanceof RenderError ? err.message : 'Failed to generate image';
+    const final = !retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    metrics.renderFailures.inc({ format: kind, cause: retryable ? 'infrastructure' : 'content' });
+    // `reason` is the underlying error (a RenderError's own message is the one the caller sees).
+    logger.warn(
+      { ...about, kind, attempt: job.attemptsMade + 1, retryable, final, err: (err as Error).message, reason: failureReason(err) },
+      'render failed',
+    );
+    if (final) reply({ jobId: job.id!, ok: false, code: 'RENDER_FAILED', message });
+    throw retryable ? new Error(message) : new UnrecoverableError(message);
+  }
+
+  const meta: RenderResultMeta = {
+    format: image.format,
+    mimeType: image.mimeType,
+    width: image.width,
+    height: image.height,
+    ...(image.warnings?.length ? { warnings: image.warnings } : {}),
+    size: image.bytes.length,
+    renderMs: Date.now() - startedAt,
+    queueMs: Math.max(0, startedAt - job.timestamp),
+  };
+  metrics.renderDuration.observe({ format: image.format, kind }, meta.renderMs / 1000);
+  if (image.bytes.length <= INLINE_IMAGE_MAX) {
+    reply({ jobId: job.id!, ok: true, meta, image: image.bytes });
+  } else {
+    meta.resultKey = resultKey(config.QUEUE_PREFIX, job.id!);
+    connection
+      .set(meta.resultKey, image.bytes, 'PX', config.RESULT_TTL_MS)
+      .catch((err: Error) => logger.warn({ ...about, err: err.message }, 'storing result failed'));
+    reply({ jobId: job.id!, ok: true, meta });
+  }
+  return meta;
+}
+
+/** One BullMQ Worker per queue served, each on its own blocking connection (pushed to `connections`). */
+function queueWorkers(deps: JobDeps, queues: RenderKind[], connections: Redis[]): Worker[] {
+  const { config, logger } = deps;
+  return queues.map((kind) => {
     const connection = createRedis(config.REDIS_URL, 'blocking', `render-worker-${kind}`, { autoPipelining: true });
     connections.push(connection);
-    const worker = new Worker(renderJobs[kind].queueName, (job: Job<RenderJobData>) => process(kind, job, connection), {
+    const worker = new Worker(renderJobs[kind].queueName, (job: Job<RenderJobData>) => processJob(deps, kind, job, connection), {
       connection,
       prefix: config.QUEUE_PREFIX,
       concurrency: config.RENDER_PAGES + config.RENDER_PREFETCH,
@@ -222,27 +198,50 @@ export async function startRenderWorker(
     });
     return worker;
   });
-  // Webhook deliveries ride along in every render worker that can fetch the secrets: they need the egress
-  // policy (this process's) and little else.
-  const webhooks: Worker[] = [];
-  if (config.AUTH_SERVICE_URL && config.INTERNAL_TOKEN) {
-    const { worker, connection, listed } = startWebhookWorker({
-      redisUrl: config.REDIS_URL,
-      prefix: config.QUEUE_PREFIX,
-      allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST),
-      authServiceUrl: config.AUTH_SERVICE_URL,
-      internalToken: config.INTERNAL_TOKEN,
-      concurrency: config.WEBHOOK_CONCURRENCY,
-      logger,
-      onAttempt: (result) => metrics.webhookDeliveries.inc({ result }),
-    });
-    webhooks.push(worker);
-    connections.push(connection);
-    // Listed before the worker says it is ready, so a gateway accepts webhooks from then on.
-    await listed;
-  } else logger.info('AUTH_SERVICE_URL or INTERNAL_TOKEN not set: this worker delivers no webhooks');
-  logger.info({ queues, pages: config.RENDER_PAGES, egressProxy: proxy.url, webhooks: webhooks.length > 0 }, 'render worker ready');
+}
 
+/**
+ * Webhook deliveries ride along in every render worker that can fetch the secrets: they need the egress
+ * policy (this process's) and little else. Its connection is pushed to `connections`.
+ */
+async function webhookWorkers(deps: Omit<JobDeps, 'rendererContext'>, connections: Redis[]): Promise<Worker[]> {
+  const { config, logger, metrics } = deps;
+  if (!config.AUTH_SERVICE_URL || !config.INTERNAL_TOKEN) {
+    logger.info('AUTH_SERVICE_URL or INTERNAL_TOKEN not set: this worker delivers no webhooks');
+    return [];
+  }
+  const { worker, connection, listed } = startWebhookWorker({
+    redisUrl: config.REDIS_URL,
+    prefix: config.QUEUE_PREFIX,
+    allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST),
+    authServiceUrl: config.AUTH_SERVICE_URL,
+    internalToken: config.INTERNAL_TOKEN,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    logger,
+    onAttempt: (result) => metrics.webhookDeliveries.inc({ result }),
+  });
+  connections.push(connection);
+  // Listed before the worker says it is ready, so a gateway accepts webhooks from then on.
+  await listed;
+  return [worker];
+}
+
+/** What a running worker holds, for its readiness probe and its shutdown. */
+interface RunningWorker {
+  config: WorkerConfig;
+  logger: Logger;
+  manager: BrowserManager;
+  proxy: EgressProxy;
+  pools: Map<PoolName, Promise<RenderCluster>>;
+  warmPools: Set<PoolName>;
+  neededPools: PoolName[];
+  workers: Worker[];
+  connections: Redis[];
+}
+
+/** Readiness, and a close() that drains the queues (up to the deadline) before closing pools, browser, connections, proxy. */
+function lifecycle(running: RunningWorker): Pick<RenderWorkerHandle, 'readiness' | 'close'> {
+  const { config, logger, manager, pools, warmPools, neededPools, workers, connections, proxy } = running;
   let closing: Promise<void> | undefined;
   // A crashed browser is otherwise relaunched by the next job; a probe that finds it down starts it too.
   const relaunching = () => {
@@ -259,29 +258,79 @@ export async function startRenderWorker(
       ...(closing ? { draining: 'shutting down' } : {}),
     };
   };
-  return {
-    queues,
-    metrics,
-    readiness,
-    close: () => {
-      closing ??= (async () => {
-        const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.SHUTDOWN_TIMEOUT_MS).unref());
-        // worker.close() waits for in-flight jobs; past the deadline we force-close so they go back to the
-        // queue (as stalled) for another worker instead of holding shutdown forever.
-        const all = [...workers, ...webhooks];
-        const drained = await Promise.race([Promise.all(all.map((w) => w.close())).then(() => 'drained' as const), deadline]);
-        if (drained === 'timeout') {
-          logger.warn('shutdown deadline reached; abandoning in-flight jobs to other workers');
-          await Promise.allSettled(all.map((w) => w.close(true)));
-        }
-        const started = await Promise.allSettled(pools.values());
-        await Promise.allSettled(started.map((p) => (p.status === 'fulfilled' ? p.value.close() : undefined)));
-        await manager.close().catch((err) => logger.warn({ err: (err as Error).message }, 'browser close failed'));
-        // Passed in as instances, so BullMQ leaves these to us.
-        await Promise.allSettled(connections.map((c) => c.quit().catch(() => c.disconnect())));
-        await proxy.close();
-      })();
-      return closing;
-    },
+  const close = () => {
+    closing ??= (async () => {
+      const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.SHUTDOWN_TIMEOUT_MS).unref());
+      // worker.close() waits for in-flight jobs; past the deadline we force-close so they go back to the
+      // queue (as stalled) for another worker instead of holding shutdown forever.
+      const drained = await Promise.race([Promise.all(workers.map((w) => w.close())).then(() => 'drained' as const), deadline]);
+      if (drained === 'timeout') {
+        logger.warn('shutdown deadline reached; abandoning in-flight jobs to other workers');
+        await Promise.allSettled(workers.map((w) => w.close(true)));
+      }
+      const started = await Promise.allSettled(pools.values());
+      await Promise.allSettled(started.map((p) => (p.status === 'fulfilled' ? p.value.close() : undefined)));
+      await manager.close().catch((err) => logger.warn({ err: (err as Error).message }, 'browser close failed'));
+      // Passed in as instances, so BullMQ leaves these to us.
+      await Promise.allSettled(connections.map((c) => c.quit().catch(() => c.disconnect())));
+      await proxy.close();
+    })();
+    return closing;
   };
+  return { readiness, close };
+}
+
+export async function startRenderWorker(
+  config: WorkerConfig,
+  logger: Logger,
+  metrics: WorkerMetrics = createWorkerMetrics(),
+): Promise<RenderWorkerHandle> {
+  const queues = parseQueues(config.RENDER_QUEUES);
+  const filters = loadFilters(queues, config, logger);
+  const proxy = await startEgressProxy({
+    allowlist: parseAllowlist(config.RENDER_EGRESS_ALLOWLIST),
+    logger,
+    onRefusal: (reason) => metrics.egressRefusals.inc({ reason }),
+  });
+  const manager = new BrowserManager(
+    chromiumLaunchOptions({
+      executablePath: config.CHROMIUM_PATH,
+      sandbox: config.CHROMIUM_SANDBOX,
+      proxyUrl: proxy.url,
+      fontconfig: { file: config.RENDER_FONTCONFIG_FILE, env: config.CHROMIUM_ENV },
+      renderTimeoutMs: config.RENDER_TIMEOUT_MS,
+    }),
+    logger,
+    () => metrics.browserRestarts.inc(),
+  );
+  await manager.get();
+  // The glyph check (render warnings) reads the fonts Chromium sees, once, in the background.
+  configureFontCoverage(config.RENDER_FONTCONFIG_FILE, config.CHROMIUM_ENV);
+  void preloadFontCoverage();
+
+  const { pools, warmPools, pool } = pagePools(config, manager, logger, metrics);
+  const rendererContext: WorkerRendererContext = {
+    pool,
+    timeoutMs: config.RENDER_TIMEOUT_MS,
+    imageFetch: {
+      proxyUrl: proxy.url,
+      maxBytes: config.RENDER_IMAGE_MAX_BYTES,
+      maxTotalBytes: config.RENDER_IMAGES_MAX_TOTAL_BYTES,
+      timeoutMs: config.RENDER_IMAGE_TIMEOUT_MS,
+    },
+    fullPage: { maxHeight: config.SCREENSHOT_MAX_HEIGHT, maxPixels: config.SCREENSHOT_MAX_PIXELS },
+    ...(filters ? { filters } : {}),
+    logger,
+  };
+  // Warm the pools this process will need before taking jobs.
+  const neededPools = [...new Set(queues.flatMap((kind) => rendererPools[kind]))];
+  await Promise.all(neededPools.map(pool));
+
+  const connections: Redis[] = [];
+  const workers = queueWorkers({ config, logger, metrics, rendererContext }, queues, connections);
+  const webhooks = await webhookWorkers({ config, logger, metrics }, connections);
+  logger.info({ queues, pages: config.RENDER_PAGES, egressProxy: proxy.url, webhooks: webhooks.length > 0 }, 'render worker ready');
+
+  const running = { config, logger, manager, proxy, pools, warmPools, neededPools, workers: [...workers, ...webhooks], connections };
+  return { queues, metrics, ...lifecycle(running) };
 }

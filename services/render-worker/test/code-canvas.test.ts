@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { type CodeRoute, renderCode, renderCodeVia } from '../src/renderers/code/code.renderer.ts';
 import { needsDomLayout } from '../src/renderers/code/code-canvas.ts';
-import { RenderError } from '../src/renderers/render-error.ts';
-import type { RendererContext } from '../src/renderers/renderer.ts';
+import { RenderError } from '../src/renderers/page/render-error.ts';
+import type { RendererContext } from '../src/renderers/page/renderer.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 let proxy: EgressProxy;

@@ -9,9 +9,9 @@ import { renderChart } from '../src/renderers/chart/chart.renderer.ts';
 import { type CodeRoute, renderCodeVia } from '../src/renderers/code/code.renderer.ts';
 import { needsDomLayout } from '../src/renderers/code/code-canvas.ts';
 import { CODE_FONT_STACK } from '../src/renderers/code/code-font.ts';
-import { renderHtml } from '../src/renderers/html.renderer.ts';
-import type { PoolName, RendererContext } from '../src/renderers/renderer.ts';
-import { renderSvg } from '../src/renderers/svg.renderer.ts';
+import { renderHtml } from '../src/renderers/html/html.renderer.ts';
+import type { PoolName, RendererContext } from '../src/renderers/page/renderer.ts';
+import { renderSvg } from '../src/renderers/svg/svg.renderer.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 /**

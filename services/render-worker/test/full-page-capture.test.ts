@@ -6,9 +6,9 @@ import { parseAllowlist } from '@render/egress-policy';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
-import type { RendererContext } from '../src/renderers/renderer.ts';
 import { planFullPage, TILE_DEVICE_PX } from '../src/renderers/screenshot/full-page-capture.ts';
 import { renderScreenshot } from '../src/renderers/screenshot/screenshot.renderer.ts';
+import type { ScreenshotContext } from '../src/renderers/screenshot/screenshot-settings.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // Full pages taller than one GPU texture (16,384 device px), over a real Chromium and the real egress
@@ -137,7 +137,7 @@ afterAll(async () => {
   pages?.server.close();
 });
 
-const context = (fullPage?: RendererContext['fullPage']): RendererContext => ({
+const context = (fullPage?: ScreenshotContext['fullPage']): ScreenshotContext => ({
   pool: async () => browser.cluster,
   timeoutMs: 30_000,
   imageFetch: { proxyUrl: 'http://127.0.0.1:9', maxBytes: 1024, timeoutMs: 1_000 },

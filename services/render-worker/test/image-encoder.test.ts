@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { renderChart } from '../src/renderers/chart/chart.renderer.ts';
 import { type CodeRoute, renderCodeVia } from '../src/renderers/code/code.renderer.ts';
-import { renderHtml } from '../src/renderers/html.renderer.ts';
-import { AVIF_MAX_SIDE, finishImage, optimizePng, planEncoding } from '../src/renderers/image-encoder.ts';
-import { RenderError } from '../src/renderers/render-error.ts';
-import type { PoolName, RendererContext } from '../src/renderers/renderer.ts';
-import { renderSvg } from '../src/renderers/svg.renderer.ts';
+import { renderHtml } from '../src/renderers/html/html.renderer.ts';
+import { AVIF_MAX_SIDE, finishImage, optimizePng, planEncoding } from '../src/renderers/page/image-encoder.ts';
+import { RenderError } from '../src/renderers/page/render-error.ts';
+import type { PoolName, RendererContext } from '../src/renderers/page/renderer.ts';
+import { renderSvg } from '../src/renderers/svg/svg.renderer.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 /**

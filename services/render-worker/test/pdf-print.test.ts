@@ -1,8 +1,8 @@
 import type { PdfJobOptions } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printPdf } from '../src/renderers/pdf-print.ts';
-import { RenderError } from '../src/renderers/render-error.ts';
+import { printPdf } from '../src/renderers/page/pdf-print.ts';
+import { RenderError } from '../src/renderers/page/render-error.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // printPdf on a warm page of the generic pool, over a real Chromium (nothing here reaches the network:

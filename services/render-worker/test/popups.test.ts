@@ -5,8 +5,8 @@ import { PNG } from 'pngjs';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
-import { renderHtml } from '../src/renderers/html.renderer.ts';
-import type { RendererContext } from '../src/renderers/renderer.ts';
+import { renderHtml } from '../src/renderers/html/html.renderer.ts';
+import type { RendererContext } from '../src/renderers/page/renderer.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // A window a render opens must not outlive the render: it would keep running the caller's scripts in the

@@ -1,8 +1,8 @@
 import { RenderWarningLimits, RenderWarnings } from '@render/contracts';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { cut, displayUrl, mayNeedFontCheck, RenderDiagnostics, withWarnings } from '../src/renderers/diagnostics.ts';
-import { parseCharsets } from '../src/renderers/font-coverage.ts';
+import { cut, displayUrl, mayNeedFontCheck, RenderDiagnostics, withWarnings } from '../src/renderers/page/diagnostics.ts';
+import { parseCharsets } from '../src/renderers/page/font-coverage.ts';
 import { svgExternalRefs, svgText } from '../src/renderers/payload-diagnostics.ts';
 
 // The bounds a hostile page meets: whatever it logs or loads, the answer stays small and fits its schema.

@@ -2,9 +2,9 @@ import { ProtocolError, TimeoutError } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import type { PageSlot } from '../src/browser/page-pool-concurrency.ts';
 import { parseQueues } from '../src/render.worker.ts';
-import { isSelfContained, needsScript, withDeadline } from '../src/renderers/page-ops.ts';
-import { classifyRenderFailure, failureReason, isInfrastructureError, RenderError } from '../src/renderers/render-error.ts';
-import { normalizeSvg } from '../src/renderers/svg.renderer.ts';
+import { isSelfContained, needsScript, withDeadline } from '../src/renderers/page/page-ops.ts';
+import { classifyRenderFailure, failureReason, isInfrastructureError, RenderError } from '../src/renderers/page/render-error.ts';
+import { normalizeSvg } from '../src/renderers/svg/svg.renderer.ts';
 
 describe('needsScript', () => {
   it.each([

@@ -11,8 +11,8 @@ import { KnownDevices } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../src/config.ts';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
-import { RenderError } from '../src/renderers/render-error.ts';
-import type { RendererContext } from '../src/renderers/renderer.ts';
+import { RenderError } from '../src/renderers/page/render-error.ts';
+import type { RendererContext } from '../src/renderers/page/renderer.ts';
 import {
   DEFAULT_BLOCKLIST_DIR,
   defaultScreenshotFilters,

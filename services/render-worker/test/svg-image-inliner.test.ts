@@ -6,10 +6,10 @@ import { renderJobs, type SvgRenderPayload } from '@render/queue';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
-import { RenderError } from '../src/renderers/render-error.ts';
-import type { ImageFetchSettings, RendererContext } from '../src/renderers/renderer.ts';
-import { renderSvg } from '../src/renderers/svg.renderer.ts';
-import { formatSize, inlineSvgImages, replaceImageRefs, sniffImageType } from '../src/renderers/svg-image-inliner.ts';
+import { RenderError } from '../src/renderers/page/render-error.ts';
+import type { ImageFetchSettings, RendererContext } from '../src/renderers/page/renderer.ts';
+import { renderSvg } from '../src/renderers/svg/svg.renderer.ts';
+import { formatSize, inlineSvgImages, replaceImageRefs, sniffImageType } from '../src/renderers/svg/svg-image-inliner.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // The fetch + inline step over real sockets: an allow-listed loopback image server, a loopback canary that

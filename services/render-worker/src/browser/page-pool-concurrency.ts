@@ -130,10 +130,9 @@ const newSlot = (): PageSlot => ({
   browserGeneration: 0,
 });
 
-/** Returns a class with the constructor shape puppeteer-cluster instantiates (`new C(launchOptions, puppeteer)`). */
-export function pagePoolConcurrency(settings: PagePoolSettings) {
+/** The contexts kept for their callers (affinity): how one is kept, wiped and dropped. */
+function keptContexts(settings: PagePoolSettings) {
   const { manager, logger } = settings;
-  const affinity = settings.mode === 'fresh-context' ? settings.affinity : undefined;
   /** Caller → its wiped context (affinity); a Map keeps insertion order, so the first entry is the oldest kept. */
   const kept = new Map<string, KeptContext>();
 
@@ -189,213 +188,252 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
       if (!ok) forget(caller, entry);
     });
   };
+  return { kept, usable, dropKept, keep };
+}
 
-  return class PagePoolConcurrency {
-    /**
-     * Affinity, before a job runs on `slot`: the caller's kept context, if there is one and it is usable,
-     * replaces the slot's fresh one, which goes back to being the slot's spare (it is still untouched).
-     * Without a caller nothing changes: the job runs on the fresh context and it is closed afterwards.
-     */
-    static async claim(slot: PageSlot, caller: string | undefined): Promise<void> {
-      if (!affinity || !caller || !slot.page || !slot.context) return;
-      slot.caller = caller;
-      const entry = kept.get(caller);
-      if (entry) {
-        kept.delete(caller);
-        clearTimeout(entry.idle);
-        if ((await entry.ready) && usable(entry) && slot.spare === undefined) {
-          slot.spare = Promise.resolve({ page: slot.page, context: slot.context, generation: slot.browserGeneration });
-          Object.assign(slot, {
-            page: entry.page,
-            context: entry.context,
-            browserGeneration: entry.generation,
-            jobs: entry.jobs,
-            contextSince: entry.since,
-            applied: {},
-            session: undefined,
-          });
-          slotOfPage.set(entry.page, slot);
-        } else void dropKept(entry);
-      }
-      slot.origins = new OriginTracker(slot.page);
+/** What one pool's class works with: its settings and the contexts kept for its callers. */
+type PoolScope = ReturnType<typeof keptContexts> & {
+  settings: PagePoolSettings;
+  manager: BrowserManager;
+  logger: Logger;
+  affinity: AffinitySettings | undefined;
+};
+
+/** One pool's pages, as puppeteer-cluster drives them (a concurrency implementation); see the top of this file. */
+class PagePool {
+  constructor(protected readonly scope: PoolScope) {}
+
+  /**
+   * Affinity, before a job runs on `slot`: the caller's kept context, if there is one and it is usable,
+   * replaces the slot's fresh one, which goes back to being the slot's spare (it is still untouched).
+   * Without a caller nothing changes: the job runs on the fresh context and it is closed afterwards.
+   */
+  static async claimIn(scope: PoolScope, slot: PageSlot, caller: string | undefined): Promise<void> {
+    const { affinity, kept, dropKept, usable } = scope;
+    if (!affinity || !caller || !slot.page || !slot.context) return;
+    slot.caller = caller;
+    const entry = kept.get(caller);
+    if (entry) {
+      kept.delete(caller);
+      clearTimeout(entry.idle);
+      if ((await entry.ready) && usable(entry) && slot.spare === undefined) {
+        slot.spare = Promise.resolve({ page: slot.page, context: slot.context, generation: slot.browserGeneration });
+        Object.assign(slot, {
+          page: entry.page,
+          context: entry.context,
+          browserGeneration: entry.generation,
+          jobs: entry.jobs,
+          contextSince: entry.since,
+          applied: {},
+          session: undefined,
+        });
+        slotOfPage.set(entry.page, slot);
+      } else void dropKept(entry);
     }
+    slot.origins = new OriginTracker(slot.page);
+  }
 
-    async init(): Promise<void> {
-      await manager.get();
-    }
+  async init(): Promise<void> {
+    const { manager } = this.scope;
+    await manager.get();
+  }
 
-    // The browser belongs to the manager, which outlives any one pool; the contexts kept for callers do not.
-    async close(): Promise<void> {
-      const entries = [...kept.values()];
-      kept.clear();
-      await Promise.all(entries.map(dropKept));
-    }
+  // The browser belongs to the manager, which outlives any one pool; the contexts kept for callers do not.
+  async close(): Promise<void> {
+    const { kept, dropKept } = this.scope;
+    const entries = [...kept.values()];
+    kept.clear();
+    await Promise.all(entries.map(dropKept));
+  }
 
-    /** Whether the slot's context may serve its caller's next job (see "Context affinity"). */
-    private keepable(slot: PageSlot, limits: AffinitySettings): boolean {
-      const page = slot.page;
-      return (
-        !!page &&
-        !!slot.context &&
-        !slot.busy &&
-        !slot.broken &&
-        !page.isClosed() &&
-        manager.isCurrent(slot.browserGeneration) &&
-        !manager.openedWindow(page) &&
-        slot.jobs < limits.maxJobs &&
-        Date.now() - (slot.contextSince ?? 0) < limits.maxAgeMs
-      );
-    }
+  /** Whether the slot's context may serve its caller's next job (see "Context affinity"). */
+  private keepable(slot: PageSlot, limits: AffinitySettings): boolean {
+    const { manager } = this.scope;
+    const page = slot.page;
+    return (
+      !!page &&
+      !!slot.context &&
+      !slot.busy &&
+      !slot.broken &&
+      !page.isClosed() &&
+      manager.isCurrent(slot.browserGeneration) &&
+      !manager.openedWindow(page) &&
+      slot.jobs < limits.maxJobs &&
+      Date.now() - (slot.contextSince ?? 0) < limits.maxAgeMs
+    );
+  }
 
-    private async openPage(slot: PageSlot): Promise<Page> {
-      const browser = await manager.get();
-      slot.context = settings.mode === 'fresh-context' ? await browser.createBrowserContext() : null;
-      const page = await manager.newPage(slot.context ?? browser);
-      Object.assign(slot, {
-        applied: {},
-        session: undefined,
-        jobs: 0,
-        tainted: false,
-        broken: false,
-        browserGeneration: manager.generation,
-      });
+  private async openPage(slot: PageSlot): Promise<Page> {
+    const { manager, settings } = this.scope;
+    const browser = await manager.get();
+    slot.context = settings.mode === 'fresh-context' ? await browser.createBrowserContext() : null;
+    const page = await manager.newPage(slot.context ?? browser);
+    Object.assign(slot, {
+      applied: {},
+      session: undefined,
+      jobs: 0,
+      tainted: false,
+      broken: false,
+      browserGeneration: manager.generation,
+    });
+    slotOfPage.set(page, slot);
+    await settings.preparePage?.(page);
+    return page;
+  }
+
+  /** A new incognito context and its page, prepared, not yet the slot's. */
+  private async openFresh(slot: PageSlot): Promise<FreshPage> {
+    const { manager, settings } = this.scope;
+    const browser = await manager.get();
+    const generation = manager.generation;
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await manager.newPage(context);
       slotOfPage.set(page, slot);
       await settings.preparePage?.(page);
-      return page;
+      return { page, context, generation };
+    } catch (err) {
+      await withTimeout(context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private openSpare(slot: PageSlot): void {
+    const { logger } = this.scope;
+    slot.spare = this.openFresh(slot).catch((err) => {
+      logger.debug({ err: (err as Error).message }, 'could not open a spare fresh context');
+      return null;
+    });
+  }
+
+  /** fresh-context: the spare (or a new context when it is missing or stale) becomes the slot's page. */
+  private async takeFresh(slot: PageSlot): Promise<void> {
+    const { manager } = this.scope;
+    let fresh = (await slot.spare) ?? null;
+    slot.spare = undefined;
+    if (fresh && (fresh.page.isClosed() || !manager.isCurrent(fresh.generation) || manager.openedWindow(fresh.page))) {
+      await withTimeout(fresh.context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+      fresh = null;
+    }
+    fresh ??= await this.openFresh(slot);
+    Object.assign(slot, {
+      page: fresh.page,
+      context: fresh.context,
+      applied: {},
+      session: undefined,
+      jobs: 0,
+      tainted: false,
+      broken: false,
+      browserGeneration: fresh.generation,
+      contextSince: Date.now(),
+    });
+  }
+
+  private async closeSpare(slot: PageSlot): Promise<void> {
+    const spare = await slot.spare;
+    slot.spare = undefined;
+    if (spare) await withTimeout(spare.context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+  }
+
+  private async discardPage(slot: PageSlot): Promise<void> {
+    const { page, context } = slot;
+    slot.page = null;
+    slot.context = null;
+    if (context) await withTimeout(context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+    else if (page && !page.isClosed()) await withTimeout(page.close(), RESET_TIMEOUT_MS).catch(() => undefined);
+  }
+
+  private async resetPage(slot: PageSlot): Promise<void> {
+    const { logger, settings } = this.scope;
+    try {
+      // A new document gets a new Window: no globals, timers or listeners survive from the last job.
+      await withTimeout(slot.page!.goto('about:blank'), RESET_TIMEOUT_MS);
+      slot.tainted = false;
+      if (settings.preparePage) await withTimeout(settings.preparePage(slot.page!), RESET_TIMEOUT_MS);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'page reset failed; replacing the page');
+      settings.onPageRecycled?.('reset_failed');
+      await this.discardPage(slot);
+    }
+  }
+
+  async workerInstance(): Promise<WorkerInstance> {
+    const { manager, settings, affinity, keep } = this.scope;
+    const slot = newSlot();
+    if (settings.mode === 'warm') slot.page = await this.openPage(slot);
+    else {
+      this.openSpare(slot);
+      await slot.spare;
     }
 
-    /** A new incognito context and its page, prepared, not yet the slot's. */
-    private async openFresh(slot: PageSlot): Promise<FreshPage> {
-      const browser = await manager.get();
-      const generation = manager.generation;
-      const context = await browser.createBrowserContext();
-      try {
-        const page = await manager.newPage(context);
-        slotOfPage.set(page, slot);
-        await settings.preparePage?.(page);
-        return { page, context, generation };
-      } catch (err) {
-        await withTimeout(context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
-        throw err;
-      }
-    }
-
-    private openSpare(slot: PageSlot): void {
-      slot.spare = this.openFresh(slot).catch((err) => {
-        logger.debug({ err: (err as Error).message }, 'could not open a spare fresh context');
-        return null;
-      });
-    }
-
-    /** fresh-context: the spare (or a new context when it is missing or stale) becomes the slot's page. */
-    private async takeFresh(slot: PageSlot): Promise<void> {
-      let fresh = (await slot.spare) ?? null;
-      slot.spare = undefined;
-      if (fresh && (fresh.page.isClosed() || !manager.isCurrent(fresh.generation) || manager.openedWindow(fresh.page))) {
-        await withTimeout(fresh.context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
-        fresh = null;
-      }
-      fresh ??= await this.openFresh(slot);
-      Object.assign(slot, {
-        page: fresh.page,
-        context: fresh.context,
-        applied: {},
-        session: undefined,
-        jobs: 0,
-        tainted: false,
-        broken: false,
-        browserGeneration: fresh.generation,
-        contextSince: Date.now(),
-      });
-    }
-
-    private async closeSpare(slot: PageSlot): Promise<void> {
-      const spare = await slot.spare;
-      slot.spare = undefined;
-      if (spare) await withTimeout(spare.context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
-    }
-
-    private async discardPage(slot: PageSlot): Promise<void> {
-      const { page, context } = slot;
-      slot.page = null;
-      slot.context = null;
-      if (context) await withTimeout(context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
-      else if (page && !page.isClosed()) await withTimeout(page.close(), RESET_TIMEOUT_MS).catch(() => undefined);
-    }
-
-    private async resetPage(slot: PageSlot): Promise<void> {
-      try {
-        // A new document gets a new Window: no globals, timers or listeners survive from the last job.
-        await withTimeout(slot.page!.goto('about:blank'), RESET_TIMEOUT_MS);
-        slot.tainted = false;
-        if (settings.preparePage) await withTimeout(settings.preparePage(slot.page!), RESET_TIMEOUT_MS);
-      } catch (err) {
-        logger.warn({ err: (err as Error).message }, 'page reset failed; replacing the page');
-        settings.onPageRecycled?.('reset_failed');
-        await this.discardPage(slot);
-      }
-    }
-
-    async workerInstance(): Promise<WorkerInstance> {
-      const slot = newSlot();
-      if (settings.mode === 'warm') slot.page = await this.openPage(slot);
-      else {
-        this.openSpare(slot);
-        await slot.spare;
-      }
-
-      return {
-        jobInstance: async () => {
-          if (settings.mode === 'fresh-context') {
-            // The last job's context is closed in the background (discardPage took it off the slot).
-            await this.takeFresh(slot);
-            const page = slot.page!;
-            return {
-              resources: { page },
-              close: async () => {
-                // `page` is the page handed out, which `claim` may have put back as the spare.
-                page.removeAllListeners('error');
-                slot.jobs += 1;
-                const { caller, origins } = slot;
-                slot.caller = undefined;
-                slot.origins = undefined;
-                const touched = origins?.stop();
-                if (affinity && caller && touched && this.keepable(slot, affinity)) keep(slot, affinity, caller, touched);
-                else slot.ready = this.discardPage(slot);
-                // After the job (see above); the spare and the closing context do not depend on each other.
-                if (!slot.spare) this.openSpare(slot);
-              },
-            };
-          }
-          await slot.ready;
-          const stale = !slot.page || slot.page.isClosed() || !manager.isCurrent(slot.browserGeneration) || manager.openedWindow(slot.page);
-          if (stale) {
-            if (slot.page && settings.mode === 'warm') settings.onPageRecycled?.('stale');
-            await this.discardPage(slot);
-            slot.page = await this.openPage(slot);
-          }
+    return {
+      jobInstance: async () => {
+        if (settings.mode === 'fresh-context') {
+          // The last job's context is closed in the background (discardPage took it off the slot).
+          await this.takeFresh(slot);
           const page = slot.page!;
           return {
             resources: { page },
             close: async () => {
-              // puppeteer-cluster adds a page 'error' listener per job; on a warm page they would pile up.
+              // `page` is the page handed out, which `claim` may have put back as the spare.
               page.removeAllListeners('error');
-              if (slot.busy) slot.broken = true; // the task is still running on this page
-              // A window it opened could still navigate it (see PageTargetGuard.openedWindow).
-              if (manager.openedWindow(page)) slot.broken = true;
               slot.jobs += 1;
-              if (slot.broken || slot.jobs >= settings.recycleAfter) {
-                settings.onPageRecycled?.(slot.broken ? 'broken' : 'recycle_after');
-                slot.ready = this.discardPage(slot);
-              } else if (slot.tainted) {
-                slot.ready = this.resetPage(slot);
-              }
+              const { caller, origins } = slot;
+              slot.caller = undefined;
+              slot.origins = undefined;
+              const touched = origins?.stop();
+              if (affinity && caller && touched && this.keepable(slot, affinity)) keep(slot, affinity, caller, touched);
+              else slot.ready = this.discardPage(slot);
+              // After the job (see above); the spare and the closing context do not depend on each other.
+              if (!slot.spare) this.openSpare(slot);
             },
           };
-        },
-        close: () => Promise.all([slot.ready, this.closeSpare(slot), this.discardPage(slot)]).then(() => undefined),
-        repair: () => this.discardPage(slot),
-      };
+        }
+        await slot.ready;
+        const stale = !slot.page || slot.page.isClosed() || !manager.isCurrent(slot.browserGeneration) || manager.openedWindow(slot.page);
+        if (stale) {
+          if (slot.page && settings.mode === 'warm') settings.onPageRecycled?.('stale');
+          await this.discardPage(slot);
+          slot.page = await this.openPage(slot);
+        }
+        const page = slot.page!;
+        return {
+          resources: { page },
+          close: async () => {
+            // puppeteer-cluster adds a page 'error' listener per job; on a warm page they would pile up.
+            page.removeAllListeners('error');
+            if (slot.busy) slot.broken = true; // the task is still running on this page
+            // A window it opened could still navigate it (see PageTargetGuard.openedWindow).
+            if (manager.openedWindow(page)) slot.broken = true;
+            slot.jobs += 1;
+            if (slot.broken || slot.jobs >= settings.recycleAfter) {
+              settings.onPageRecycled?.(slot.broken ? 'broken' : 'recycle_after');
+              slot.ready = this.discardPage(slot);
+            } else if (slot.tainted) {
+              slot.ready = this.resetPage(slot);
+            }
+          },
+        };
+      },
+      close: () => Promise.all([slot.ready, this.closeSpare(slot), this.discardPage(slot)]).then(() => undefined),
+      repair: () => this.discardPage(slot),
+    };
+  }
+}
+
+/** Returns a class with the constructor shape puppeteer-cluster instantiates (`new C(launchOptions, puppeteer)`). */
+export function pagePoolConcurrency(settings: PagePoolSettings) {
+  const { manager, logger } = settings;
+  const affinity = settings.mode === 'fresh-context' ? settings.affinity : undefined;
+  const scope: PoolScope = { ...keptContexts(settings), settings, manager, logger, affinity };
+  return class PagePoolConcurrency extends PagePool {
+    /** See `PagePool.claimIn`. */
+    static claim(slot: PageSlot, caller: string | undefined): Promise<void> {
+      return PagePool.claimIn(scope, slot, caller);
+    }
+
+    constructor() {
+      super(scope);
     }
   };
 }

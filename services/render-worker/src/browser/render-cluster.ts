@@ -3,6 +3,7 @@ import type { Logger } from '@render/logger';
 import { Cluster } from 'puppeteer-cluster';
 import puppeteer, { type Page } from 'puppeteer-core';
 import type { BrowserManager } from './browser-manager.ts';
+import { adaptCluster, type ClusterPick } from './cluster-adapter.ts';
 import { type PagePoolSettings, type PageSlot, pagePoolConcurrency, slotOfPage } from './page-pool-concurrency.ts';
 
 const WARM_UP_BACKSTOP_MS = 60_000;
@@ -36,7 +37,7 @@ export interface RenderClusterOptions {
   onPageRecycled?: PagePoolSettings['onPageRecycled'];
   affinity?: PagePoolSettings['affinity'];
   /** Which idle page takes the next job; see `createRenderCluster`. */
-  pick?: 'least-recent' | 'most-recent';
+  pick?: ClusterPick;
   recycleAfter: number;
   /** Backstop only: render tasks enforce their own, shorter deadline and mark the page broken. */
   taskTimeoutMs: number;
@@ -49,12 +50,6 @@ export interface RenderClusterOptions {
  * on renderers/.
  */
 export type PoolDefinition = Pick<RenderClusterOptions, 'mode' | 'preparePage' | 'pick' | 'affinity'>;
-
-interface ClusterInternals {
-  work(): Promise<void>;
-  doWork(): Promise<void>;
-  workersAvail: unknown[];
-}
 
 export async function createRenderCluster(opts: RenderClusterOptions): Promise<RenderCluster> {
   const concurrency = pagePoolConcurrency({
@@ -75,29 +70,14 @@ export async function createRenderCluster(opts: RenderClusterOptions): Promise<R
     workerCreationDelay: 0,
   });
 
-  // puppeteer-cluster spaces dispatches at least 10 ms apart (it was built for crawling). For a render
-  // service that is pure added latency, so dispatch on the next tick instead, coalescing bursts.
-  const internals = cluster as unknown as ClusterInternals;
-  let scheduled = false;
-  internals.work = async () => {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      void internals.doWork();
-    });
-  };
-
-  // puppeteer-cluster hands out idle pages first-in first-out: the page idle longest, whose renderer has
-  // long finished tidying up after its last job (~6% more throughput under load than taking the page
-  // just freed). But then at low load every job lands on a page that has sat out the others' jobs, and
-  // pages whose jobs run our own page code (charts, code) lose its JIT-compiled warmth in turn: there,
-  // taking the most recently used page keeps one hot page serving a quiet worker (Highcharts −10 ms),
-  // while a busy worker still uses them all.
-  if (opts.pick === 'most-recent') {
-    const idle = internals.workersAvail;
-    idle.shift = () => idle.pop();
-  }
+  // puppeteer-cluster spaces dispatches at least 10 ms apart (it was built for crawling): pure added
+  // latency for a render service. And it hands out idle pages first-in first-out: the page idle longest,
+  // whose renderer has long finished tidying up after its last job (~6% more throughput under load than
+  // taking the page just freed). But then at low load every job lands on a page that has sat out the
+  // others' jobs, and pages whose jobs run our own page code (charts, code) lose its JIT-compiled warmth in
+  // turn: there, taking the most recently used page keeps one hot page serving a quiet worker (Highcharts
+  // −10 ms), while a busy worker still uses them all. Neither is in its public API: cluster-adapter.ts.
+  adaptCluster(cluster, opts.pick);
 
   // Open every warm page now, so the first jobs do not pay for page creation. puppeteer-cluster opens a
   // page only when none is free, so each opening task holds its page until all of them have one (or the

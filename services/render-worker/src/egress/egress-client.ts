@@ -83,16 +83,24 @@ export async function fetchViaEgress(start: URL, opts: EgressFetchOptions): Prom
   }
 }
 
+/** One hop under way: what it opened (all torn down however it ends) and how it ends. */
+interface Hop {
+  url: URL;
+  /** When the hop began: the proxy's refusal records from then on are this hop's. */
+  since: number;
+  opts: EgressFetchOptions;
+  proxy: { host: string; port: number };
+  headers: Record<string, string>;
+  /** Path and query, as the origin gets them. */
+  path: string;
+  owned: Array<{ destroy(): void }>;
+  succeed(result: HopResult): void;
+  failWith(failure: EgressFetchFailure): void;
+}
+
 /** One request through the proxy: absolute-form for http, a CONNECT tunnel and TLS for https. */
 function hop(url: URL, proxy: URL, opts: EgressFetchOptions, signal: AbortSignal, timeout: AbortSignal): Promise<HopResult> {
-  const since = Date.now();
-  const https = url.protocol === 'https:';
-  const headers = { Host: url.host, Accept: opts.accept, 'Accept-Encoding': 'identity', 'User-Agent': 'render-worker' };
-  const path = `${url.pathname}${url.search}`;
-  const proxyPort = Number(proxy.port || 80);
-
   return new Promise<HopResult>((resolve, reject) => {
-    // Everything this hop opened; all of it is torn down however the hop ends.
     const owned: Array<{ destroy(): void }> = [];
     let settled = false;
     const settle = (fn: () => void) => {
@@ -107,101 +115,136 @@ function hop(url: URL, proxy: URL, opts: EgressFetchOptions, signal: AbortSignal
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
 
-    const onResponse = (res: http.IncomingMessage, fromProxy: boolean) => {
-      owned.push(res);
-      res.on('error', (err) => failWith({ kind: 'network', reason: errorCode(err) }));
-      const status = res.statusCode ?? 0;
-      if (fromProxy && status === 403 && res.headers['x-egress-blocked']) {
-        const reason = refusal(url, 'blocked', since);
-        if (reason) return failWith({ kind: 'blocked', reason, url });
-      }
-      if (fromProxy && status === 502 && res.headers['x-egress-error'] === 'unresolved') {
-        const reason = refusal(url, 'unresolved', since);
-        if (reason) return failWith({ kind: 'unresolved', reason, url });
-      }
-      if (fromProxy && status === 502 && res.headers['x-egress-error'] === 'unreachable') {
-        const reason = refusal(url, 'unreachable', since);
-        if (reason) return failWith({ kind: 'unreachable', reason, url });
-      }
-      const location = res.headers.location;
-      if (REDIRECTS.has(status) && location) return settle(() => resolve({ kind: 'redirect', location }));
-      if (status < 200 || status >= 300) return failWith({ kind: 'status', status });
-      if (Number(res.headers['content-length']) > opts.maxBytes) return failWith({ kind: 'too-large' });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > opts.maxBytes) failWith({ kind: 'too-large' });
-        else chunks.push(chunk);
-      });
-      res.on('end', () => {
-        const contentType = res.headers['content-type'];
-        settle(() => resolve({ kind: 'body', body: Buffer.concat(chunks), contentType }));
-      });
-      res.on('aborted', () => failWith({ kind: 'network', reason: 'the connection closed before the body was complete' }));
+    const state: Hop = {
+      url,
+      since: Date.now(),
+      opts,
+      proxy: { host: proxy.hostname, port: Number(proxy.port || 80) },
+      headers: { Host: url.host, Accept: opts.accept, 'Accept-Encoding': 'identity', 'User-Agent': 'render-worker' },
+      path: `${url.pathname}${url.search}`,
+      owned,
+      succeed: (result) => settle(() => resolve(result)),
+      failWith,
     };
-
-    if (!https) {
-      const req = http.request({
-        host: proxy.hostname,
-        port: proxyPort,
-        method: 'GET',
-        path: `http://${url.host}${path}`,
-        headers,
-        agent: false,
-      });
-      owned.push(req);
-      let answered = false;
-      // The proxy answers every upstream failure itself; a failure before any answer is the proxy's own.
-      req.on('error', (err) => failWith({ kind: answered ? 'network' : 'proxy', reason: errorCode(err) }));
-      req.on('response', (res) => {
-        answered = true;
-        onResponse(res, true);
-      });
-      req.end();
-      return;
-    }
-
-    const authority = `${url.hostname}:${defaultPort(url)}`;
-    const connect = http.request({
-      host: proxy.hostname,
-      port: proxyPort,
-      method: 'CONNECT',
-      path: authority,
-      headers: { Host: authority },
-      agent: false,
-    });
-    owned.push(connect);
-    connect.on('error', (err) => failWith({ kind: 'proxy', reason: errorCode(err) }));
-    connect.on('connect', (res: http.IncomingMessage, socket: Duplex) => {
-      owned.push(socket);
-      if (res.statusCode === 403) {
-        return failWith({ kind: 'blocked', reason: refusal(url, 'blocked', since) ?? 'refused by the egress policy', url });
-      }
-      const unresolved = res.statusCode === 502 ? refusal(url, 'unresolved', since) : undefined;
-      if (unresolved) return failWith({ kind: 'unresolved', reason: unresolved, url });
-      if (res.statusCode === 502) {
-        return failWith({ kind: 'unreachable', reason: refusal(url, 'unreachable', since) ?? 'the server could not be reached', url });
-      }
-      if (res.statusCode !== 200) return failWith({ kind: 'proxy', reason: `CONNECT answered ${res.statusCode}` });
-      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      // SNI carries names only; an IP literal is still checked against the certificate through `host`.
-      const secure = tls.connect({
-        socket: socket as net.Socket,
-        host,
-        ...(net.isIP(host) === 0 ? { servername: host } : {}),
-        ALPNProtocols: ['http/1.1'],
-      });
-      owned.push(secure);
-      secure.on('error', (err) => failWith({ kind: 'network', reason: `the TLS connection failed (${errorCode(err)})` }));
-      secure.once('secureConnect', () => {
-        const req = http.request({ method: 'GET', path, headers, createConnection: () => secure });
-        owned.push(req);
-        req.on('error', (err) => failWith({ kind: 'network', reason: errorCode(err) }));
-        req.on('response', (res) => onResponse(res, false));
-        req.end();
-      });
-    });
-    connect.end();
+    if (url.protocol === 'https:') tunnelRequest(state);
+    else plainRequest(state);
   });
+}
+
+/** The proxy's own refusal of a plain-http hop, told apart from an origin's look-alike answer by its record. */
+function proxyRefusal(hop: Hop, res: http.IncomingMessage): EgressFetchFailure | undefined {
+  const { url, since } = hop;
+  const status = res.statusCode ?? 0;
+  if (status === 403 && res.headers['x-egress-blocked']) {
+    const reason = refusal(url, 'blocked', since);
+    if (reason) return { kind: 'blocked', reason, url };
+  }
+  if (status === 502 && res.headers['x-egress-error'] === 'unresolved') {
+    const reason = refusal(url, 'unresolved', since);
+    if (reason) return { kind: 'unresolved', reason, url };
+  }
+  if (status === 502 && res.headers['x-egress-error'] === 'unreachable') {
+    const reason = refusal(url, 'unreachable', since);
+    if (reason) return { kind: 'unreachable', reason, url };
+  }
+  return undefined;
+}
+
+/** A redirect, or the body up to `maxBytes`. */
+function readResponse(hop: Hop, res: http.IncomingMessage, fromProxy: boolean) {
+  const { failWith, opts } = hop;
+  hop.owned.push(res);
+  res.on('error', (err) => failWith({ kind: 'network', reason: errorCode(err) }));
+  const status = res.statusCode ?? 0;
+  const refused = fromProxy ? proxyRefusal(hop, res) : undefined;
+  if (refused) return failWith(refused);
+  const location = res.headers.location;
+  if (REDIRECTS.has(status) && location) return hop.succeed({ kind: 'redirect', location });
+  if (status < 200 || status >= 300) return failWith({ kind: 'status', status });
+  if (Number(res.headers['content-length']) > opts.maxBytes) return failWith({ kind: 'too-large' });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > opts.maxBytes) failWith({ kind: 'too-large' });
+    else chunks.push(chunk);
+  });
+  res.on('end', () => {
+    const contentType = res.headers['content-type'];
+    hop.succeed({ kind: 'body', body: Buffer.concat(chunks), contentType });
+  });
+  res.on('aborted', () => failWith({ kind: 'network', reason: 'the connection closed before the body was complete' }));
+}
+
+/** http: one absolute-form request to the proxy. */
+function plainRequest(hop: Hop): void {
+  const { url, failWith } = hop;
+  const req = http.request({
+    host: hop.proxy.host,
+    port: hop.proxy.port,
+    method: 'GET',
+    path: `http://${url.host}${hop.path}`,
+    headers: hop.headers,
+    agent: false,
+  });
+  hop.owned.push(req);
+  let answered = false;
+  // The proxy answers every upstream failure itself; a failure before any answer is the proxy's own.
+  req.on('error', (err) => failWith({ kind: answered ? 'network' : 'proxy', reason: errorCode(err) }));
+  req.on('response', (res) => {
+    answered = true;
+    readResponse(hop, res, true);
+  });
+  req.end();
+}
+
+/** Why the proxy did not open the tunnel (its answer to CONNECT), or undefined when it did. */
+function connectRefusal(hop: Hop, statusCode: number | undefined): EgressFetchFailure | undefined {
+  const { url, since } = hop;
+  if (statusCode === 403) return { kind: 'blocked', reason: refusal(url, 'blocked', since) ?? 'refused by the egress policy', url };
+  const unresolved = statusCode === 502 ? refusal(url, 'unresolved', since) : undefined;
+  if (unresolved) return { kind: 'unresolved', reason: unresolved, url };
+  if (statusCode === 502)
+    return { kind: 'unreachable', reason: refusal(url, 'unreachable', since) ?? 'the server could not be reached', url };
+  if (statusCode !== 200) return { kind: 'proxy', reason: `CONNECT answered ${statusCode}` };
+  return undefined;
+}
+
+/** https: a CONNECT tunnel through the proxy, TLS over it, then the request. */
+function tunnelRequest(hop: Hop) {
+  const { url, failWith, owned } = hop;
+  const authority = `${url.hostname}:${defaultPort(url)}`;
+  const connect = http.request({
+    host: hop.proxy.host,
+    port: hop.proxy.port,
+    method: 'CONNECT',
+    path: authority,
+    headers: { Host: authority },
+    agent: false,
+  });
+  owned.push(connect);
+  connect.on('error', (err) => failWith({ kind: 'proxy', reason: errorCode(err) }));
+  connect.on('connect', (res: http.IncomingMessage, socket: Duplex) => {
+    owned.push(socket);
+    const refused = connectRefusal(hop, res.statusCode);
+    if (refused) return failWith(refused);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // SNI carries names only; an IP literal is still checked against the certificate through `host`.
+    const secure = tls.connect({
+      socket: socket as net.Socket,
+      host,
+      ...(net.isIP(host) === 0 ? { servername: host } : {}),
+      ALPNProtocols: ['http/1.1'],
+    });
+    owned.push(secure);
+    secure.on('error', (err) => failWith({ kind: 'network', reason: `the TLS connection failed (${errorCode(err)})` }));
+    secure.once('secureConnect', () => {
+      const req = http.request({ method: 'GET', path: hop.path, headers: hop.headers, createConnection: () => secure });
+      owned.push(req);
+      req.on('error', (err) => failWith({ kind: 'network', reason: errorCode(err) }));
+      req.on('response', (res) => readResponse(hop, res, false));
+      req.end();
+    });
+  });
+  connect.end();
 }

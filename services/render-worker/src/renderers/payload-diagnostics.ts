@@ -1,7 +1,14 @@
 import type { ChartRenderPayload, CodeRenderPayload, SvgRenderPayload } from '@render/contracts';
 import { CODE_FONT_STACK } from './code/code-font.ts';
-import { checkGlyphsInFont, checkTextGlyphs, pageEvaluator, RenderDiagnostics, uncoveredCharacters, withWarnings } from './diagnostics.ts';
-import type { Renderer, RendererContext } from './renderer.ts';
+import {
+  checkGlyphsInFont,
+  checkTextGlyphs,
+  pageEvaluator,
+  RenderDiagnostics,
+  uncoveredCharacters,
+  withWarnings,
+} from './page/diagnostics.ts';
+import type { Renderer, RendererContext } from './page/renderer.ts';
 
 /**
  * Diagnostics of the renders whose text the worker knows itself (SVG, charts, code): checked on the

@@ -1,7 +1,7 @@
 import type { PoolDefinition } from '../browser/render-cluster.ts';
 import { prepareChartPage } from './chart/chart-host.ts';
 import { prepareCodePage } from './code/code-host.ts';
-import type { PoolName } from './renderer.ts';
+import type { PoolName } from './page/renderer.ts';
 import { prepareScreenshotPage } from './screenshot/prepared-page.ts';
 
 /** How each pool's pages are made; see PoolName. render.worker.ts hands these to the browser layer. */

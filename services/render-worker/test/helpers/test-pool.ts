@@ -4,8 +4,8 @@ import { BrowserManager } from '../../src/browser/browser-manager.ts';
 import { chromiumLaunchOptions } from '../../src/browser/chromium-args.ts';
 import { createRenderCluster, type RenderCluster, type RenderClusterOptions } from '../../src/browser/render-cluster.ts';
 import { DEFAULT_FONTCONFIG_FILE } from '../../src/config.ts';
+import type { PoolName } from '../../src/renderers/page/renderer.ts';
 import { poolDefinitions } from '../../src/renderers/pools.ts';
-import type { PoolName } from '../../src/renderers/renderer.ts';
 
 export interface TestPool {
   cluster: RenderCluster;

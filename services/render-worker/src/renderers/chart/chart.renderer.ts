@@ -1,10 +1,10 @@
 import { type ChartRenderPayload, MimeTypes, withoutXmlForbiddenCharacters } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
-import { finishRendered, planEncoding } from '../image-encoder.ts';
-import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
-import { RenderError } from '../render-error.ts';
-import type { RenderedImage, Renderer } from '../renderer.ts';
+import { finishRendered, planEncoding } from '../page/image-encoder.ts';
+import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, screenshot, withDeadline } from '../page/page-ops.ts';
+import { RenderError } from '../page/render-error.ts';
+import type { RenderedImage, Renderer } from '../page/renderer.ts';
 import { buildPageConfig, isOpaque, type PageChartConfig } from './chart-config.ts';
 import { ChartConfigError } from './chart-sanitize.ts';
 import type { PageResult } from './page/types.ts';

@@ -8,7 +8,7 @@ import {
   type HighlighterGeneric,
   type ThemedToken,
 } from 'shiki';
-import { RenderError } from '../render-error.ts';
+import { RenderError } from '../page/render-error.ts';
 
 type Highlighter = HighlighterGeneric<BundledLanguage, BundledTheme>;
 

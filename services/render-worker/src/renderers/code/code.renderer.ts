@@ -10,10 +10,10 @@ import {
 } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
-import { type CaptureFormat, finishRendered, planEncoding } from '../image-encoder.ts';
-import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, screenshot, withDeadline } from '../page-ops.ts';
-import { RenderError } from '../render-error.ts';
-import type { RenderedImage, Renderer, RendererContext } from '../renderer.ts';
+import { type CaptureFormat, finishRendered, planEncoding } from '../page/image-encoder.ts';
+import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, screenshot, withDeadline } from '../page/page-ops.ts';
+import { RenderError } from '../page/render-error.ts';
+import type { RenderedImage, Renderer, RendererContext } from '../page/renderer.ts';
 import { buildCanvasJob, type CanvasCodeResult, needsDomLayout } from './code-canvas.ts';
 import { type HighlightedCode, highlightCode } from './code-highlighter.ts';
 import { buildCodeContent, HOST_STYLE_ID, WINDOW_ID } from './code-page.ts';

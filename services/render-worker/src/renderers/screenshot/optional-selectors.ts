@@ -1,6 +1,6 @@
 import type { ScreenshotRenderPayload } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
-import type { RenderDiagnostics } from '../diagnostics.ts';
+import type { RenderDiagnostics } from '../page/diagnostics.ts';
 
 /** The warning of a selector that matched nothing when the caller said it need not (`errorOnSelectorNotFound: false`). */
 export function selectorNotFound(

@@ -1,7 +1,7 @@
 import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { TimeoutError } from 'puppeteer-core';
 import { findEgressRefusal } from '../../egress/egress-refusals.ts';
-import { isInfrastructureError, RenderError } from '../render-error.ts';
+import { isInfrastructureError, RenderError } from '../page/render-error.ts';
 import { evaluateIsolated } from './utility-world.ts';
 
 export const failure = (cause: string, retryable = false, error?: unknown) =>

@@ -1,12 +1,12 @@
 import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
 import type { BoundingBox, Browser, CDPSession, Dialog, Page } from 'puppeteer-core';
 import { ProtocolError, TimeoutError } from 'puppeteer-core';
-import { checkPageFonts, pageEvaluator, RenderDiagnostics, withDiagnostics } from '../diagnostics.ts';
-import { finishRendered, type ImageEncoding, planEncoding } from '../image-encoder.ts';
-import { screenshot, withDeadline } from '../page-ops.ts';
-import { printPdf } from '../pdf-print.ts';
-import { RenderError } from '../render-error.ts';
-import type { RenderedImage, Renderer } from '../renderer.ts';
+import { checkPageFonts, pageEvaluator, RenderDiagnostics, withDiagnostics } from '../page/diagnostics.ts';
+import { finishRendered, type ImageEncoding, planEncoding } from '../page/image-encoder.ts';
+import { screenshot, withDeadline } from '../page/page-ops.ts';
+import { printPdf } from '../page/pdf-print.ts';
+import { RenderError } from '../page/render-error.ts';
+import type { RenderedImage, Renderer } from '../page/renderer.ts';
 import { defaultScreenshotFilters, type ScreenshotFilters } from './block-lists.ts';
 import { CONSENT_MAX_WAIT_MS, ConsentBlocker, consentRuleSelectors } from './consent-blocker.ts';
 import { hideCookieNotices } from './cosmetic-hiding.ts';
@@ -18,6 +18,7 @@ import { selectorNotFound, withoutMissingSelector } from './optional-selectors.t
 import { failure, MainDocument } from './page-navigation.ts';
 import { type PreparedPage, takePrepared } from './prepared-page.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
+import type { ScreenshotContext } from './screenshot-settings.ts';
 import { StepTimes } from './step-times.ts';
 
 /** Part of the render budget kept for the capture itself (a 16-megapixel PNG takes a while to encode). */
@@ -30,7 +31,7 @@ const MIN_STEP_MS = 500;
  * state of that job is left; see context-reset.ts). A context never serves two callers. All of the page's
  * traffic goes through the worker's egress proxy.
  */
-export const renderScreenshot: Renderer<ScreenshotRenderPayload> = async (payload, ctx) => {
+export const renderScreenshot: Renderer<ScreenshotRenderPayload, ScreenshotContext> = async (payload, ctx) => {
   const { timeoutMs } = ctx;
   const times = new StepTimes();
   try {

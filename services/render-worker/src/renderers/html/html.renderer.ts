@@ -1,11 +1,19 @@
 import { MimeTypes } from '@render/contracts';
 import type { HtmlRenderPayload } from '@render/queue';
 import type { Page } from 'puppeteer-core';
-import { fontCheckFor, withDiagnostics } from './diagnostics.ts';
-import { finishRendered, planEncoding } from './image-encoder.ts';
-import { applyPageSettings, isSelfContained, needsScript, renderStatic, screenshot, setStaticDocument, withDeadline } from './page-ops.ts';
-import { printPdf } from './pdf-print.ts';
-import type { Renderer } from './renderer.ts';
+import { fontCheckFor, withDiagnostics } from '../page/diagnostics.ts';
+import { finishRendered, planEncoding } from '../page/image-encoder.ts';
+import {
+  applyPageSettings,
+  isSelfContained,
+  needsScript,
+  renderStatic,
+  screenshot,
+  setStaticDocument,
+  withDeadline,
+} from '../page/page-ops.ts';
+import { printPdf } from '../page/pdf-print.ts';
+import type { Renderer } from '../page/renderer.ts';
 
 const WEB_FONTS = /@font-face|@import|fonts\.googleapis|<link\b/i;
 

@@ -1,8 +1,6 @@
 import type { Logger } from '@render/logger';
 import type { RenderedImage } from '@render/queue';
-import type { RenderCluster } from '../browser/render-cluster.ts';
-import type { ScreenshotFilters } from './screenshot/block-lists.ts';
-import type { FullPageLimits } from './screenshot/full-page-capture.ts';
+import type { RenderCluster } from '../../browser/render-cluster.ts';
 
 /** The image metadata is defined once, in @render/contracts (ImageMeta); the worker adds the bytes. */
 export type { RenderedImage };
@@ -31,10 +29,6 @@ export interface RendererContext {
   /** Budget for the whole render, enforced with `withDeadline`. */
   timeoutMs: number;
   imageFetch: ImageFetchSettings;
-  /** Full-page screenshot limits (worker config); absent: the contracts' defaults. */
-  fullPage?: FullPageLimits;
-  /** Ad, tracker and cookie-notice lists (worker config, read at start); absent: the defaults (block-lists.ts). */
-  filters?: ScreenshotFilters;
   /**
    * An opaque id of the job's caller (API key account or anonymous address, hashed by the gateway): the
    * screenshot pool keeps a caller's wiped context for its next job (page-pool-concurrency.ts). Per job.
@@ -44,5 +38,8 @@ export interface RendererContext {
   logger?: Pick<Logger, 'debug' | 'isLevelEnabled'>;
 }
 
-/** A format's renderer: payload already validated against its job schema. */
-export type Renderer<P> = (payload: P, ctx: RendererContext) => Promise<RenderedImage>;
+/**
+ * A format's renderer: payload already validated against its job schema. A format that needs settings of
+ * its own (the screenshot's limits and lists) widens the context with them (`C`), in its own folder.
+ */
+export type Renderer<P, C extends RendererContext = RendererContext> = (payload: P, ctx: C) => Promise<RenderedImage>;

@@ -1,7 +1,7 @@
 import type { SvgImageVariable } from '@render/queue';
-import { EgressFetchError, type EgressFetchFailure, fetchViaEgress } from '../egress/egress-client.ts';
-import { RenderError } from './render-error.ts';
-import type { ImageFetchSettings } from './renderer.ts';
+import { EgressFetchError, type EgressFetchFailure, fetchViaEgress } from '../../egress/egress-client.ts';
+import { RenderError } from '../page/render-error.ts';
+import type { ImageFetchSettings } from '../page/renderer.ts';
 
 const MAX_REDIRECTS = 5;
 const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,image/svg+xml,image/*;q=0.8,*/*;q=0.1';

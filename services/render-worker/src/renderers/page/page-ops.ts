@@ -1,5 +1,5 @@
 import type { CDPSession, Page, ScreenshotOptions } from 'puppeteer-core';
-import type { PageSlot } from '../browser/page-pool-concurrency.ts';
+import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
 import { classifyRenderFailure, RenderError, timedOut } from './render-error.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { MimeTypes } from '@render/contracts';
 import type { SvgRenderPayload } from '@render/queue';
-import { finishRendered, planEncoding } from './image-encoder.ts';
-import { applyPageSettings, screenshot, withDeadline } from './page-ops.ts';
-import type { RenderedImage, Renderer } from './renderer.ts';
+import { finishRendered, planEncoding } from '../page/image-encoder.ts';
+import { applyPageSettings, screenshot, withDeadline } from '../page/page-ops.ts';
+import type { RenderedImage, Renderer } from '../page/renderer.ts';
 import { inlineSvgImages } from './svg-image-inliner.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -1,7 +1,7 @@
 import { type RenderWarning, type RenderWarningCode, RenderWarningLimits } from '@render/contracts';
 import type { ConsoleMessage, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
-import type { PageSlot } from '../browser/page-pool-concurrency.ts';
-import { findEgressRefusal } from '../egress/egress-refusals.ts';
+import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
+import { findEgressRefusal } from '../../egress/egress-refusals.ts';
 import { glyphLookup } from './font-coverage.ts';
 import { evaluateInPage } from './page-ops.ts';
 import type { RenderedImage } from './renderer.ts';
@@ -279,11 +279,15 @@ export async function withDiagnostics(
 }
 
 /**
- * A page function's call as text. The production bundle keeps function names (esbuild `keepNames`), which
- * wraps the inner functions in `__name(…)`: the page gets a do-nothing one.
+ * A page function's call as text, with the page functions it calls (`helpers`, declared before it). The
+ * production bundle keeps function names (esbuild `keepNames`), which wraps the inner functions in
+ * `__name(…)`: the page gets a do-nothing one.
  */
-const inPage = (fn: (...args: never[]) => unknown, ...args: unknown[]) =>
-  `(() => { const __name = (f) => f; return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(',')}); })()`;
+const inPageWith = (helpers: Array<(...args: never[]) => unknown>, fn: (...args: never[]) => unknown, ...args: unknown[]) =>
+  `(() => { const __name = (f) => f; ${helpers.map((helper) => helper.toString()).join('\n')}
+  return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(',')}); })()`;
+
+const inPage = (fn: (...args: never[]) => unknown, ...args: unknown[]) => inPageWith([], fn, ...args);
 
 interface PageTextReport {
   /** The distinct non-ASCII characters of the document's text. */
@@ -293,13 +297,8 @@ interface PageTextReport {
   measured: Record<string, boolean>;
 }
 
-/**
- * In the page, in one call: the distinct non-ASCII characters of the document's text nodes (script and
- * style excluded), and the font-families the document's style asks for first that the browser does not
- * have. A family is there when text measures the same whether its list goes on with monospace or serif:
- * a missing one leaves two different generics. Loaded (or still unused) web fonts count as there.
- */
-function pageTextReport(known: Record<string, boolean>): PageTextReport {
+/** In the page: the distinct non-ASCII characters of the document's text nodes (script and style excluded). */
+function documentChars(): string {
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TITLE', 'TEXTAREA']);
   const seen = new Set<string>();
   let chars = '';
@@ -315,8 +314,12 @@ function pageTextReport(known: Record<string, boolean>): PageTextReport {
       chars += char;
     }
   }
+  return chars;
+}
 
-  const GENERIC = new Set([
+/** In the page: the generic families (and keywords) a font-family list can name, lower case. */
+function genericFamilies(): Set<string> {
+  return new Set([
     'serif',
     'sans-serif',
     'monospace',
@@ -338,7 +341,10 @@ function pageTextReport(known: Record<string, boolean>): PageTextReport {
     '-apple-system',
     'blinkmacsystemfont',
   ]);
-  const SYSTEM_ALIASES = new Set(['-apple-system', 'blinkmacsystemfont']);
+}
+
+/** In the page: the font-family lists the document's style uses (rules that match, style attributes, SVG and <font>). */
+function fontStacks(): Set<string> {
   const stacks = new Set<string>();
   const addStack = (value: string | null | undefined) => {
     if (value && stacks.size < 50) stacks.add(value.trim());
@@ -368,17 +374,30 @@ function pageTextReport(known: Record<string, boolean>): PageTextReport {
   for (const el of Array.from(document.querySelectorAll('[font-family],font[face]')).slice(0, 200)) {
     addStack(el.getAttribute('font-family') ?? el.getAttribute('face'));
   }
+  return stacks;
+}
 
-  const names = (stack: string) =>
-    (stack.match(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^,]+/g) ?? [])
-      .map((part) =>
-        part
-          .trim()
-          .replace(/^(["'])(.*)\1$/s, '$2')
-          .replace(/\\(.)/g, '$1')
-          .trim(),
-      )
-      .filter((name) => name !== '' && name !== ',');
+/** In the page: the family names of a font-family list, unquoted. */
+function familyNames(stack: string): string[] {
+  return (stack.match(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^,]+/g) ?? [])
+    .map((part) =>
+      part
+        .trim()
+        .replace(/^(["'])(.*)\1$/s, '$2')
+        .replace(/\\(.)/g, '$1')
+        .trim(),
+    )
+    .filter((name) => name !== '' && name !== ',');
+}
+
+/**
+ * In the page: whether a family is there. A family is there when text measures the same whether its list
+ * goes on with monospace or serif: a missing one leaves two different generics. Loaded (or still unused)
+ * web fonts count as there; `known` answers for families measured before, and what this call measures is
+ * added to `measured`.
+ */
+function familyChecker(known: Record<string, boolean>, measured: Record<string, boolean>): (name: string) => boolean {
+  const GENERIC = genericFamilies();
   const faces = Array.from(document.fonts as unknown as Iterable<FontFace>);
   const faceStatus = (name: string) => {
     const mine = faces.filter((f) => f.family.replace(/^(["'])(.*)\1$/s, '$2').toLowerCase() === name.toLowerCase());
@@ -394,8 +413,7 @@ function pageTextReport(known: Record<string, boolean>): PageTextReport {
     return ctx.measureText(probe).width;
   };
   const availability = new Map<string, boolean>();
-  const measured: Record<string, boolean> = {};
-  const available = (name: string) => {
+  return (name: string) => {
     const key = name.toLowerCase();
     if (GENERIC.has(key)) return true;
     let there = availability.get(key);
@@ -413,10 +431,23 @@ function pageTextReport(known: Record<string, boolean>): PageTextReport {
     }
     return there;
   };
+}
+
+/**
+ * In the page, in one call: the distinct non-ASCII characters of the document's text, and the
+ * font-families the document's style asks for first that the browser does not have (see
+ * `familyChecker`). Runs with the helpers above (`PAGE_TEXT_HELPERS`).
+ */
+function pageTextReport(known: Record<string, boolean>): PageTextReport {
+  const chars = documentChars();
+  const GENERIC = genericFamilies();
+  const SYSTEM_ALIASES = new Set(['-apple-system', 'blinkmacsystemfont']);
+  const measured: Record<string, boolean> = {};
+  const available = familyChecker(known, measured);
   const fallbacks: PageTextReport['fallbacks'] = [];
   const reported = new Set<string>();
-  for (const stack of stacks) {
-    const list = names(stack);
+  for (const stack of fontStacks()) {
+    const list = familyNames(stack);
     // A list that starts with a generic family asked for it; the system-font aliases only lead to the next name.
     const head = list[0]?.toLowerCase();
     if (!head || (GENERIC.has(head) && !SYSTEM_ALIASES.has(head))) continue;
@@ -430,6 +461,9 @@ function pageTextReport(known: Record<string, boolean>): PageTextReport {
   }
   return { chars, fallbacks, measured };
 }
+
+/** The page functions `pageTextReport` calls, sent with it. */
+const PAGE_TEXT_HELPERS = [documentChars, genericFamilies, fontStacks, familyNames, familyChecker];
 
 /**
  * For the few characters the pre-check found no installed font for: is each drawn as a box where it is
@@ -481,7 +515,9 @@ function confirmInPage(chars: string[], fontStack: string | null): string[] {
  * runs only for characters no installed font has.
  */
 export async function checkPageFonts(evaluate: Evaluate, diagnostics: RenderDiagnostics): Promise<void> {
-  const report = await evaluate<PageTextReport | undefined>(inPage(pageTextReport, Object.fromEntries(familyAvailability)));
+  const report = await evaluate<PageTextReport | undefined>(
+    inPageWith(PAGE_TEXT_HELPERS, pageTextReport, Object.fromEntries(familyAvailability)),
+  );
   if (!report || typeof report.chars !== 'string' || !Array.isArray(report.fallbacks)) return;
   if (evaluate.trusted && report.measured && familyAvailability.size < MAX_KNOWN_FAMILIES) {
     for (const [family, there] of Object.entries(report.measured).slice(0, 50)) {
