@@ -130,7 +130,10 @@ async function load(page: Page, path = '/page'): Promise<void> {
 
 /** One job: answers the id of the context it ran in and what `fn` found. */
 async function job<T>(caller: string | undefined, fn: (page: Page) => Promise<T>): Promise<{ context: string | undefined; value: T }> {
-  const done = await pool.cluster.run(async ({ page }) => ({ context: page.browserContext().id, value: await fn(page) }), caller ? { caller } : {});
+  const done = await pool.cluster.run(
+    async ({ page }) => ({ context: page.browserContext().id, value: await fn(page) }),
+    caller ? { caller } : {},
+  );
   ran.push({ caller, context: done.context });
   return done;
 }

@@ -222,7 +222,8 @@ export function pagePoolConcurrency(settings: PagePoolSettings) {
   const claimKept = async (caller: string, limits: AffinitySettings): Promise<KeptContext | undefined> => {
     const entries = kept.get(caller);
     if (!entries?.length) return undefined;
-    const entry = entries.find((candidate) => candidate.wiped === true) ?? (entries.length >= limits.contextsPerCaller ? entries[0] : undefined);
+    const entry =
+      entries.find((candidate) => candidate.wiped === true) ?? (entries.length >= limits.contextsPerCaller ? entries[0] : undefined);
     if (!entry) return undefined;
     unlist(caller, entry);
     if ((await entry.ready) && usable(entry)) return entry;
