@@ -29,6 +29,14 @@ import { clearContextState, OriginTracker } from './context-reset.ts';
  * another caller, or of none, never gets it: it takes the slot's fresh context as before. A kept context is
  * closed instead of kept after a failed or timed-out job (or one that opened a window), after `maxJobs` jobs
  * or `maxAgeMs`, when idle for `idleMs`, when the wipe fails, or when more than `maxKept` callers have one.
+ *
+ * Double-buffered (`contextsPerCaller` 2): the wipe takes ~30–40 ms on 2 loaded cores, longer than the gap
+ * between a caller's back-to-back jobs (gateway, queue, the client's round trip: ~15–25 ms), so with one
+ * context the next job waited for it. A job whose caller's contexts are all still being wiped runs on the
+ * slot's fresh context instead (its renderer is already up), which is then kept for that caller as well; from
+ * then on the caller's jobs alternate between its two contexts, each wiped while the other serves. Only when
+ * the caller already has `contextsPerCaller` contexts, all being wiped (its jobs come faster than a wipe),
+ * does a job wait, for the one kept longest. A context still only ever serves one caller, wiped between jobs.
  */
 export interface PageSlot {
   page: Page | null;
@@ -65,6 +73,8 @@ export interface AffinitySettings {
   idleMs: number;
   /** At most this many callers have a kept context (least recently kept is closed first). */
   maxKept: number;
+  /** Contexts a caller keeps (2: one serves while the other is wiped); its oldest beyond this is closed. */
+  contextsPerCaller: number;
 }
 
 /** A wiped context waiting for its caller's next job. */
@@ -73,6 +83,8 @@ interface KeptContext extends FreshPage {
   since: number;
   /** Settles once the wipe is done: true if the context may be used, false if it failed (then closed). */
   ready: Promise<boolean>;
+  /** Set when `ready` settles: whether a job can take the context without waiting. */
+  wiped?: boolean;
   idle?: NodeJS.Timeout;
 }
 
@@ -133,8 +145,8 @@ const newSlot = (): PageSlot => ({
 /** The contexts kept for their callers (affinity): how one is kept, wiped and dropped. */
 function keptContexts(settings: PagePoolSettings) {
   const { manager, logger } = settings;
-  /** Caller → its wiped context (affinity); a Map keeps insertion order, so the first entry is the oldest kept. */
-  const kept = new Map<string, KeptContext>();
+  /** Caller → its kept contexts, oldest first; a Map keeps insertion order, so the first caller is the least recently kept. */
+  const kept = new Map<string, KeptContext[]>();
 
   const closeContext = (context: BrowserContext) => withTimeout(context.close(), RESET_TIMEOUT_MS).catch(() => undefined);
   const usable = (fresh: FreshPage) => !fresh.page.isClosed() && manager.isCurrent(fresh.generation) && !manager.openedWindow(fresh.page);
@@ -145,10 +157,19 @@ function keptContexts(settings: PagePoolSettings) {
     return entry.ready.then(() => closeContext(entry.context));
   };
 
+  /** Takes `entry` off its caller's list (a job claims it, or it is being closed). */
+  const unlist = (caller: string, entry: KeptContext): boolean => {
+    const entries = kept.get(caller);
+    const at = entries?.indexOf(entry) ?? -1;
+    if (!entries || at < 0) return false;
+    entries.splice(at, 1);
+    if (!entries.length) kept.delete(caller);
+    clearTimeout(entry.idle);
+    return true;
+  };
+
   const forget = (caller: string, entry: KeptContext): void => {
-    if (kept.get(caller) !== entry) return;
-    kept.delete(caller);
-    void dropKept(entry);
+    if (unlist(caller, entry)) void dropKept(entry);
   };
 
   /** The wipe (context-reset.ts), the page prepared again (as a spare is) alongside. */
@@ -163,7 +184,7 @@ function keptContexts(settings: PagePoolSettings) {
     }
   };
 
-  /** The slot's context, once wiped, waits for the next job of `caller`; the slot gives it up. */
+  /** The slot's context, once wiped, waits for a next job of `caller`; the slot gives it up. */
   const keep = (slot: PageSlot, limits: AffinitySettings, caller: string, origins: Set<string>): void => {
     const page = slot.page!;
     const entry: KeptContext = {
@@ -176,19 +197,39 @@ function keptContexts(settings: PagePoolSettings) {
     };
     slot.page = null;
     slot.context = null;
-    const previous = kept.get(caller); // the caller's jobs ran side by side: the older context goes
-    if (previous) forget(caller, previous);
-    kept.set(caller, entry);
-    for (const [other, oldest] of kept) {
+    const entries = kept.get(caller) ?? [];
+    kept.delete(caller); // set again below: the caller becomes the most recently kept
+    entries.push(entry);
+    kept.set(caller, entries);
+    while (entries.length > limits.contextsPerCaller) forget(caller, entries[0]!);
+    for (const [other, theirs] of kept) {
       if (kept.size <= limits.maxKept) break;
-      forget(other, oldest);
+      for (const oldest of [...theirs]) forget(other, oldest);
     }
     entry.idle = setTimeout(() => forget(caller, entry), limits.idleMs).unref();
     void entry.ready.then((ok) => {
+      entry.wiped = ok;
       if (!ok) forget(caller, entry);
     });
   };
-  return { kept, usable, dropKept, keep };
+  /**
+   * The kept context a job of `caller` runs on: one already wiped (the longest kept first); none while all
+   * are being wiped and the caller may still have another (the job takes the slot's fresh context, see
+   * "Double-buffered"); otherwise the one kept longest, once wiped. Undefined when it cannot be used.
+   */
+  const claimKept = async (caller: string, limits: AffinitySettings): Promise<KeptContext | undefined> => {
+    const entries = kept.get(caller);
+    if (!entries?.length) return undefined;
+    const entry =
+      entries.find((candidate) => candidate.wiped === true) ?? (entries.length >= limits.contextsPerCaller ? entries[0] : undefined);
+    if (!entry) return undefined;
+    unlist(caller, entry);
+    if ((await entry.ready) && usable(entry)) return entry;
+    void dropKept(entry);
+    return undefined;
+  };
+
+  return { kept, usable, dropKept, keep, claimKept };
 }
 
 /** What one pool's class works with: its settings and the contexts kept for its callers. */
@@ -204,19 +245,18 @@ class PagePool {
   constructor(protected readonly scope: PoolScope) {}
 
   /**
-   * Affinity, before a job runs on `slot`: the caller's kept context, if there is one and it is usable,
-   * replaces the slot's fresh one, which goes back to being the slot's spare (it is still untouched).
-   * Without a caller nothing changes: the job runs on the fresh context and it is closed afterwards.
+     * Affinity, before a job runs on `slot`: the caller's kept context (`claimKept`), if there is one and it
+     * is usable, replaces the slot's fresh one, which goes back to being the slot's spare (still untouched).
+     * Otherwise the job runs on the fresh context, kept for the caller afterwards. Without a caller nothing
+     * changes: the job runs on the fresh context and it is closed afterwards.
    */
   static async claimIn(scope: PoolScope, slot: PageSlot, caller: string | undefined): Promise<void> {
-    const { affinity, kept, dropKept, usable } = scope;
+    const { affinity, claimKept, dropKept } = scope;
     if (!affinity || !caller || !slot.page || !slot.context) return;
     slot.caller = caller;
-    const entry = kept.get(caller);
+      const entry = await claimKept(caller, affinity);
     if (entry) {
-      kept.delete(caller);
-      clearTimeout(entry.idle);
-      if ((await entry.ready) && usable(entry) && slot.spare === undefined) {
+        if (slot.spare === undefined) {
         slot.spare = Promise.resolve({ page: slot.page, context: slot.context, generation: slot.browserGeneration });
         Object.assign(slot, {
           page: entry.page,
@@ -241,7 +281,7 @@ class PagePool {
   // The browser belongs to the manager, which outlives any one pool; the contexts kept for callers do not.
   async close(): Promise<void> {
     const { kept, dropKept } = this.scope;
-    const entries = [...kept.values()];
+    const entries = [...kept.values()].flat();
     kept.clear();
     await Promise.all(entries.map(dropKept));
   }

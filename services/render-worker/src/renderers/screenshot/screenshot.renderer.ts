@@ -189,9 +189,36 @@ async function emulate(page: Page, session: CDPSession, p: ScreenshotRenderPaylo
   await Promise.all([
     session.send('Emulation.setUserAgentOverride', { userAgent, acceptLanguage: acceptLanguage(p.language), platform: device.platform }),
     session.send('Emulation.setLocaleOverride', { locale: p.language }),
-    page.setViewport(device.viewport),
+    applyViewport(page, device.viewport),
     p.darkMode ? page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]) : undefined,
     p.hideScrollbars ? session.send('Emulation.setScrollbarsHidden', { hidden: true }) : undefined,
+  ]);
+}
+
+/**
+ * The job's viewport. `page.setViewport` *reloads* the page's current document when isMobile or hasTouch
+ * differ from the last it set (so that this document picks them up): for a mobile or tablet job that is the
+ * prepared about:blank, consent script included, ~100–120 ms on 2 loaded cores, for a document the job's own
+ * navigation replaces right after. So then the same two calls puppeteer makes are sent over its own session
+ * of the page (emulation is per session, and the captures go through that one), without the reload.
+ * Puppeteer's record of the viewport stays the last one it set; nothing on this path reads it (the captures
+ * use `device`, and `screenshot` never lets puppeteer resize the page). Otherwise `setViewport` as before.
+ */
+async function applyViewport(page: Page, viewport: DeviceSettings['viewport']): Promise<void> {
+  const mobile = viewport.isMobile ?? false;
+  const touch = viewport.hasTouch ?? false;
+  const last = page.viewport();
+  if ((last?.isMobile ?? false) === mobile && (last?.hasTouch ?? false) === touch) return page.setViewport(viewport);
+  const session = (page as unknown as { _client(): CDPSession })._client();
+  await Promise.all([
+    session.send('Emulation.setDeviceMetricsOverride', {
+      mobile,
+      width: viewport.width,
+      height: viewport.height,
+      deviceScaleFactor: viewport.deviceScaleFactor,
+      screenOrientation: viewport.isLandscape ? { angle: 90, type: 'landscapePrimary' } : { angle: 0, type: 'portraitPrimary' },
+    }),
+    session.send('Emulation.setTouchEmulationEnabled', { enabled: touch }),
   ]);
 }
 
