@@ -20,6 +20,7 @@ export * from './route.ts';
 export * from './schema-helpers.ts';
 export * from './screenshot.ts';
 export * from './security.ts';
+export * from './signed-template-url.ts';
 export * from './svg-document.ts';
 export * from './template.ts';
 export * from './template-bindings.ts';
