@@ -1,6 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AccountRoutes, TemplateRoutes } from '@render/contracts';
+import {
+  AccountRoutes,
+  AsyncRenderRoutes,
+  McpRoutes,
+  type PublicRoute,
+  RenderRoutes,
+  SystemRoutes,
+  TemplateRoutes,
+} from '@render/contracts';
+import { AccountHeads, AsyncRenderHeads, McpHeads, RenderHeads, SystemHeads, TemplateHeads } from '@render/contracts/route-heads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setApiBaseUrl, setTokenSource } from '../src/lib/api-client.ts';
 import { callRoute } from '../src/lib/call-route.ts';
@@ -29,10 +38,30 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+describe('route heads', () => {
+  it('name every full contract, with its method, path and access rule', () => {
+    const groups: Array<[Record<string, { method: string; url: string; access: string }>, Record<string, PublicRoute>]> = [
+      [AccountHeads, AccountRoutes],
+      [TemplateHeads, TemplateRoutes],
+      [RenderHeads, RenderRoutes],
+      [AsyncRenderHeads, AsyncRenderRoutes],
+      [SystemHeads, SystemRoutes],
+      [McpHeads, McpRoutes],
+    ];
+    for (const [heads, contracts] of groups) {
+      expect(Object.keys(heads)).toEqual(Object.keys(contracts));
+      for (const [name, head] of Object.entries(heads)) {
+        const { method, url, access } = contracts[name] as PublicRoute;
+        expect({ method, url, access }).toEqual({ method: head.method, url: head.url, access: head.access });
+      }
+    }
+  });
+});
+
 describe('callRoute', () => {
   it("calls a contract's method and path, its parameters percent-encoded", async () => {
-    await callRoute(TemplateRoutes.get, { params: { id: 'a/b c' } });
-    await callRoute(TemplateRoutes.unstar, { params: { id: 'abc' } });
+    await callRoute(TemplateHeads.get, { params: { id: 'a/b c' } });
+    await callRoute(TemplateHeads.unstar, { params: { id: 'abc' } });
     expect(seen.slice(-2).map(({ method, url }) => `${method} ${url}`)).toEqual([
       'GET /api/template/a%2Fb%20c',
       'DELETE /api/template/abc/star',
@@ -40,14 +69,14 @@ describe('callRoute', () => {
   });
 
   it('sends the query and the JSON body the contract takes', async () => {
-    await callRoute(AccountRoutes.usageRecent, { query: { limit: 10 } });
-    await callRoute(AccountRoutes.updateProfile, { body: { language: 'fr' } });
+    await callRoute(AccountHeads.usageRecent, { query: { limit: 10 } });
+    await callRoute(AccountHeads.updateProfile, { body: { language: 'fr' } });
     const [recent, profile] = seen.slice(-2);
     expect(recent).toMatchObject({ method: 'GET', url: '/api/auth/usage/recent?limit=10', body: '' });
     expect(profile).toMatchObject({ method: 'PATCH', url: '/api/auth/me', body: '{"language":"fr"}', type: 'application/json' });
   });
 
   it('answers the parsed success body', async () => {
-    expect(await callRoute(TemplateRoutes.publish, { params: { id: 'x' } })).toEqual({ success: true, data: { id: 'x' } });
+    expect(await callRoute(TemplateHeads.publish, { params: { id: 'x' } })).toEqual({ success: true, data: { id: 'x' } });
   });
 });

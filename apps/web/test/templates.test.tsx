@@ -1,11 +1,11 @@
 import type { TemplateView, UserView } from '@render/contracts';
+import { signedTemplateUrlPairs } from '@render/contracts/signed-template-url';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateBody, generateProblems } from '../src/features/templates/generate/generate-values.ts';
 import { readListSearch } from '../src/features/templates/list/list-search.ts';
-import { signedUrlPairs } from '../src/features/templates/signed-url.ts';
 import { SizeSelector, type SizeValue } from '../src/features/templates/size-selector.tsx';
 import { listRequestPath, sortTemplates } from '../src/features/templates/template-api.ts';
 import { TemplateCreatePage } from '../src/features/templates/template-editor.page.tsx';
@@ -354,7 +354,7 @@ describe('the generate form', () => {
   });
 
   it('puts the signed URL parameters in the order the signature covers', () => {
-    expect(signedUrlPairs({ templateId: 'x', variables: { title: 'Hi', a: '1', empty: '' }, format: 'png' })).toEqual([
+    expect(signedTemplateUrlPairs({ templateId: 'x', variables: { title: 'Hi', a: '1', empty: '' }, format: 'png' })).toEqual([
       ['a', '1'],
       ['format', 'png'],
       ['title', 'Hi'],

@@ -20,7 +20,8 @@ import {
 } from './auth.ts';
 import { CancelResponse, PaymentInfoResponse, PortalResponse, UpgradeBody, UpgradeResponse, WebhookResponse } from './billing.ts';
 import { ErrorResponse } from './render.ts';
-import { publicRoute } from './route.ts';
+import { publicRouteOf } from './route.ts';
+import { AccountHeads } from './route-heads.ts';
 import { RecentRendersQuery, RecentRendersResponse, UsageDailyResponse, UsageResponse } from './usage.ts';
 import { WebhookSecretResponse } from './webhook.ts';
 
@@ -51,25 +52,25 @@ const auth = ['auth'];
 const billing = ['billing'];
 
 export const AccountRoutes = {
-  signup: publicRoute('POST', '/api/auth/signup', 'public', {
+  signup: publicRouteOf(AccountHeads.signup, {
     tags: auth,
     summary: 'Create an account and e-mail a verification code',
     body: SignupBody,
     response: { 201: SignupResponse, ...bodyErrors(), 409: failure('An account with this e-mail already exists'), ...unavailable },
   }),
-  verify: publicRoute('POST', '/api/auth/verify', 'public', {
+  verify: publicRouteOf(AccountHeads.verify, {
     tags: auth,
     summary: 'Verify the e-mailed code and sign in',
     body: VerifyBody,
     response: { 200: SessionResponse, ...bodyErrors('Invalid, expired or locked code, or an invalid body'), ...unavailable },
   }),
-  resendVerification: publicRoute('POST', '/api/auth/resend-verification', 'public', {
+  resendVerification: publicRouteOf(AccountHeads.resendVerification, {
     tags: auth,
     summary: 'E-mail a new verification code',
     body: EmailBody,
     response: { 200: MessageResponse, ...bodyErrors(), 429: failure('Too many mails to this address'), ...unavailable },
   }),
-  login: publicRoute('POST', '/api/auth/login', 'public', {
+  login: publicRouteOf(AccountHeads.login, {
     tags: auth,
     summary: 'Sign in with e-mail and password',
     body: LoginBody,
@@ -82,29 +83,29 @@ export const AccountRoutes = {
       ...unavailable,
     },
   }),
-  me: publicRoute('GET', '/api/auth/me', 'signedIn', {
+  me: publicRouteOf(AccountHeads.me, {
     tags: auth,
     summary: 'The signed-in user (session token or API key)',
     response: { 200: MeResponse, ...signedOut, ...unavailable },
   }),
-  updateProfile: publicRoute('PATCH', '/api/auth/me', 'session', {
+  updateProfile: publicRouteOf(AccountHeads.updateProfile, {
     tags: auth,
     summary: "Change the profile: the language of the account's e-mails",
     body: UpdateProfileBody,
     response: { 200: MeResponse, ...bodyErrors(), ...signedOut, ...sessionRequired, ...unavailable },
   }),
-  refresh: publicRoute('POST', '/api/auth/refresh', 'session', {
+  refresh: publicRouteOf(AccountHeads.refresh, {
     tags: auth,
     summary: 'A fresh session token for a valid one',
     response: { 200: TokenResponse, ...signedOut, ...sessionRequired, ...unavailable },
   }),
-  forgotPassword: publicRoute('POST', '/api/auth/forgot-password', 'public', {
+  forgotPassword: publicRouteOf(AccountHeads.forgotPassword, {
     tags: auth,
     summary: 'E-mail a password reset link (the same answer whether or not the account exists)',
     body: EmailBody,
     response: { 200: MessageResponse, ...bodyErrors(), ...unavailable },
   }),
-  resetPassword: publicRoute('POST', '/api/auth/reset-password', 'public', {
+  resetPassword: publicRouteOf(AccountHeads.resetPassword, {
     tags: auth,
     summary: 'Set a new password with a reset link token (ends every earlier session)',
     body: ResetPasswordBody,
@@ -114,42 +115,36 @@ export const AccountRoutes = {
       ...unavailable,
     },
   }),
-  regenerateApiKey: publicRoute(
-    'POST',
-    '/api/auth/api-key/regenerate',
-    'session',
-    {
-      tags: auth,
-      summary: 'Replace the API key; the old one stops working at once',
-      response: { 200: ApiKeyResponse, ...signedOut, ...sessionRequired, ...unavailable },
-    },
-    { idempotent: true },
-  ),
-  webhookSecret: publicRoute('GET', '/api/auth/webhook-secret', 'signedIn', {
+  regenerateApiKey: publicRouteOf(AccountHeads.regenerateApiKey, {
+    tags: auth,
+    summary: 'Replace the API key; the old one stops working at once',
+    response: { 200: ApiKeyResponse, ...signedOut, ...sessionRequired, ...unavailable },
+  }),
+  webhookSecret: publicRouteOf(AccountHeads.webhookSecret, {
     tags: auth,
     summary: 'The secret webhook deliveries are signed with (session token or API key; created on first read)',
     description:
       'Each delivery carries `X-Render-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` made with this secret; compare in constant time and refuse timestamps older than 5 minutes.',
     response: { 200: WebhookSecretResponse, ...signedOut, ...unavailable },
   }),
-  rotateWebhookSecret: publicRoute('POST', '/api/auth/webhook-secret/rotate', 'session', {
+  rotateWebhookSecret: publicRouteOf(AccountHeads.rotateWebhookSecret, {
     tags: auth,
     summary: 'Replace the webhook secret; every delivery from now on (retries too) is signed with the new one',
     response: { 200: WebhookSecretResponse, ...signedOut, ...sessionRequired, ...unavailable },
   }),
-  usage: publicRoute('GET', '/api/auth/usage', 'signedIn', {
+  usage: publicRouteOf(AccountHeads.usage, {
     tags: auth,
     summary: 'Credits used in the current rolling window (session token or API key)',
     response: { 200: UsageResponse, ...signedOut, ...unavailable },
   }),
-  usageDaily: publicRoute('GET', '/api/auth/usage/daily', 'signedIn', {
+  usageDaily: publicRouteOf(AccountHeads.usageDaily, {
     tags: auth,
     summary: 'Renders per UTC day in the current rolling window (session token or API key)',
     description:
       'The 31 calendar days the rolling 30-day window touches, oldest first, zero-filled: the first counted from `since` (the window start of GET /api/auth/usage), the last is today so far. A render counts while its credit is reserved or charged, as in `used`.',
     response: { 200: UsageDailyResponse, ...signedOut, ...unavailable },
   }),
-  usageRecent: publicRoute('GET', '/api/auth/usage/recent', 'signedIn', {
+  usageRecent: publicRouteOf(AccountHeads.usageRecent, {
     tags: auth,
     summary: 'The latest renders, newest first (session token or API key)',
     description:
@@ -157,7 +152,7 @@ export const AccountRoutes = {
     querystring: RecentRendersQuery,
     response: { 200: RecentRendersResponse, 400: failure('limit is not a whole number between 1 and 100'), ...signedOut, ...unavailable },
   }),
-  upgrade: publicRoute('POST', '/api/auth/upgrade', 'session', {
+  upgrade: publicRouteOf(AccountHeads.upgrade, {
     tags: billing,
     summary: 'Start a Stripe Checkout for the Pro plan',
     body: UpgradeBody,
@@ -170,12 +165,12 @@ export const AccountRoutes = {
       ...billingUnavailable,
     },
   }),
-  manageBilling: publicRoute('POST', '/api/auth/manage-billing', 'session', {
+  manageBilling: publicRouteOf(AccountHeads.manageBilling, {
     tags: billing,
     summary: 'Open the Stripe billing portal',
     response: { 200: PortalResponse, ...signedOut, ...sessionRequired, 404: failure('No billing account yet'), ...billingUnavailable },
   }),
-  cancelSubscription: publicRoute('POST', '/api/auth/cancel-subscription', 'session', {
+  cancelSubscription: publicRouteOf(AccountHeads.cancelSubscription, {
     tags: billing,
     summary: 'Cancel at the end of the billing period',
     response: {
@@ -187,7 +182,7 @@ export const AccountRoutes = {
       ...billingUnavailable,
     },
   }),
-  reactivateSubscription: publicRoute('POST', '/api/auth/reactivate-subscription', 'session', {
+  reactivateSubscription: publicRouteOf(AccountHeads.reactivateSubscription, {
     tags: billing,
     summary: 'Undo a cancellation before the period ends',
     response: {
@@ -199,19 +194,19 @@ export const AccountRoutes = {
       ...billingUnavailable,
     },
   }),
-  paymentInfo: publicRoute('GET', '/api/auth/payment-info', 'session', {
+  paymentInfo: publicRouteOf(AccountHeads.paymentInfo, {
     tags: billing,
     summary: 'Plan, subscription and payment methods',
     response: { 200: PaymentInfoResponse, ...signedOut, ...sessionRequired, ...billingUnavailable },
   }),
   // Stripe's own call, signed by Stripe over the raw bytes: served, forwarded, not documented.
-  stripeWebhook: publicRoute('POST', '/api/auth/stripe/webhook', 'public', {
+  stripeWebhook: publicRouteOf(AccountHeads.stripeWebhook, {
     tags: billing,
     summary: 'Stripe webhook (signed by Stripe)',
     hide: true,
     response: { 200: WebhookResponse },
   }),
-  adminStats: publicRoute('GET', '/api/admin/stats', 'admin', {
+  adminStats: publicRouteOf(AccountHeads.adminStats, {
     tags: ['admin'],
     summary: 'Platform overview (administrators)',
     response: {

@@ -1,8 +1,8 @@
 import type { TSchema } from 'typebox';
-import { AppError } from './errors.ts';
+import type { HttpMethod, RouteAccess, RouteHead } from './route-heads.ts';
 import { NoCredentials, type SecurityRequirements, SessionOnly, SignedIn, SignedInOrAnonymous } from './security.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export * from './route-heads.ts';
 
 /** A route's schema as Fastify takes it: what the serving side validates with and the gateway documents. */
 export interface RouteSchema {
@@ -34,22 +34,6 @@ export const defineRoute = <M extends HttpMethod, S extends RouteSchema>(method:
   url,
   schema,
 });
-
-/** `url` with its `:name` parameters filled in, each percent-encoded as one path segment. */
-export function routePath(url: string, params: Record<string, string>): string {
-  return url.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new AppError('INTERNAL_ERROR', `routePath: no value for :${name} of ${url}`);
-    return encodeURIComponent(value);
-  });
-}
-
-/**
- * Who may call a public route: anyone without credentials read (`public`), anyone, credentials used when sent
- * (`anyone`), an API key or a session token (`signedIn`), a session token only (`session`), an administrator's
- * session token (`admin`). Each service says once what each rule means to it (fastify-kit's `serveRoute`).
- */
-export type RouteAccess = 'public' | 'anyone' | 'signedIn' | 'session' | 'admin';
 
 /** The OpenAPI security requirements each access rule is documented with. */
 export const AccessSecurity: Record<RouteAccess, SecurityRequirements> = {
@@ -88,3 +72,7 @@ export function publicRoute<M extends HttpMethod, S extends RouteSchema>(
     ...options,
   };
 }
+
+/** A public route from its head (`route-heads.ts`: method, path, access rule, idempotency) and its schemas. */
+export const publicRouteOf = <H extends RouteHead, S extends RouteSchema>(head: H, schema: S) =>
+  publicRoute(head.method as H['method'], head.url, head.access, schema, head.idempotent ? { idempotent: true } : {});

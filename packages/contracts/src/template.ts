@@ -224,15 +224,3 @@ export const templateErrorResponses = {
   503: ErrorResponse,
   504: ErrorResponse,
 };
-
-/**
- * The string a signed image URL's `sig` is the HMAC-SHA256 (hex, keyed with the template owner's API key)
- * of: the template id, then every query parameter except `sig`, sorted by name, percent-encoded.
- * Shared so clients (SDKs, the web app's "copy signed URL") build exactly what the gateway checks.
- */
-export function templateImageSigningString(templateId: string, params: Iterable<[string, string]>): string {
-  const pairs = [...params].filter(([name]) => name !== 'sig');
-  pairs.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-  const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  return `${templateId}?${query}`;
-}

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { templateImageSigningString as contractsSigningString } from '@render/contracts';
-import { afterEach, describe, expect, it } from 'vitest';
 // The web app's own builder (Web Crypto in the browser): the SDK must produce the very same URLs.
-import { buildSignedImageUrl } from '../../../apps/web/src/features/templates/signed-url.ts';
+import { signTemplateUrl as webSignTemplateUrl } from '@render/contracts/signed-template-url';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   parseRetryAfter,
   RenderApiError,
@@ -320,7 +320,8 @@ describe('signed template URLs', () => {
       format: 'webp',
       quality: 70,
     };
-    const fromWeb = await buildSignedImageUrl({ ...input, origin: 'https://render.example.com' });
+    // The web app signs with the contracts' implementation, which the SDK compiles in.
+    const fromWeb = await webSignTemplateUrl({ ...input, baseUrl: 'https://render.example.com' });
     expect(await signTemplateUrl({ ...input, baseUrl: 'https://render.example.com/' })).toBe(fromWeb);
     const render = new RenderClient({ baseUrl: 'https://render.example.com', apiKey: 'rk_abc' });
     expect(await render.signedTemplateUrl(input)).toBe(fromWeb);

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The web app's signed-URL builder: what the SDK makes must be what the dashboard makes, and served.
-import { buildSignedImageUrl } from '../../../apps/web/src/features/templates/signed-url.ts';
+import { signTemplateUrl as webSignTemplateUrl } from '@render/contracts/signed-template-url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service (own throwaway database, real SMTP), templates service, render worker (real
 // Chromium, Redis) and gateway, on real sockets, as the gateway's own tests start them.
 import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../../services/auth/test/helpers/stack.ts';
@@ -235,7 +235,7 @@ describe('signed template URLs', () => {
   it('are the web app’s URLs, and the gateway serves them without credentials', async () => {
     const variables = { theme: '.bg{fill:#0000ff}', title: `sdk ${Date.now()}` };
     const url = await render.signedTemplateUrl({ templateId, variables, format: 'png' });
-    expect(url).toBe(await buildSignedImageUrl({ origin: stack.gateway.url, templateId, apiKey: user.apiKey, variables, format: 'png' }));
+    expect(url).toBe(await webSignTemplateUrl({ baseUrl: stack.gateway.url, templateId, apiKey: user.apiKey, variables, format: 'png' }));
     const res = await fetch(url);
     expect(res.status).toBe(200);
     const image = png(new Uint8Array(await res.arrayBuffer()));

@@ -1,13 +1,14 @@
 import type { LimitsResponse } from '@render/contracts';
+import { SystemHeads } from '@render/contracts/route-heads';
 import { useQuery } from '@tanstack/react-query';
-import { apiJson } from './api-client.ts';
+import { callRoute } from './call-route.ts';
 
 export type PlanLimits = LimitsResponse['data'];
 
 export const planLimitsKey = ['limits'] as const;
 
 /** GET /api/limits: the limits in force, from the settings that enforce them (the launch period among them). */
-export const fetchPlanLimits = async (): Promise<PlanLimits> => (await apiJson<LimitsResponse>('/api/limits', { anonymous: true })).data;
+export const fetchPlanLimits = async (): Promise<PlanLimits> => (await callRoute(SystemHeads.limits, {}, { anonymous: true })).data;
 
 /**
  * The limits every page's copy must agree with. While they are unknown (loading, or the gateway cannot say),

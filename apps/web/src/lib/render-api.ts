@@ -1,5 +1,7 @@
-import type { AsyncRenderAccepted, AsyncRenderResponse, AsyncRenderView, ImageJsonResponse, RenderWarning } from '@render/contracts';
+import type { AsyncRenderAccepted, AsyncRenderView, ImageJsonResponse, RenderWarning } from '@render/contracts';
+import { AsyncRenderHeads, type RenderHeads } from '@render/contracts/route-heads';
 import { ApiError, apiFetch } from './api-client.ts';
+import { callRoute, fetchRoute, routeUrl } from './call-route.ts';
 
 /** A rendered image as the site shows it: the bytes as base64 and a data URL, with its size and timing. */
 export interface RenderedImage {
@@ -19,9 +21,12 @@ export interface RenderedImage {
   warnings: RenderWarning[];
 }
 
+/** The render calls a page can make (`RenderHeads`: html, svg, chart, code, screenshot, template). */
+export type RenderRouteHead = (typeof RenderHeads)['html' | 'svg' | 'chart' | 'code' | 'screenshot' | 'template'];
+
 export interface RenderCall {
-  /** Gateway path, e.g. /api/html-to-img/convert. */
-  path: string;
+  /** The render call's head, e.g. `RenderHeads.html`. */
+  route: RenderRouteHead;
   body: Record<string, unknown>;
   /** Which field selects JSON output on this call (docs/spec/entities.md: output or outputType). */
   outputField: 'output' | 'outputType';
@@ -31,7 +36,8 @@ export interface RenderCall {
 
 /** The render call itself, always asking for JSON so the page gets base64 and metadata in one answer. */
 const postRender = (call: RenderCall) =>
-  apiFetch(call.path, {
+  apiFetch(routeUrl(call.route, {}), {
+    method: call.route.method,
     body: { ...call.body, [call.outputField]: 'json' },
     headers: call.apiKey ? { 'x-api-key': call.apiKey } : undefined,
     anonymous: true,
@@ -59,23 +65,22 @@ export async function startRender(call: RenderCall): Promise<RenderOutcome> {
 
 /** An async render's status (`GET /api/renders/{id}`), asked with the credentials the render was made with. */
 export async function renderStatus(id: string, apiKey: string | undefined, signal?: AbortSignal): Promise<AsyncRenderView> {
-  const response = await apiFetch(`/api/renders/${encodeURIComponent(id)}`, {
-    headers: apiKey ? { 'x-api-key': apiKey } : undefined,
-    anonymous: Boolean(apiKey),
-    signal,
-  });
-  const answer = (await response.json().catch(() => null)) as AsyncRenderResponse | null;
-  if (!answer?.data || typeof answer.data.status !== 'string') throw new ApiError('Invalid response structure', response.status);
+  const answer = await callRoute(
+    AsyncRenderHeads.status,
+    { params: { id } },
+    { headers: apiKey ? { 'x-api-key': apiKey } : undefined, anonymous: Boolean(apiKey), signal },
+  );
+  if (!answer?.data || typeof answer.data.status !== 'string') throw new ApiError('Invalid response structure', 200);
   return answer.data;
 }
 
 /** A finished async render's image bytes (`GET /api/renders/{id}/image`). */
 export async function renderImageBlob(id: string, apiKey: string | undefined, signal?: AbortSignal): Promise<Blob> {
-  const response = await apiFetch(`/api/renders/${encodeURIComponent(id)}/image`, {
-    headers: { accept: '*/*', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-    anonymous: Boolean(apiKey),
-    signal,
-  });
+  const response = await fetchRoute(
+    AsyncRenderHeads.image,
+    { params: { id } },
+    { headers: { accept: '*/*', ...(apiKey ? { 'x-api-key': apiKey } : {}) }, anonymous: Boolean(apiKey), signal },
+  );
   return response.blob();
 }
 

@@ -3,6 +3,8 @@
  * calls) for a JSON call, shared by the playgrounds and the docs. Binary answers are written to a file;
  * JSON answers are printed.
  */
+import { RenderHeads } from '@render/contracts/route-heads';
+
 export type SnippetLanguage = 'curl' | 'javascript' | 'python' | 'sdk';
 export const SNIPPET_LANGUAGES: SnippetLanguage[] = ['curl', 'javascript', 'python', 'sdk'];
 
@@ -83,14 +85,10 @@ function python(request: SnippetRequest): string {
 }
 
 /** The SDK's method for each render call (`RenderClient` in `render-api-sdk`). */
-const SDK_METHODS: Record<string, 'html' | 'svg' | 'chart' | 'code' | 'screenshot'> = {
-  '/api/html-to-img/convert': 'html',
-  '/api/svg-to-img/convert': 'svg',
-  '/api/chart-to-img/convert': 'chart',
-  '/api/code-to-img/convert': 'code',
-  '/api/screenshot/convert': 'screenshot',
-};
-const TEMPLATE_GENERATE = '/api/template/generate';
+const SDK_METHODS: Record<string, 'html' | 'svg' | 'chart' | 'code' | 'screenshot'> = Object.fromEntries(
+  (['html', 'svg', 'chart', 'code', 'screenshot'] as const).map((kind) => [RenderHeads[kind].url, kind]),
+);
+const TEMPLATE_GENERATE = RenderHeads.template.url;
 
 /** Whether the SDK has a method for this call (the render calls and template generation). */
 export const sdkSupports = (request: Pick<SnippetRequest, 'method' | 'path'>) =>

@@ -1,81 +1,44 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  AsyncRenderAccepted,
   IdempotencyHeaders,
-  type MimeTypes,
-  NoCredentials,
+  type ImageRouteContract,
   type OutputMode,
   outputModeOf,
   type RecentRenderKind,
   type RouteSchema,
-  type SecurityRequirements,
-  SignedIn,
-  SignedInOrAnonymous,
 } from '@render/contracts';
+import { guardFor } from '@render/fastify-kit';
 import type { RenderKind, RenderPayload } from '@render/queue';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Static, TObject, TSchema } from 'typebox';
+import type { Static, TObject } from 'typebox';
 import { creditGivenBack } from '../limits/request-limits.ts';
 import { imageResponses, sendImage } from './image-reply.ts';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
-export type ImageFormat = keyof typeof MimeTypes;
-
 /**
- * Who may call an image route: `anyone` (credentials optional; without them the per-IP anonymous limit
- * applies), `signedIn` (credentials required), or `public` (no credentials read; signed URLs).
- */
-export type ImageAccess = 'anyone' | 'signedIn' | 'public';
-
-const security: Record<ImageAccess, SecurityRequirements> = { anyone: SignedInOrAnonymous, signedIn: SignedIn, public: NoCredentials };
-
-export interface ImageRouteSpec<S extends RouteSchema> {
-  tags: string[];
-  access: ImageAccess;
-  /** What the route's renders are in the account's usage lists (the ledger). */
-  ledgerKind: RecentRenderKind;
-  /** The formats the route can answer with, each documented with its media type. */
-  formats: ImageFormat[];
-  /** summary, description and the request's body, params or querystring. */
-  schema: S;
-  /** Statuses beyond those of every image route (e.g. a template's 403 and 404). */
-  errors?: Record<number, TSchema>;
-}
-
-/**
- * The options every image route is declared with: its caller hook and its schema, with the security and
- * the responses (binary in each format, or JSON with base64) of an image answer. Credentials (or the
+ * The options every image route is registered with: its caller hook by the contract's access rule (`anyone`:
+ * credentials optional, without them the per-IP anonymous limit applies; `signedIn`: a billable account;
+ * `public`: no credentials read, signed URLs), and its schema with the image answers (binary in each of the
+ * contract's formats, or JSON with base64) beside the contract's other statuses. Credentials (or the
  * anonymous per-IP limit) are checked in onRequest, before the body is even parsed.
  */
-export function imageRoute<S extends RouteSchema>(app: App, spec: ImageRouteSpec<S>) {
+export function imageRoute<R extends ImageRouteContract>(app: App, route: R, ledgerKind: RecentRenderKind) {
   const { identify, requireBilledAccount } = app.identity;
-  const hook = spec.access === 'anyone' ? identify : spec.access === 'signedIn' ? requireBilledAccount : undefined;
-  return {
-    ...(hook ? { onRequest: hook } : {}),
-    config: { ledgerKind: spec.ledgerKind },
-    schema: {
-      tags: spec.tags,
-      security: security[spec.access],
-      ...spec.schema,
-      response: { ...imageResponses(spec.formats, spec.access === 'anyone'), ...spec.errors },
-    },
-  };
+  const hook = guardFor({ hook: 'onRequest', rules: { anyone: identify, signedIn: requireBilledAccount, public: null } }, route);
+  const schema: R['schema'] = route.schema;
+  const response = { ...imageResponses([...route.formats], route.access === 'anyone'), ...schema.response };
+  return { ...(hook ? { onRequest: hook } : {}), config: { ledgerKind }, schema: { ...schema, response } };
 }
 
+/** A render call's contract: its body is what the job payload is built from. */
+type RenderContract<B extends TObject> = ImageRouteContract<'POST', RouteSchema & { body: B }>;
+
 export interface RenderRouteSpec<B extends TObject, K extends RenderKind> {
-  url: string;
   /** The render queue (and job schema) the payload goes to. */
   kind: K;
   /** What its renders are in the account's usage lists, when not `kind` (a template's are 'template'). */
   ledgerKind?: RecentRenderKind;
-  summary: string;
-  description?: string;
-  body: B;
-  formats: ImageFormat[];
-  access?: 'anyone' | 'signedIn';
-  tags?: string[];
-  errors?: Record<number, TSchema>;
   /** Checks what the schema cannot and builds the job payload, or the promise of one (a template being filled). */
   toPayload(body: Static<B>, request: FastifyRequest): RenderPayload<K> | Promise<RenderPayload<K>>;
   /**
@@ -91,20 +54,12 @@ const hasWebhook = (request: FastifyRequest) => (request.body as { webhook?: unk
  * A billed render call: body → job payload → reserve, render, settle (`credits`) → the image, as JSON (base64)
  * or bytes by `output` / `outputType` (either name on every route: `outputModeOf`).
  */
-export function renderRoute<B extends TObject, K extends RenderKind>(app: App, spec: RenderRouteSpec<B, K>) {
-  const { summary, description, body } = spec;
-  const options = imageRoute(app, {
-    tags: spec.tags ?? ['convert'],
-    access: spec.access ?? 'anyone',
-    ledgerKind: spec.ledgerKind ?? spec.kind,
-    formats: spec.formats,
-    errors: { 202: AsyncRenderAccepted, ...spec.errors },
-    schema: { summary, ...(description ? { description } : {}), body },
-  });
+export function renderRoute<B extends TObject, K extends RenderKind>(app: App, route: RenderContract<B>, spec: RenderRouteSpec<B, K>) {
+  const options = imageRoute(app, route, spec.ledgerKind ?? spec.kind);
   // An async render (a `webhook`) creates something: an Idempotency-Key makes its retry safe (`idempotency`).
   const config = { ...options.config, idempotent: hasWebhook };
   const schema = { ...options.schema, headers: IdempotencyHeaders };
-  app.post(spec.url, { ...options, config, schema }, async (request, reply) => {
+  app.post(route.url, { ...options, config, schema }, async (request, reply) => {
     // Validated against `body` by Fastify; its generic type is only lost to the type provider's mapping.
     const input = request.body as Static<B>;
     // Read first: two names that disagree are a 400 whatever else the call asks for.

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AnonymousCost, ErrorResponse, LimitsResponse, NoCredentials, type PlanRulesResponse } from '@render/contracts';
+import { AnonymousCost, type PlanRulesResponse, SystemRoutes } from '@render/contracts';
 
 export interface LimitsRoutesOptions {
   freeMaxInFlight: number;
@@ -30,44 +30,30 @@ const limitsRoutes: FastifyPluginAsyncTypebox<LimitsRoutesOptions> = async (app,
     return known.rules;
   }
 
-  app.get(
-    '/api/limits',
-    {
-      schema: {
-        tags: ['system'],
-        security: NoCredentials,
-        summary: 'The limits of anonymous calls and of each plan, and whether the launch period is on',
-        description:
-          'Without credentials a render costs quota units by its size and format (one per started 1024 × 1024 pixels, at ' +
-          'least one, times the format weight) against a per-minute and a per-day quota per address; answers subject to ' +
-          'them carry RateLimit-Policy and RateLimit headers. With an API key each delivered image is one credit.',
-        response: { 200: LimitsResponse, 503: ErrorResponse },
-      },
-    },
-    async (_request, reply) => {
-      const { launchPeriod, freeCredits, windowDays } = await rules();
-      const { perMinute, perDay, maxInFlight, maxPixels } = app.anonymousLimits.settings;
-      reply.header('Cache-Control', 'public, max-age=60');
-      return {
-        success: true as const,
-        data: {
-          launchPeriod,
-          anonymous: {
-            perMinute,
-            perDay,
-            maxInFlight,
-            maxPixels,
-            unitPixels: AnonymousCost.unitPixels,
-            formatWeights: { ...AnonymousCost.formatWeights },
-          },
-          plans: {
-            free: { credits: freeCredits, windowDays, maxInFlight: opts.freeMaxInFlight },
-            pro: { credits: null, maxInFlight: opts.proMaxInFlight },
-          },
+  const { limits } = SystemRoutes;
+  app.get(limits.url, { schema: limits.schema }, async (_request, reply) => {
+    const { launchPeriod, freeCredits, windowDays } = await rules();
+    const { perMinute, perDay, maxInFlight, maxPixels } = app.anonymousLimits.settings;
+    reply.header('Cache-Control', 'public, max-age=60');
+    return {
+      success: true as const,
+      data: {
+        launchPeriod,
+        anonymous: {
+          perMinute,
+          perDay,
+          maxInFlight,
+          maxPixels,
+          unitPixels: AnonymousCost.unitPixels,
+          formatWeights: { ...AnonymousCost.formatWeights },
         },
-      };
-    },
-  );
+        plans: {
+          free: { credits: freeCredits, windowDays, maxInFlight: opts.freeMaxInFlight },
+          pro: { credits: null, maxInFlight: opts.proMaxInFlight },
+        },
+      },
+    };
+  });
 };
 
 export default limitsRoutes;

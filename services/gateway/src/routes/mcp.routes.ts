@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { AppError, ErrorResponse, McpMessage, McpResponse, SignedIn } from '@render/contracts';
+import { AppError, McpRoutes } from '@render/contracts';
+import { guardFor } from '@render/fastify-kit';
 // The tools live in @render/mcp, shared with the SDK's stdio server (`renderapi mcp`).
 import { createRenderMcpServer } from '@render/mcp';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 
 /**
  * The request as the MCP SDK's web-standard transport reads it. The body is passed already parsed; Accept
@@ -37,31 +37,10 @@ async function transportError(response: Response): Promise<AppError> {
  * server-sent event stream and session end of stateful servers) are not offered: 405, which clients accept.
  */
 const mcpRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { mcp } = McpRoutes;
   app.post(
-    '/api/mcp',
-    {
-      onRequest: app.identity.requireAccount,
-      schema: {
-        tags: ['mcp'],
-        security: SignedIn,
-        summary: 'MCP server (streamable HTTP) with the render tools for AI assistants',
-        description:
-          'The Model Context Protocol over streamable HTTP, stateless (no Mcp-Session-Id): tools render_html, render_svg, render_chart, ' +
-          'render_code, render_screenshot, list_templates and generate_template_image, described from the same schemas as the render calls. ' +
-          'Point an MCP client at this URL with your API key (X-API-Key or Authorization: Bearer). Each tool call is made and billed as ' +
-          'the matching API call (one credit per image); images come back as MCP image content, refusals as `isError` results with the ' +
-          'API’s message.',
-        body: McpMessage,
-        response: {
-          200: McpResponse,
-          // Unsafe<unknown>: the JSON-RPC answer is passed on as the transport's text, not re-serialised.
-          202: Type.Unsafe<unknown>({ description: 'A notification or response accepted (no content)', type: 'null' }),
-          400: ErrorResponse,
-          401: ErrorResponse,
-          503: ErrorResponse,
-        },
-      },
-    },
+    mcp.url,
+    { onRequest: guardFor({ hook: 'onRequest', rules: { signedIn: app.identity.requireAccount } }, mcp) ?? undefined, schema: mcp.schema },
     async (request, reply) => {
       // Each tool call goes through the public route it names, as this client (see `innerCalls`).
       const server = createRenderMcpServer((method, path, body) => app.innerCalls.call(request, method, path, body));

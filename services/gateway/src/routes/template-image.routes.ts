@@ -1,22 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AppError,
-  ErrorResponse,
-  formatMessages,
   isPrototypeKeyName,
   PrototypeKeyNames,
   RenderLimits,
-  StringEnum,
+  RenderRoutes,
   type SvgOutputFormat,
-  SvgOutputFormats,
   TemplateDefaults,
-  TemplateIdParams,
-  TemplateLimits,
+  type TemplateImageQuery,
   templateImageSigningString,
-  withMessages,
 } from '@render/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Static, Type } from 'typebox';
+import type { Static } from 'typebox';
 import { templatePayload } from '../convert/template-payload.ts';
 import { type CachedImage, ImageCache } from '../images/image-cache.ts';
 import { secureSvgReply, sendImage } from '../images/image-reply.ts';
@@ -29,30 +24,12 @@ export interface TemplateImageRoutesOptions {
   browserMaxAgeSeconds: number;
 }
 
-const ImageQuery = Type.Object(
-  {
-    format: Type.Optional(withMessages(StringEnum(SvgOutputFormats), formatMessages(SvgOutputFormats))),
-    quality: Type.Optional(
-      withMessages(Type.String({ pattern: '^[0-9]{1,3}$' }), { format: 'quality must be a whole number between 1 and 100' }),
-    ),
-    sig: Type.Optional(Type.String({ maxLength: 128 })),
-  },
-  {
-    // Every other parameter is a variable; a repeated one (an array) is refused rather than guessed at.
-    additionalProperties: withMessages(Type.String({ maxLength: TemplateLimits.variableValueMax }), {
-      type: 'Each template variable may appear once in the query',
-      maxLength: `Each variable value must be at most ${TemplateLimits.variableValueMax} characters`,
-    }),
-    maxProperties: TemplateLimits.maxVariables + 3,
-  },
-);
-
 const RESERVED = new Set(['format', 'quality', 'sig']);
 
 /** What the signature covers: the raw query pairs, exactly as they were sent. */
 const signedPairs = (request: FastifyRequest) => [...new URLSearchParams(request.url.split('?')[1] ?? '')];
 
-function renditionOf(query: Static<typeof ImageQuery>): { format: SvgOutputFormat; quality: number } {
+function renditionOf(query: Static<typeof TemplateImageQuery>): { format: SvgOutputFormat; quality: number } {
   const format = query.format ?? TemplateDefaults.format;
   const quality = Number(query.quality ?? TemplateDefaults.quality);
   if (quality < RenderLimits.minQuality || quality > RenderLimits.maxQuality) {
@@ -125,57 +102,41 @@ const templateImageRoutes: FastifyPluginAsyncTypebox<TemplateImageRoutesOptions>
     return outcome;
   }
 
-  app.get(
-    '/api/template/:id/image',
-    imageRoute(app, {
-      tags: ['templates'],
-      access: 'public',
-      ledgerKind: 'template',
-      formats: [...SvgOutputFormats],
-      errors: { 403: ErrorResponse, 404: ErrorResponse },
-      schema: {
-        summary: 'A template rendered from a signed URL (for <img> tags); cached, charged to the owner once',
-        description:
-          'Query: the variables as name=value, optional format and quality, and sig = hex HMAC-SHA256 keyed with the owner\'s API key over "<template id>?<all other parameters sorted by name, percent-encoded, joined with &>".',
-        params: TemplateIdParams,
-        querystring: ImageQuery,
-      },
-    }),
-    async (request, reply) => {
-      const { id } = request.params;
-      const pairs = signedPairs(request);
-      const prototypeKey = pairs.find(([name]) => isPrototypeKeyName(name));
-      if (prototypeKey) {
-        throw new AppError(
-          'VALIDATION_ERROR',
-          `Query parameter "${prototypeKey[0]}" is not allowed: ${PrototypeKeyNames.join(', ')} cannot name template variables`,
-        );
-      }
-      const { ownerId, updatedAt } = await templatesClient.owner(id, request.id);
-      const { owner, signingString } = await signedBy(request, id, ownerId, pairs);
-      const { format, quality } = renditionOf(request.query);
+  const { templateImage } = RenderRoutes;
+  app.get(templateImage.url, imageRoute(app, templateImage, 'template'), async (request, reply) => {
+    const { id } = request.params;
+    const pairs = signedPairs(request);
+    const prototypeKey = pairs.find(([name]) => isPrototypeKeyName(name));
+    if (prototypeKey) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `Query parameter "${prototypeKey[0]}" is not allowed: ${PrototypeKeyNames.join(', ')} cannot name template variables`,
+      );
+    }
+    const { ownerId, updatedAt } = await templatesClient.owner(id, request.id);
+    const { owner, signingString } = await signedBy(request, id, ownerId, pairs);
+    const { format, quality } = renditionOf(request.query);
 
-      const key = ImageCache.keyOf(id, updatedAt, signingString);
-      const etag = `"${key}"`;
-      // Made for <img> tags on other sites: the app-wide same-origin resource policy would block those.
-      reply
-        .header('Cache-Control', `public, max-age=${opts.browserMaxAgeSeconds}`)
-        .header('ETag', etag)
-        .header('Cross-Origin-Resource-Policy', 'cross-origin');
-      if (request.headers['if-none-match'] === etag)
-        return secureSvgReply(reply as FastifyReply, format)
-          .status(304)
-          .send();
+    const key = ImageCache.keyOf(id, updatedAt, signingString);
+    const etag = `"${key}"`;
+    // Made for <img> tags on other sites: the app-wide same-origin resource policy would block those.
+    reply
+      .header('Cache-Control', `public, max-age=${opts.browserMaxAgeSeconds}`)
+      .header('ETag', etag)
+      .header('Cross-Origin-Resource-Policy', 'cross-origin');
+    if (request.headers['if-none-match'] === etag)
+      return secureSvgReply(reply as FastifyReply, format)
+        .status(304)
+        .send();
 
-      const hit = await cache.get(key).catch(() => undefined);
-      if (hit) return sendImage(reply.header('X-Cache', 'HIT'), outcomeOf(hit), 'binary');
+    const hit = await cache.get(key).catch(() => undefined);
+    if (hit) return sendImage(reply.header('X-Cache', 'HIT'), outcomeOf(hit), 'binary');
 
-      request.caller = owner;
-      const { outcome, first } = renderOnce(key, () => renderAndCache(request, key, { id, ownerId, pairs, format, quality }));
-      const rendered = await outcome;
-      return sendImage(reply.header('X-Cache', first ? 'MISS' : 'HIT'), rendered, 'binary');
-    },
-  );
+    request.caller = owner;
+    const { outcome, first } = renderOnce(key, () => renderAndCache(request, key, { id, ownerId, pairs, format, quality }));
+    const rendered = await outcome;
+    return sendImage(reply.header('X-Cache', first ? 'MISS' : 'HIT'), rendered, 'binary');
+  });
 };
 
 export default templateImageRoutes;

@@ -1,12 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  ErrorResponse,
-  IdempotencyHeaders,
-  SvgOutputFormats,
-  TemplateGenerateBody,
-  type TemplateRenderInput,
-  TemplateRoutes,
-} from '@render/contracts';
+import { IdempotencyHeaders, RenderRoutes, type TemplateGenerateBody, type TemplateRenderInput, TemplateRoutes } from '@render/contracts';
 import { type AccessGuards, guardFor, PROBLEM_CONTENT_TYPE } from '@render/fastify-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { templatePayload } from '../convert/template-payload.ts';
@@ -58,16 +51,9 @@ const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return input;
   };
 
-  renderRoute(app, {
-    url: '/api/template/generate',
+  renderRoute(app, RenderRoutes.template, {
     kind: 'svg',
     ledgerKind: 'template',
-    tags: ['templates'],
-    access: 'signedIn',
-    summary: 'Render a template with variables (one credit)',
-    body: TemplateGenerateBody,
-    formats: [...SvgOutputFormats],
-    errors: { 403: ErrorResponse, 404: ErrorResponse },
     toPayload: (body, request) => templatePayload(filled(body, request), body.format, body.quality, body.optimize),
     // Cached images are keyed on the template's last change, as signed URLs are: an edit misses, and a
     // deleted (or no longer visible) template answers its 404 before the cache is read.

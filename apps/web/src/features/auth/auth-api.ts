@@ -1,4 +1,5 @@
-import { AccountRoutes, type LoginBody, type ResetPasswordBody, type SignupBody, type UserView, type VerifyBody } from '@render/contracts';
+import type { LoginBody, ResetPasswordBody, SignupBody, UserView, VerifyBody } from '@render/contracts';
+import { AccountHeads } from '@render/contracts/route-heads';
 import type { Static } from 'typebox';
 import { callRoute } from '../../lib/call-route.ts';
 
@@ -12,10 +13,10 @@ export interface SessionAnswer {
 const anonymous = { anonymous: true } as const;
 
 export const authApi = {
-  signup: (body: SignupBody) => callRoute(AccountRoutes.signup, { body }, anonymous),
-  login: (body: Static<typeof LoginBody>): Promise<SessionAnswer> => callRoute(AccountRoutes.login, { body }, anonymous),
-  verify: (body: Static<typeof VerifyBody>): Promise<SessionAnswer> => callRoute(AccountRoutes.verify, { body }, anonymous),
-  resend: (email: string) => callRoute(AccountRoutes.resendVerification, { body: { email } }, anonymous),
-  forgotPassword: (email: string) => callRoute(AccountRoutes.forgotPassword, { body: { email } }, anonymous),
-  resetPassword: (body: Static<typeof ResetPasswordBody>) => callRoute(AccountRoutes.resetPassword, { body }, anonymous),
+  signup: (body: SignupBody) => callRoute(AccountHeads.signup, { body }, anonymous),
+  login: (body: Static<typeof LoginBody>): Promise<SessionAnswer> => callRoute(AccountHeads.login, { body }, anonymous),
+  verify: (body: Static<typeof VerifyBody>): Promise<SessionAnswer> => callRoute(AccountHeads.verify, { body }, anonymous),
+  resend: (email: string) => callRoute(AccountHeads.resendVerification, { body: { email } }, anonymous),
+  forgotPassword: (email: string) => callRoute(AccountHeads.forgotPassword, { body: { email } }, anonymous),
+  resetPassword: (body: Static<typeof ResetPasswordBody>) => callRoute(AccountHeads.resetPassword, { body }, anonymous),
 };

@@ -1,16 +1,15 @@
-import {
-  AccountRoutes,
-  type AdminStatsResponse,
-  type PaymentInfoResponse,
-  type RecentRendersResponse,
-  type UpdateProfileBody,
-  type UpgradeBody,
-  type UsageDailyResponse,
-  type UsageResponse,
-  type WebhookDeliveriesResponse,
+import type {
+  AdminStatsResponse,
+  PaymentInfoResponse,
+  RecentRendersResponse,
+  UpdateProfileBody,
+  UpgradeBody,
+  UsageDailyResponse,
+  UsageResponse,
+  WebhookDeliveriesResponse,
 } from '@render/contracts';
+import { AccountHeads, AsyncRenderHeads } from '@render/contracts/route-heads';
 import type { Static } from 'typebox';
-import { apiJson } from '../../lib/api-client.ts';
 import { callRoute } from '../../lib/call-route.ts';
 
 /**
@@ -38,21 +37,20 @@ export const dashboardKeys = {
 };
 
 export const dashboardApi = {
-  usage: async () => (await callRoute(AccountRoutes.usage)).data,
-  usageDaily: async () => (await callRoute(AccountRoutes.usageDaily)).data,
-  recentRenders: async (limit = RECENT_RENDERS_LIMIT) => (await callRoute(AccountRoutes.usageRecent, { query: { limit } })).data,
-  updateProfile: async (body: UpdateProfileBody) => (await callRoute(AccountRoutes.updateProfile, { body })).user,
-  regenerateKey: async () => (await callRoute(AccountRoutes.regenerateApiKey)).apiKey,
-  paymentInfo: async () => (await callRoute(AccountRoutes.paymentInfo)).data,
-  upgrade: (body: Static<typeof UpgradeBody>) => callRoute(AccountRoutes.upgrade, { body }),
-  manageBilling: async () => (await callRoute(AccountRoutes.manageBilling)).url,
-  cancelSubscription: () => callRoute(AccountRoutes.cancelSubscription),
-  reactivateSubscription: () => callRoute(AccountRoutes.reactivateSubscription),
-  webhookSecret: async () => (await callRoute(AccountRoutes.webhookSecret)).secret,
-  rotateWebhookSecret: async () => (await callRoute(AccountRoutes.rotateWebhookSecret)).secret,
-  // Served by the gateway itself, which has no contract for it yet (issue 27 §1: renders and webhooks).
-  webhookDeliveries: async () => (await apiJson<WebhookDeliveriesResponse>('/api/webhooks/deliveries')).deliveries,
-  adminStats: async () => (await callRoute(AccountRoutes.adminStats)).stats,
+  usage: async () => (await callRoute(AccountHeads.usage)).data,
+  usageDaily: async () => (await callRoute(AccountHeads.usageDaily)).data,
+  recentRenders: async (limit = RECENT_RENDERS_LIMIT) => (await callRoute(AccountHeads.usageRecent, { query: { limit } })).data,
+  updateProfile: async (body: UpdateProfileBody) => (await callRoute(AccountHeads.updateProfile, { body })).user,
+  regenerateKey: async () => (await callRoute(AccountHeads.regenerateApiKey)).apiKey,
+  paymentInfo: async () => (await callRoute(AccountHeads.paymentInfo)).data,
+  upgrade: (body: Static<typeof UpgradeBody>) => callRoute(AccountHeads.upgrade, { body }),
+  manageBilling: async () => (await callRoute(AccountHeads.manageBilling)).url,
+  cancelSubscription: () => callRoute(AccountHeads.cancelSubscription),
+  reactivateSubscription: () => callRoute(AccountHeads.reactivateSubscription),
+  webhookSecret: async () => (await callRoute(AccountHeads.webhookSecret)).secret,
+  rotateWebhookSecret: async () => (await callRoute(AccountHeads.rotateWebhookSecret)).secret,
+  webhookDeliveries: async () => (await callRoute(AsyncRenderHeads.webhookDeliveries)).deliveries,
+  adminStats: async () => (await callRoute(AccountHeads.adminStats)).stats,
 };
 
 /** Leaves the app for a Stripe page (Checkout or the billing portal); a seam tests can replace. */

@@ -1,3 +1,4 @@
+import { AccountHeads, RenderHeads } from '@render/contracts/route-heads';
 import type { Operation } from './openapi-fields.ts';
 
 /** The docs tabs (docs/spec/screens.md) and which operations of the document each one shows. */
@@ -25,43 +26,43 @@ export const DOCS_SECTIONS: DocsSection[] = [
     label: 'Authentication',
     translated: true,
     match: (_path, operation) => ['auth', 'billing'].some((tag) => operation.tags?.includes(tag)),
-    example: { path: '/api/auth/login' },
+    example: { path: AccountHeads.login.url },
   },
   {
     id: 'html',
     label: 'HTML2Img',
-    match: only('/api/html-to-img/convert'),
-    example: { path: '/api/html-to-img/convert', outputFile: 'hello.png' },
+    match: only(RenderHeads.html.url),
+    example: { path: RenderHeads.html.url, outputFile: 'hello.png' },
   },
   {
     id: 'svg',
     label: 'SVG2Img',
-    match: only('/api/svg-to-img/convert'),
-    example: { path: '/api/svg-to-img/convert', outputFile: 'circle.png' },
+    match: only(RenderHeads.svg.url),
+    example: { path: RenderHeads.svg.url, outputFile: 'circle.png' },
   },
   {
     id: 'chart',
     label: 'Chart2Img',
-    match: only('/api/chart-to-img/convert'),
-    example: { path: '/api/chart-to-img/convert', outputFile: 'chart.png' },
+    match: only(RenderHeads.chart.url),
+    example: { path: RenderHeads.chart.url, outputFile: 'chart.png' },
   },
   {
     id: 'code',
     label: 'Code2Img',
-    match: (path) => path.startsWith('/api/code-to-img/'),
-    example: { path: '/api/code-to-img/convert', outputFile: 'code.png' },
+    match: (path) => path === RenderHeads.code.url || path === RenderHeads.codeLanguages.url,
+    example: { path: RenderHeads.code.url, outputFile: 'code.png' },
   },
   {
     id: 'screenshot',
     label: 'Screenshot',
-    match: only('/api/screenshot/convert'),
-    example: { path: '/api/screenshot/convert', outputFile: 'page.png' },
+    match: only(RenderHeads.screenshot.url),
+    example: { path: RenderHeads.screenshot.url, outputFile: 'page.png' },
   },
   {
     id: 'template',
     label: 'Template',
     match: (_path, operation) => operation.tags?.includes('templates') ?? false,
-    example: { path: '/api/template/generate', outputFile: 'template.png' },
+    example: { path: RenderHeads.template.url, outputFile: 'template.png' },
   },
   // Async renders: the guide (signature checks in JavaScript and Python), then the status, image and deliveries calls.
   { id: 'webhooks', label: 'Webhooks', match: (_path, operation) => operation.tags?.includes('renders') ?? false, guide: 'webhooks' },

@@ -1,3 +1,4 @@
+import { RenderHeads } from '@render/contracts/route-heads';
 import { Play } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +35,7 @@ export function LiveDemo() {
     setError(null);
     try {
       const result = await renderImage({
-        path: '/api/html-to-img/convert',
+        route: RenderHeads.html,
         body: { html: source, ...DEMO_SIZE },
         outputField: 'output',
         signal: current.signal,

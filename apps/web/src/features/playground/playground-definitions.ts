@@ -20,8 +20,10 @@ import {
   SvgConvertBody,
   SvgOutputFormats,
 } from '@render/contracts';
+import { RenderHeads } from '@render/contracts/route-heads';
 import type { TSchema } from 'typebox';
 import type { EditorLanguage } from '../../components/ui/code-editor.tsx';
+import type { RenderRouteHead } from '../../lib/render-api.ts';
 import { CHART_SAMPLES, CODE_SAMPLE, HTML_SAMPLE, SVG_SAMPLE } from './playground-samples.ts';
 
 /** A form value: text inputs, numbers and JSON hold strings; checkboxes hold booleans. */
@@ -52,7 +54,8 @@ export type PlaygroundId = 'html' | 'svg' | 'chart' | 'chartjs' | 'd3' | 'highch
 
 export interface PlaygroundDefinition {
   id: PlaygroundId;
-  endpoint: string;
+  /** The render call it makes. */
+  route: RenderRouteHead;
   outputField: 'output' | 'outputType';
   /** The contract the gateway validates this call with: the form reports the same messages. */
   schema: TSchema;
@@ -115,7 +118,7 @@ const pdfDefaults: Values = {
 
 const html: PlaygroundDefinition = {
   id: 'html',
-  endpoint: '/api/html-to-img/convert',
+  route: RenderHeads.html,
   outputField: 'output',
   schema: HtmlConvertBody,
   failureMessage: 'Failed to generate image',
@@ -147,7 +150,7 @@ const html: PlaygroundDefinition = {
 
 const svg: PlaygroundDefinition = {
   id: 'svg',
-  endpoint: '/api/svg-to-img/convert',
+  route: RenderHeads.svg,
   outputField: 'output',
   schema: SvgConvertBody,
   failureMessage: 'Failed to generate image',
@@ -248,7 +251,7 @@ function chartDefaults(library: Library, height: number): Values {
 
 const chartPage = (id: PlaygroundId, library: Library, height: number): PlaygroundDefinition => ({
   id,
-  endpoint: '/api/chart-to-img/convert',
+  route: RenderHeads.chart,
   outputField: 'outputType',
   schema: ChartConvertBody,
   failureMessage: 'Failed to generate image',
@@ -375,7 +378,7 @@ export function migrateCodeBackground(shared: Record<string, unknown>): Record<s
 
 const code: PlaygroundDefinition = {
   id: 'code',
-  endpoint: '/api/code-to-img/convert',
+  route: RenderHeads.code,
   outputField: 'outputType',
   schema: CodeConvertBody,
   failureMessage: 'Failed to generate image',
@@ -462,7 +465,7 @@ const code: PlaygroundDefinition = {
 
 const screenshot: PlaygroundDefinition = {
   id: 'screenshot',
-  endpoint: '/api/screenshot/convert',
+  route: RenderHeads.screenshot,
   outputField: 'outputType',
   schema: ScreenshotConvertBody,
   failureMessage: 'Failed to capture screenshot',

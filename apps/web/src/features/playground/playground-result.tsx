@@ -25,7 +25,7 @@ export function PlaygroundResult({ definition, playground }: { definition: Playg
         request={{
           baseUrl: window.location.origin,
           method: 'POST',
-          path: definition.endpoint,
+          path: definition.route.url,
           body: snippetBody,
           auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
           // A webhook call answers JSON (202 with the render id), as a JSON output does.

@@ -1,3 +1,5 @@
+import { RenderHeads } from '@render/contracts/route-heads';
+
 /** Starting content for each playground: small, realistic, and good-looking when rendered. */
 export const HTML_SAMPLE = `<div style="font-family: system-ui, sans-serif; height: 100%; box-sizing: border-box;
   padding: 56px; background: linear-gradient(135deg, #eef2ff, #e0f2fe); color: #18181b;">
@@ -36,7 +38,7 @@ export const CODE_SAMPLE = `interface RenderRequest {
 }
 
 export async function render(request: RenderRequest): Promise<Blob> {
-  const response = await fetch('/api/html-to-img/convert', {
+  const response = await fetch('${RenderHeads.html.url}', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(request),

@@ -1,19 +1,16 @@
+import { RenderHeads } from '@render/contracts/route-heads';
 import { useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../lib/api-client.ts';
+import { callRoute } from '../../lib/call-route.ts';
 
-/** The code renderer's languages and themes (GET /api/code-to-img/languages), vs2015 first among themes. */
+/** The code renderer's languages and themes (`RenderHeads.codeLanguages`), vs2015 first among themes. */
 export function useCodeCatalog(enabled: boolean) {
   return useQuery({
     queryKey: ['code-catalog'],
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
     queryFn: async () => {
-      const answer = await apiJson<{ data?: { languages?: string[]; themes?: string[] }; languages?: string[]; themes?: string[] }>(
-        '/api/code-to-img/languages',
-        { anonymous: true },
-      );
-      const data = answer.data ?? answer;
-      return { languages: data.languages ?? [], themes: ['vs2015', ...(data.themes ?? []).filter((theme) => theme !== 'vs2015')] };
+      const { data } = await callRoute(RenderHeads.codeLanguages, {}, { anonymous: true });
+      return { languages: data.languages, themes: ['vs2015', ...data.themes.filter((theme) => theme !== 'vs2015')] };
     },
   });
 }

@@ -77,7 +77,7 @@ export function usePlayground(definition: PlaygroundDefinition) {
     await run(async (current) => {
       const key = useApiKey && apiKey ? apiKey : undefined;
       const outcome = await startRender({
-        path: definition.endpoint,
+        route: definition.route,
         body,
         outputField: definition.outputField,
         apiKey: key,

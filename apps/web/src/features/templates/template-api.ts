@@ -1,7 +1,14 @@
-import { type TemplateInput, TemplateLimits, type TemplateListResponse, TemplateRoutes, type TemplateView } from '@render/contracts';
+import {
+  type TemplateGenerateBody,
+  type TemplateInput,
+  TemplateLimits,
+  type TemplateListResponse,
+  type TemplateView,
+} from '@render/contracts';
+import { RenderHeads, TemplateHeads } from '@render/contracts/route-heads';
 import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiFetch, apiJson } from '../../lib/api-client.ts';
-import { callRoute } from '../../lib/call-route.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { callRoute, fetchRoute, routeUrl } from '../../lib/call-route.ts';
 import { type RenderedImage, renderedImage } from '../../lib/render-api.ts';
 
 export type { TemplateView };
@@ -23,26 +30,17 @@ export const LIST_PAGE_SIZE = 24;
 /** Own and starred lists have no server-side sort: one full page is fetched and sorted here. */
 const CLIENT_SORTED_PAGE_SIZE = TemplateLimits.pageSizeMax;
 
-const TAB_PATHS: Record<TemplateTab, string> = {
-  mine: TemplateRoutes.listOwn.url,
-  public: TemplateRoutes.listPublic.url,
-  favorites: TemplateRoutes.listStarred.url,
-};
+const TAB_ROUTES = { mine: TemplateHeads.listOwn, public: TemplateHeads.listPublic, favorites: TemplateHeads.listStarred };
 
-/** The call a list view makes (docs/spec/calls.md: GET /api/template/user, /public?sortBy=…, /starred). */
-export function listRequestPath({ tab, q, sort, page }: ListParams): string {
-  const params = new URLSearchParams();
+/** The query a list view sends (docs/spec/calls.md: GET /api/template/user, /public?sortBy=…, /starred). */
+function listQuery({ tab, q, sort, page }: ListParams) {
   const search = q?.trim();
-  if (search) params.set('q', search.slice(0, TemplateLimits.searchMax));
-  if (tab === 'public') {
-    params.set('sortBy', sort);
-    params.set('page', String(page));
-    params.set('pageSize', String(LIST_PAGE_SIZE));
-  } else {
-    params.set('pageSize', String(CLIENT_SORTED_PAGE_SIZE));
-  }
-  return `${TAB_PATHS[tab]}?${params.toString()}`;
+  const query = { q: search ? search.slice(0, TemplateLimits.searchMax) : undefined };
+  return tab === 'public' ? { ...query, sortBy: sort, page, pageSize: LIST_PAGE_SIZE } : { ...query, pageSize: CLIENT_SORTED_PAGE_SIZE };
 }
+
+/** The path of the call a list view makes. */
+export const listRequestPath = (params: ListParams): string => routeUrl(TAB_ROUTES[params.tab], { query: listQuery(params) });
 
 /** Newest first, or most starred first (ties: newest first), as the public list orders on the server. */
 export function sortTemplates(templates: TemplateView[], sort: TemplateSort): TemplateView[] {
@@ -57,7 +55,7 @@ export const templateKeys = {
 };
 
 async function fetchList(params: ListParams): Promise<TemplateListResponse> {
-  const answer = await apiJson<TemplateListResponse>(listRequestPath(params));
+  const answer = await callRoute(TAB_ROUTES[params.tab], { query: listQuery(params) });
   // docs/spec/calls.md: the list is in a data array (empty if not an array).
   const data = Array.isArray(answer?.data) ? answer.data : [];
   const pagination = answer?.pagination ?? { page: 1, pageSize: data.length, total: data.length };
@@ -76,7 +74,7 @@ export function useTemplateList(params: ListParams, enabled: boolean, signedIn: 
 export function useTemplate(id: string, enabled = true) {
   return useQuery({
     queryKey: templateKeys.one(id),
-    queryFn: async () => (await callRoute(TemplateRoutes.get, { params: { id } })).data,
+    queryFn: async () => (await callRoute(TemplateHeads.get, { params: { id } })).data,
     enabled,
     // A 404 or 403 will not change by asking again.
     retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
@@ -92,10 +90,8 @@ export function useSaveTemplate(id?: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (input: TemplateInput) =>
-      (id
-        ? await callRoute(TemplateRoutes.update, { params: { id }, body: input })
-        : await callRoute(TemplateRoutes.create, { body: input })
-      ).data,
+      (id ? await callRoute(TemplateHeads.update, { params: { id }, body: input }) : await callRoute(TemplateHeads.create, { body: input }))
+        .data,
     onSuccess: (template) => refresh(client, template),
   });
 }
@@ -105,14 +101,14 @@ export function useTemplateAction(action: 'publish' | 'duplicate' | 'delete') {
   return useMutation({
     mutationFn: async (id: string) => {
       if (action === 'delete') {
-        await callRoute(TemplateRoutes.delete, { params: { id } });
+        await callRoute(TemplateHeads.delete, { params: { id } });
         client.removeQueries({ queryKey: templateKeys.one(id) });
         return undefined;
       }
       const answer =
         action === 'publish'
-          ? await callRoute(TemplateRoutes.publish, { params: { id } })
-          : await callRoute(TemplateRoutes.duplicate, { params: { id } });
+          ? await callRoute(TemplateHeads.publish, { params: { id } })
+          : await callRoute(TemplateHeads.duplicate, { params: { id } });
       return answer.data;
     },
     onSuccess: (template) => refresh(client, template),
@@ -123,7 +119,7 @@ export function useStarTemplate() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, starred }: { id: string; starred: boolean }) =>
-      (await callRoute(starred ? TemplateRoutes.star : TemplateRoutes.unstar, { params: { id } })).data,
+      (await callRoute(starred ? TemplateHeads.star : TemplateHeads.unstar, { params: { id } })).data,
     onSuccess: (_, { id }) => {
       void client.invalidateQueries({ queryKey: templateKeys.one(id) });
       return client.invalidateQueries({ queryKey: ['templates', 'list'] });
@@ -139,18 +135,17 @@ export interface GenerateCall {
   signal?: AbortSignal;
 }
 
-/** POST /api/template/generate as the signed-in user, asking for JSON (base64 and metadata in one answer). */
+/** A template rendered as the signed-in user, asking for JSON (base64 and metadata in one answer). */
 export async function generateTemplateImage(call: GenerateCall): Promise<RenderedImage> {
   const started = performance.now();
-  const response = await apiFetch('/api/template/generate', {
-    body: {
-      templateId: call.templateId,
-      ...(call.variables ? { variables: call.variables } : {}),
-      format: call.format,
-      ...(call.quality === undefined ? {} : { quality: call.quality }),
-      outputType: 'json',
-    },
-    signal: call.signal,
-  });
+  const body = {
+    templateId: call.templateId,
+    ...(call.variables ? { variables: call.variables } : {}),
+    format: call.format as TemplateGenerateBody['format'],
+    ...(call.quality === undefined ? {} : { quality: call.quality }),
+    outputType: 'json' as const,
+  };
+  // quality and optimize have defaults the gateway fills in: the body's static type lists them as required.
+  const response = await fetchRoute(RenderHeads.template, { body: body as TemplateGenerateBody }, { signal: call.signal });
   return renderedImage(response, started);
 }

@@ -1,4 +1,5 @@
 import { fileExtension } from '@render/contracts';
+import { RenderHeads } from '@render/contracts/route-heads';
 import { Navigate, useParams, useSearch } from '@tanstack/react-router';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -61,7 +62,7 @@ function GenerateForm({ template }: { template: TemplateView }) {
             request={{
               baseUrl: window.location.origin,
               method: 'POST',
-              path: '/api/template/generate',
+              path: RenderHeads.template.url,
               body: form.body,
               auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
               outputFile: `image.${fileExtension(form.values.format)}`,

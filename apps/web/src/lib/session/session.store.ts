@@ -1,5 +1,7 @@
 import type { UserView } from '@render/contracts';
-import { apiJson, setTokenSource } from '../api-client.ts';
+import { AccountHeads } from '@render/contracts/route-heads';
+import { setTokenSource } from '../api-client.ts';
+import { callRoute } from '../call-route.ts';
 import { getStored, removeStored, setStored } from '../storage.ts';
 
 /**
@@ -55,9 +57,9 @@ export function createSessionStore(log: Pick<Console, 'warn'> = console): Sessio
     set({ status: 'signedIn', token, user });
   };
 
-  // Not through callRoute: the session store is on the landing page, and the account contracts (their
-  // schemas) would add ~30 KB gzipped to its initial JavaScript, over the 200 KB budget (scripts/report-sizes).
-  const fetchUser = async () => (await apiJson<{ user: UserView }>('/api/auth/me')).user;
+  // By the route's head only: the session store is on the landing page, and the account contracts' schemas
+  // would add ~30 KB gzipped to its initial JavaScript, over the 200 KB budget (scripts/report-sizes).
+  const fetchUser = async () => (await callRoute(AccountHeads.me)).user;
 
   const store: SessionStore = {
     getState: () => state,
@@ -94,7 +96,7 @@ export function createSessionStore(log: Pick<Console, 'warn'> = console): Sessio
     async refresh() {
       if (state.status !== 'signedIn') return;
       try {
-        const { token } = await apiJson<{ token: string }>('/api/auth/refresh', { method: 'POST' });
+        const { token } = await callRoute(AccountHeads.refresh);
         signIn(token, state.user);
       } catch (error) {
         log.warn('Session refresh failed', error);

@@ -1,3 +1,4 @@
+import { RenderHeads } from '@render/contracts/route-heads';
 import { useCallback, useState } from 'react';
 import { useRenderRun } from '../../../components/render-form/use-render-run.ts';
 import { type RenderedImage, renderImage } from '../../../lib/render-api.ts';
@@ -22,7 +23,7 @@ export function useApiPreview({ draft, detected, fieldProblems, previewSvg }: Te
     await run(async (current) => {
       setRendered(
         await renderImage({
-          path: '/api/svg-to-img/convert',
+          route: RenderHeads.svg,
           body: { svg: previewSvg, width: Number(draft.size.width), height: Number(draft.size.height), format: 'png' },
           outputField: 'output',
           signal: current.signal,

@@ -1,11 +1,11 @@
+import { signTemplateUrl } from '@render/contracts/signed-template-url';
 import { useEffect, useMemo, useState } from 'react';
-import { buildSignedImageUrl } from '../signed-url.ts';
 import type { TemplateView } from '../template-api.ts';
 import { changedVariables, type GenerateValues, usesQuality } from './generate-values.ts';
 
 /**
  * The signed image URL for the current values, signed in the browser with the owner's API key ('' until
- * it is made, or when it cannot be). Only the owner with a key can sign.
+ * it is made, or when it cannot be). Only the owner with a key can sign; the key never leaves the browser.
  */
 export function useSignedUrl(template: TemplateView, values: GenerateValues, apiKey: string | null) {
   const [url, setUrl] = useState('');
@@ -15,7 +15,7 @@ export function useSignedUrl(template: TemplateView, values: GenerateValues, api
     if (!canSign || !apiKey) return;
     let live = true;
     const quality = usesQuality(values.format) ? Number(values.quality) : undefined;
-    buildSignedImageUrl({ origin: window.location.origin, templateId: template.id, apiKey, variables, format: values.format, quality })
+    signTemplateUrl({ baseUrl: window.location.origin, templateId: template.id, apiKey, variables, format: values.format, quality })
       .then((signed) => live && setUrl(signed))
       .catch(() => live && setUrl(''));
     return () => {

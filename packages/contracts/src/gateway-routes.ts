@@ -1,0 +1,196 @@
+// The public calls the gateway serves itself (renders, async renders, limits, ping, MCP), each declared once
+// from its head (`route-heads.ts`) and its schemas: the gateway registers and documents them from these, and
+// the web app and the SDK call the same paths.
+import { Type } from 'typebox';
+import { ChartConvertBody, ChartFormats } from './chart.ts';
+import { CodeCatalogResponse, CodeConvertBody } from './code.ts';
+import { LimitsResponse } from './limits.ts';
+import { McpMessage, McpResponse } from './mcp.ts';
+import {
+  ErrorResponse,
+  formatMessages,
+  HtmlConvertBody,
+  type MimeTypes,
+  PageOutputFormats,
+  PingResponse,
+  RasterFormats,
+  SvgConvertBody,
+  SvgOutputFormats,
+} from './render.ts';
+import { type HttpMethod, type PublicRoute, publicRouteOf, type RouteHead, type RouteSchema } from './route.ts';
+import { AsyncRenderHeads, McpHeads, RenderHeads, SystemHeads } from './route-heads.ts';
+import { StringEnum, withMessages } from './schema-helpers.ts';
+import { ScreenshotConvertBody } from './screenshot.ts';
+import { TemplateGenerateBody, TemplateIdParams, TemplateLimits } from './template.ts';
+import { AsyncRenderAccepted, AsyncRenderResponse, RenderIdParams, WebhookDeliveriesResponse } from './webhook.ts';
+
+export type ImageFormat = keyof typeof MimeTypes;
+
+/**
+ * A call answered with an image: its contract says which formats it can answer with; the gateway adds the
+ * image answers (binary in each format, or JSON with base64) to `schema.response`, which holds the rest.
+ */
+export interface ImageRouteContract<M extends HttpMethod = HttpMethod, S extends RouteSchema = RouteSchema> extends PublicRoute<M, S> {
+  formats: readonly ImageFormat[];
+}
+
+const imageRoute = <H extends RouteHead, S extends RouteSchema>(head: H, formats: readonly ImageFormat[], schema: S) => ({
+  ...publicRouteOf(head, schema),
+  formats,
+});
+
+/** A render call: its body, and a 202 when it carries `webhook` (an async render). */
+const renderRoute = <H extends RouteHead, S extends RouteSchema>(head: H, formats: readonly ImageFormat[], schema: S) =>
+  imageRoute(head, formats, { tags: ['convert'], ...schema, response: { 202: AsyncRenderAccepted, ...schema.response } });
+
+/** The signed template image URL's query: format, quality, sig, and every other parameter a variable. */
+export const TemplateImageQuery = Type.Object(
+  {
+    format: Type.Optional(withMessages(StringEnum(SvgOutputFormats), formatMessages(SvgOutputFormats))),
+    quality: Type.Optional(
+      withMessages(Type.String({ pattern: '^[0-9]{1,3}$' }), { format: 'quality must be a whole number between 1 and 100' }),
+    ),
+    sig: Type.Optional(Type.String({ maxLength: 128 })),
+  },
+  {
+    // Every other parameter is a variable; a repeated one (an array) is refused rather than guessed at.
+    additionalProperties: withMessages(Type.String({ maxLength: TemplateLimits.variableValueMax }), {
+      type: 'Each template variable may appear once in the query',
+      maxLength: `Each variable value must be at most ${TemplateLimits.variableValueMax} characters`,
+    }),
+    maxProperties: TemplateLimits.maxVariables + 3,
+  },
+);
+
+const templateErrors = { 403: ErrorResponse, 404: ErrorResponse };
+
+export const RenderRoutes = {
+  html: renderRoute(RenderHeads.html, PageOutputFormats, {
+    summary: 'Render HTML to PNG, JPEG, WebP, AVIF or PDF',
+    description:
+      'Renders the HTML in a viewport of width × height CSS pixels and captures it as an image, or prints it as a PDF ' +
+      'document (`format: "pdf"`): paper pages (pageSize or pageWidth/pageHeight, landscape, margin, pageRanges, header ' +
+      "and footer templates), or with `fitToContent` one page the size of the content. For PDF the answer's width and " +
+      'height are those of the (first) page in CSS pixels (1/96 in).',
+    body: HtmlConvertBody,
+  }),
+  svg: renderRoute(RenderHeads.svg, SvgOutputFormats, {
+    summary: 'Render SVG to PNG, JPEG, WebP, AVIF or a resized SVG',
+    body: SvgConvertBody,
+  }),
+  chart: renderRoute(RenderHeads.chart, ChartFormats, {
+    summary: 'Render a Chart.js, D3 or Highcharts chart to PNG, JPEG, WebP, AVIF, SVG (D3, Highcharts) or PDF (Highcharts)',
+    body: ChartConvertBody,
+  }),
+  code: renderRoute(RenderHeads.code, RasterFormats, {
+    summary: 'Render highlighted source code to PNG, JPEG, WebP or AVIF',
+    description:
+      'The image is the code window itself: the theme background with rounded corners (transparent outside them in PNG, ' +
+      'WebP and AVIF, filled with the theme background in JPEG). Height fits the code unless `height` is given (then the code ' +
+      'is cropped or the window padded); long lines wrap. Auto height is limited to 16,000 image pixels and the ' +
+      'width × height × scale² pixel budget. For shareable images, `window` adds a mac or Windows bar with a title, ' +
+      '`outerPadding` with `background` (a colour or gradient; transparent without one, which JPEG refuses) and `shadow` ' +
+      'frame the window, `highlightLines` marks lines and `firstLineNumber` shifts the gutter.',
+    body: CodeConvertBody,
+  }),
+  screenshot: renderRoute(RenderHeads.screenshot, PageOutputFormats, {
+    summary: 'Screenshot a web page as PNG, JPEG, WebP, AVIF or PDF',
+    description:
+      'Loads the page in a fresh browser context (no cookies or storage from other calls) as the chosen device and ' +
+      'language, waits for its load event (plus `waitForSelector` and `delay`), then captures the viewport, the full ' +
+      'page or one element, or prints the page as a PDF document (`format: "pdf"`, with the same page options as the ' +
+      'HTML call). Addresses that are not public (loopback, private networks, cloud metadata) are refused. ' +
+      'Failures answer 422 with "Failed to capture screenshot: <cause>".',
+    body: ScreenshotConvertBody,
+  }),
+  codeLanguages: publicRouteOf(RenderHeads.codeLanguages, {
+    tags: ['convert'],
+    summary: 'Languages and themes accepted by the code renderer',
+    response: { 200: CodeCatalogResponse },
+  }),
+  template: renderRoute(RenderHeads.template, SvgOutputFormats, {
+    tags: ['templates'],
+    summary: 'Render a template with variables (one credit)',
+    body: TemplateGenerateBody,
+    response: templateErrors,
+  }),
+  templateImage: imageRoute(RenderHeads.templateImage, SvgOutputFormats, {
+    tags: ['templates'],
+    summary: 'A template rendered from a signed URL (for <img> tags); cached, charged to the owner once',
+    description:
+      'Query: the variables as name=value, optional format and quality, and sig = hex HMAC-SHA256 keyed with the owner\'s API key over "<template id>?<all other parameters sorted by name, percent-encoded, joined with &>".',
+    params: TemplateIdParams,
+    querystring: TemplateImageQuery,
+    response: templateErrors,
+  }),
+};
+
+// 400: an id the URL parser refuses (malformed percent-encoding, too long).
+const asyncErrors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 503: ErrorResponse };
+
+/** Async renders (a convert call with `webhook`) and the account's webhook deliveries: owner only. */
+export const AsyncRenderRoutes = {
+  status: publicRouteOf(AsyncRenderHeads.status, {
+    tags: ['renders'],
+    summary: 'The status of an async render (a convert call with `webhook`)',
+    description:
+      'queued → rendering → done (imageUrl serves the image until expiresAt) or failed (error says why; nothing is charged). Kept for ASYNC_RESULT_TTL_SECONDS (24 h by default) after submission.',
+    params: RenderIdParams,
+    response: { 200: AsyncRenderResponse, ...asyncErrors },
+  }),
+  image: publicRouteOf(AsyncRenderHeads.image, {
+    tags: ['renders'],
+    summary: 'The image of a finished async render, while it is kept',
+    description: '409 while the render is queued or rendering, or when it failed (the status says why); 404 once it has expired.',
+    params: RenderIdParams,
+    response: {
+      200: {
+        description: 'The image bytes, with their media type',
+        content: { 'application/octet-stream': { schema: Type.String({ format: 'binary' }) } },
+      },
+      ...asyncErrors,
+      409: ErrorResponse,
+    },
+  }),
+  webhookDeliveries: publicRouteOf(AsyncRenderHeads.webhookDeliveries, {
+    tags: ['renders'],
+    summary: 'The latest webhook delivery attempts of the account, newest first',
+    description: 'Each attempt with its HTTP status or error; the last 100 are kept for 7 days.',
+    response: { 200: WebhookDeliveriesResponse, 401: ErrorResponse, 503: ErrorResponse },
+  }),
+};
+
+export const SystemRoutes = {
+  ping: publicRouteOf(SystemHeads.ping, { tags: ['system'], summary: 'Liveness check', response: { 200: PingResponse } }),
+  limits: publicRouteOf(SystemHeads.limits, {
+    tags: ['system'],
+    summary: 'The limits of anonymous calls and of each plan, and whether the launch period is on',
+    description:
+      'Without credentials a render costs quota units by its size and format (one per started 1024 × 1024 pixels, at ' +
+      'least one, times the format weight) against a per-minute and a per-day quota per address; answers subject to ' +
+      'them carry RateLimit-Policy and RateLimit headers. With an API key each delivered image is one credit.',
+    response: { 200: LimitsResponse, 503: ErrorResponse },
+  }),
+};
+
+export const McpRoutes = {
+  mcp: publicRouteOf(McpHeads.mcp, {
+    tags: ['mcp'],
+    summary: 'MCP server (streamable HTTP) with the render tools for AI assistants',
+    description:
+      'The Model Context Protocol over streamable HTTP, stateless (no Mcp-Session-Id): tools render_html, render_svg, render_chart, ' +
+      'render_code, render_screenshot, list_templates and generate_template_image, described from the same schemas as the render calls. ' +
+      'Point an MCP client at this URL with your API key (X-API-Key or Authorization: Bearer). Each tool call is made and billed as ' +
+      'the matching API call (one credit per image); images come back as MCP image content, refusals as `isError` results with the ' +
+      'API’s message.',
+    body: McpMessage,
+    response: {
+      200: McpResponse,
+      // Unsafe<unknown>: the JSON-RPC answer is passed on as the transport's text, not re-serialised.
+      202: Type.Unsafe<unknown>({ description: 'A notification or response accepted (no content)', type: 'null' }),
+      400: ErrorResponse,
+      401: ErrorResponse,
+      503: ErrorResponse,
+    },
+  }),
+};
