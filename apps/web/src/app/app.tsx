@@ -3,7 +3,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { useState } from 'react';
 import { SessionProvider } from '../lib/session/session.context.tsx';
 import type { SessionStore } from '../lib/session/session.store.ts';
-import { AppToaster } from './app-toaster.tsx';
+import { LazyAppToaster } from './app-toaster-lazy.tsx';
 import { createQueryClient } from './query-client.ts';
 import { createAppRouter } from './router.tsx';
 
@@ -14,7 +14,7 @@ export function App({ session }: { session: SessionStore }) {
     <QueryClientProvider client={queryClient}>
       <SessionProvider store={session}>
         <RouterProvider router={router} />
-        <AppToaster />
+        <LazyAppToaster />
       </SessionProvider>
     </QueryClientProvider>
   );
