@@ -6,10 +6,13 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { blogSlugs, PRERENDERED_PATHS } from '../vite/seo-files.plugin.ts';
 
 const root = join(import.meta.dirname, '..');
-const dist = join(root, 'dist');
+// --dist: the client build to write into (its index.html is the template), dist/ unless given.
+const { values } = parseArgs({ options: { dist: { type: 'string', default: join(root, 'dist') } } });
+const dist = values.dist;
 const site = process.env.SITE_URL || 'https://render-api.dev';
 const LANGUAGES = ['en', 'fr'];
 
@@ -38,8 +41,16 @@ function headTags(head) {
     .join('\n    ');
 }
 
+// React writes a preload for the shell's images where the render starts; a fragment has no <head> for it, so it
+// moves there (where the browser wants it, and where hydration does not meet it).
+const PRELOAD = /<link rel="preload"[^>]*\/?>/g;
+
 export function pageHtml(template, { html, head }, lang) {
-  let page = template.replace('<html lang="en">', `<html lang="${lang}" data-prerendered="${lang}">`).replace('<div id="root"></div>', `<div id="root">${html}</div>`);
+  const preloads = html.match(PRELOAD) ?? [];
+  let page = template
+    .replace('<html lang="en">', `<html lang="${lang}" data-prerendered="${lang}">`)
+    .replace('<div id="root"></div>', `<div id="root">${html.replace(PRELOAD, '')}</div>`)
+    .replace('<!--app-config-->', ['<!--app-config-->', ...preloads].join('\n    '));
   if (head) {
     page = page.replace(/<meta name="description"[^>]*>\s*/, '').replace(/<title>[^<]*<\/title>/, headTags(head));
   }

@@ -3,9 +3,14 @@
 // gzipped as the issue measures it and brotli'd as the gateway serves it to browsers that accept it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 
-const dist = join(import.meta.dirname, '..', 'dist');
+// --dist: another build (the Lighthouse command measures any); --summary: the landing's total line only.
+const { values } = parseArgs({
+  options: { dist: { type: 'string', default: join(import.meta.dirname, '..', 'dist') }, summary: { type: 'boolean', default: false } },
+});
+const dist = values.dist;
 const assets = join(dist, 'assets');
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const gz = (file) => gzipSync(readFileSync(join(assets, file))).length;
@@ -31,7 +36,8 @@ while (queue.length) {
 }
 
 const rows = files.map((f) => ({ f, raw: readFileSync(join(assets, f)).length, gz: gz(f) })).sort((a, b) => b.gz - a.gz);
-for (const row of rows.slice(0, 15)) console.log(`${row.f.padEnd(48)} ${kb(row.raw).padStart(10)} ${kb(row.gz).padStart(10)} gz`);
+if (!values.summary)
+  for (const row of rows.slice(0, 15)) console.log(`${row.f.padEnd(48)} ${kb(row.raw).padStart(10)} ${kb(row.gz).padStart(10)} gz`);
 const initialGz = initial.reduce((sum, f) => sum + gz(f), 0);
 const initialBr = initial.reduce((sum, f) => sum + br(f), 0);
 console.log(

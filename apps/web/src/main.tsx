@@ -28,6 +28,8 @@ const app = (
   </StrictMode>
 );
 if (servedLanguage && servedLanguage === document.documentElement.lang) {
+  // What TanStack Router's own hydration marks: its top-level Suspense wrappers are left out, as in the HTML.
+  router.ssr = { manifest: undefined };
   await router.load();
   hydrateRoot(container, app);
 } else {

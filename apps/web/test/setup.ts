@@ -15,10 +15,7 @@ beforeAll(async () => {
   // The code editor loads CodeMirror and its grammars on demand; loading them here, outside any test's
   // time limit, keeps the first editor of a file from spending its test's 5 seconds on module transforms.
   const grammars = ['html', 'xml', 'json', 'javascript', 'python'] as const;
-  await Promise.all([
-    import('../src/components/ui/code-mirror-setup.ts'),
-    ...grammars.map((name) => import(`@codemirror/lang-${name}`)),
-  ]);
+  await Promise.all([import('../src/components/ui/code-mirror-setup.ts'), ...grammars.map((name) => import(`@codemirror/lang-${name}`))]);
 }, 60_000);
 
 afterEach(() => {

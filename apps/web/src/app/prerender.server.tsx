@@ -47,7 +47,7 @@ export async function prerenderPage(path: string, language: Language, origin: st
   const queryClient = createQueryClient();
   const router = createAppRouter({ session, queryClient }, createMemoryHistory({ initialEntries: [path] }));
   await router.load();
-  const notFound = router.state.matches.some((match) => match.status === 'notFound' || match.globalNotFound);
+  const notFound = router.state.matches.some((match) => match.status !== 'success');
   const app = (
     <StrictMode>
       <App session={session} queryClient={queryClient} router={router} />
@@ -60,7 +60,14 @@ export async function prerenderPage(path: string, language: Language, origin: st
   for (let pass = 2; html.includes('<template id="B:'); pass += 1) {
     if (pass > 4) throw new Error(`prerender: ${path} (${language}) still suspends after ${pass - 1} passes`);
     html = await renderToHtml(app);
-    if (process.env.PRERENDER_DEBUG) console.log(path, language, pass, router.state.matches.map((m) => [m.routeId, m.status]), router.state.status);
+    if (process.env.PRERENDER_DEBUG)
+      console.log(
+        path,
+        language,
+        pass,
+        router.state.matches.map((m) => [m.routeId, m.status]),
+        router.state.status,
+      );
   }
   return { html, head: serverHead.head, status: notFound ? 'notFound' : 'ok' };
 }

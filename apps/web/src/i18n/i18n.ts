@@ -17,9 +17,7 @@ export const LANGUAGE_COOKIE = 'language';
 // One JSON file per language and namespace; a page's namespace loads with the page's own chunk.
 const catalogs = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json');
 /** Every namespace (one catalog file per language each). */
-export const NAMESPACES = [
-  ...new Set(Object.keys(catalogs).map((file) => /\/([\w-]+)\.json$/.exec(file)?.[1] ?? 'common')),
-];
+export const NAMESPACES = [...new Set(Object.keys(catalogs).map((file) => /\/([\w-]+)\.json$/.exec(file)?.[1] ?? 'common'))];
 
 /** The catalogs as an i18next backend (the browser's and the prerender's). */
 export const catalogBackend = () =>
