@@ -16,15 +16,15 @@ const dist = values.dist;
 const site = process.env.SITE_URL || 'https://render-api.dev';
 const LANGUAGES = ['en', 'fr'];
 
-const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The head tags use-page-title.ts writes in the browser, as static HTML. */
 function headTags(head) {
-  const meta = (key, value, content) => (content === undefined ? '' : `<meta ${key}="${value}" content="${escape(content)}" />`);
+  const meta = (key, value, content) => (content === undefined ? '' : `<meta ${key}="${value}" content="${escapeHtml(content)}" />`);
   return [
-    `<title>${escape(head.title)}</title>`,
+    `<title>${escapeHtml(head.title)}</title>`,
     meta('name', 'description', head.description),
-    `<link rel="canonical" href="${escape(head.url)}" />`,
+    `<link rel="canonical" href="${escapeHtml(head.url)}" />`,
     meta('property', 'og:type', 'website'),
     meta('property', 'og:site_name', 'Render API'),
     meta('property', 'og:title', head.title),
