@@ -69,8 +69,21 @@ export function robotsTxt(site: string): string {
 export function seoFiles(site = process.env.SITE_URL || 'https://render-api.dev'): Plugin {
   return {
     name: 'render:seo-files',
-    // The client build only: the prerender's server bundle (--ssr) is neither published nor compressed.
-    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    // The client build and the dev server: the prerender's server bundle (--ssr) is not published.
+    apply: (_config, env) => !env.isSsrBuild,
+    // The dev server answers both as the build does (its HTML fallback would answer them otherwise).
+    configureServer(server) {
+      const files: Record<string, [string, () => string]> = {
+        '/robots.txt': ['text/plain; charset=utf-8', () => robotsTxt(site)],
+        '/sitemap.xml': ['application/xml; charset=utf-8', () => sitemapXml(site)],
+      };
+      server.middlewares.use((req, res, next) => {
+        const file = files[(req.url ?? '').split('?')[0] ?? ''];
+        if (!file) return next();
+        res.setHeader('Content-Type', file[0]);
+        res.end(file[1]());
+      });
+    },
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'robots.txt', source: robotsTxt(site) });
       this.emitFile({ type: 'asset', fileName: 'sitemap.xml', source: sitemapXml(site) });
