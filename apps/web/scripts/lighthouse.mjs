@@ -1,26 +1,48 @@
-// pnpm --filter @render/web lighthouse [--dist <dir>] [--pages /,/docs] [--langs en,fr]
+// pnpm --filter @render/web lighthouse [--dist <dir>] [--pages /,/docs] [--langs en,fr] [--serve gateway|static]
 // Lighthouse (pinned, mobile preset with its default throttling) over Debian's Chromium (CHROMIUM_PATH overrides)
-// against the production build served as production serves it: the build's precompressed .br/.gz copies to clients
-// that accept them, hashed assets cached for a year, index.html for every other page path (as the gateway's
-// web-app plugin does). /api calls go to GATEWAY_URL when set, else answer 503 (pages then show their error state).
-// Prints the four scores and CLS, LCP and TBT per page and language.
+// against the production build served as production serves it. `--serve gateway` (the default when Redis
+// answers at REDIS_URL, redis://127.0.0.1:6379 unless set) starts the real gateway over the build (WEB_DIST_DIR):
+// precompressed assets, each prerendered page in the browser's language, the API on the same origin.
+// `--serve static` is a stand-in without the gateway's dependencies: the same files, encodings and language choice.
+// Prints the four scores and CLS, LCP and TBT per page and language, then the landing page's initial JavaScript.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, request } from 'node:http';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
 
+// The goal's pages (issue 28): the public ones, an article, the 7 playgrounds, templates and the auth forms.
+const PAGES = [
+  '/',
+  '/docs',
+  '/blog',
+  '/blog/how-fast-is-a-render',
+  '/pricing',
+  '/html-to-image',
+  '/svg-to-image',
+  '/chart-to-image/chartjs',
+  '/chart-to-image/d3',
+  '/chart-to-image/highcharts',
+  '/code-to-image',
+  '/screenshot',
+  '/template/list',
+  '/login',
+  '/signup',
+];
 const { values } = parseArgs({
   options: {
     dist: { type: 'string', default: join(import.meta.dirname, '..', 'dist') },
-    pages: { type: 'string', default: '/,/docs,/html-to-image,/blog,/blog/how-fast-is-a-render,/pricing' },
+    pages: { type: 'string', default: PAGES.join(',') },
     langs: { type: 'string', default: 'en,fr' },
+    serve: { type: 'string' },
   },
 });
-const dist = values.dist;
+const dist = normalize(values.dist);
 if (!existsSync(join(dist, 'index.html'))) throw new Error(`build the app first (pnpm --filter @render/web build): ${dist} is missing`);
+const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -36,37 +58,106 @@ const TYPES = {
 };
 const gateway = process.env.GATEWAY_URL;
 
-const server = createServer((req, res) => {
-  const url = new URL(req.url ?? '/', 'http://x');
-  if (url.pathname.startsWith('/api/')) {
-    if (!gateway) return res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false,"message":"no API here"}');
-    const upstream = request(new URL(req.url ?? '/', gateway), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(upstream);
-    return;
-  }
-  let file = normalize(join(dist, decodeURIComponent(url.pathname)));
-  if (!file.startsWith(dist) || !existsSync(file) || statSync(file).isDirectory()) file = join(dist, 'index.html');
-  const accepts = String(req.headers['accept-encoding'] ?? '');
-  const headers = {
-    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-    'cache-control': file.includes(`${join(dist, 'assets')}/`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-    vary: 'accept-encoding',
-  };
-  for (const [encoding, suffix] of [
-    ['br', '.br'],
-    ['gzip', '.gz'],
-  ]) {
-    if (accepts.includes(encoding) && existsSync(file + suffix)) {
-      return res.writeHead(200, { ...headers, 'content-encoding': encoding }).end(readFileSync(file + suffix));
+/** The page's language as the gateway picks it: the `language` cookie, else the first of Accept-Language. */
+const pickLanguage = (req) =>
+  /(?:^|;\s*)language=(en|fr)/.exec(String(req.headers.cookie ?? ''))?.[1] ??
+  (String(req.headers['accept-language'] ?? '')
+    .trim()
+    .toLowerCase()
+    .startsWith('fr')
+    ? 'fr'
+    : 'en');
+
+function pageFile(req, pathname) {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const prerendered = join(dist, 'prerendered', pickLanguage(req), path, 'index.html');
+  return existsSync(prerendered) ? prerendered : join(dist, 'index.html');
+}
+
+function staticServer() {
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname.startsWith('/api/')) {
+      if (!gateway) return res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false,"message":"no API here"}');
+      const upstream = request(new URL(req.url ?? '/', gateway), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+      return;
     }
+    let file = normalize(join(dist, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(dist) || !existsSync(file) || statSync(file).isDirectory() || file.includes('/prerendered/')) {
+      file = pageFile(req, url.pathname);
+    }
+    const accepts = String(req.headers['accept-encoding'] ?? '');
+    const headers = {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': file.includes(`${join(dist, 'assets')}/`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      vary: 'accept-encoding',
+    };
+    for (const [encoding, suffix] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ]) {
+      if (accepts.includes(encoding) && existsSync(file + suffix)) {
+        return res.writeHead(200, { ...headers, 'content-encoding': encoding }).end(readFileSync(file + suffix));
+      }
+    }
+    res.writeHead(200, headers).end(readFileSync(file));
+  });
+}
+
+const redisAnswers = () =>
+  new Promise((resolve) => {
+    const { hostname, port } = new URL(redisUrl);
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
+    socket.once('connect', () => resolve(socket.end() && true));
+    socket.once('error', () => resolve(false));
+  });
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** The gateway over the build, as production runs it (its own compression, CSP and page fallback). */
+async function startGatewayServer() {
+  const port = await freePort();
+  const child = spawn('pnpm', ['--silent', '--filter', '@render/gateway', 'start'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, WEB_DIST_DIR: dist, PORT: String(port), HOST: '127.0.0.1', REDIS_URL: redisUrl, LOG_LEVEL: 'error' },
+    detached: true,
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode})`);
+    const up = await fetch(`${origin}/api/ping`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return { origin, close: () => process.kill(-child.pid, 'SIGTERM') };
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  res.writeHead(200, headers).end(readFileSync(file));
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${server.address().port}`;
+  process.kill(-child.pid, 'SIGTERM');
+  throw new Error('the gateway did not answer /api/ping within 60 s');
+}
+
+const serve = values.serve ?? ((await redisAnswers()) ? 'gateway' : 'static');
+let origin;
+let closeServer;
+if (serve === 'gateway') {
+  ({ origin, close: closeServer } = await startGatewayServer());
+} else {
+  const server = staticServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${server.address().port}`;
+  closeServer = () => server.close();
+}
+console.error(`measuring ${dist} served by the ${serve === 'gateway' ? 'gateway' : 'static stand-in'} at ${origin}`);
 
 /** Chromium with the language the app detects (navigator.language), on a debugging port Lighthouse drives. */
 async function launchChromium(lang) {
@@ -129,8 +220,11 @@ try {
     }
   }
 } finally {
-  server.close();
+  closeServer();
 }
 const columns = Object.keys(rows[0] ?? {});
 console.log(`| ${columns.join(' | ')} |\n|${columns.map(() => '---').join('|')}|`);
 for (const row of rows) console.log(`| ${columns.map((c) => row[c]).join(' | ')} |`);
+// The landing page's initial JavaScript (scripts/report-sizes.mjs), printed with the scores it explains.
+const sizes = spawn(process.execPath, [join(import.meta.dirname, 'report-sizes.mjs'), '--dist', dist, '--summary'], { stdio: 'inherit' });
+await new Promise((resolve) => sizes.once('exit', resolve));

@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { createQueryClient } from './app/query-client.ts';
+import { createAppRouter } from './app/router.tsx';
 import { initI18n } from './i18n/i18n.ts';
 import { readAppConfig } from './lib/app-config.ts';
 import { createSessionStore } from './lib/session/session.store.ts';
@@ -12,10 +14,25 @@ void startTelemetry(readAppConfig());
 
 // docs/spec/product.md: nothing is shown before the language is known and its common catalog has loaded.
 await initI18n();
-void session.start();
+const container = document.getElementById('root')!;
+const servedLanguage = document.documentElement.dataset.prerendered;
+const queryClient = createQueryClient();
+const router = createAppRouter({ session, queryClient });
 
-createRoot(document.getElementById('root')!).render(
+// A prerendered page (scripts/prerender.mjs) was sent in the reader's language (cookie, else Accept-Language):
+// hydrate it once the route's code has loaded, so the first render matches the HTML. Should the stored choice
+// differ (a choice made before the cookie existed), the page is rendered afresh in it (once: the cookie is now set).
+const app = (
   <StrictMode>
-    <App session={session} />
-  </StrictMode>,
+    <App session={session} queryClient={queryClient} router={router} />
+  </StrictMode>
 );
+if (servedLanguage && servedLanguage === document.documentElement.lang) {
+  // What TanStack Router's own hydration marks: its top-level Suspense wrappers are left out, as in the HTML.
+  router.ssr = { manifest: undefined };
+  await router.load();
+  hydrateRoot(container, app);
+} else {
+  createRoot(container).render(app);
+}
+void session.start();

@@ -46,7 +46,8 @@ export function precompress(): Plugin {
   let config: ResolvedConfig;
   return {
     name: 'render:precompress',
-    apply: 'build',
+    // The client build only: the prerender's server bundle (--ssr) is neither published nor compressed.
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(resolved) {
       config = resolved;
     },

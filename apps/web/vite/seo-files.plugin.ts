@@ -27,6 +27,12 @@ export const PUBLIC_PATHS = [
   '/signup',
 ];
 
+/**
+ * The public pages built as static HTML in each language (scripts/prerender.mjs), with every blog article:
+ * the ones a visitor lands on from outside. The playgrounds and account screens stay client-rendered.
+ */
+export const PRERENDERED_PATHS = ['/', '/docs', '/blog', '/pricing', '/about', '/contact', '/terms', '/privacy', '/cookies'];
+
 /** What crawlers are kept out of: accounts' own pages and the API. */
 const PRIVATE_PREFIXES = ['/api/', '/dashboard', '/template/create', '/template/edit/', '/verify', '/reset-password'];
 
@@ -63,7 +69,21 @@ export function robotsTxt(site: string): string {
 export function seoFiles(site = process.env.SITE_URL || 'https://render-api.dev'): Plugin {
   return {
     name: 'render:seo-files',
-    apply: 'build',
+    // The client build and the dev server: the prerender's server bundle (--ssr) is not published.
+    apply: (_config, env) => !env.isSsrBuild,
+    // The dev server answers both as the build does (its HTML fallback would answer them otherwise).
+    configureServer(server) {
+      const files: Record<string, [string, () => string]> = {
+        '/robots.txt': ['text/plain; charset=utf-8', () => robotsTxt(site)],
+        '/sitemap.xml': ['application/xml; charset=utf-8', () => sitemapXml(site)],
+      };
+      server.middlewares.use((req, res, next) => {
+        const file = files[(req.url ?? '').split('?')[0] ?? ''];
+        if (!file) return next();
+        res.setHeader('Content-Type', file[0]);
+        res.end(file[1]());
+      });
+    },
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'robots.txt', source: robotsTxt(site) });
       this.emitFile({ type: 'asset', fileName: 'sitemap.xml', source: sitemapXml(site) });

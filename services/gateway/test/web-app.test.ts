@@ -19,6 +19,19 @@ writeFileSync(join(dist, 'assets', 'chunk-77aa.js'), chunk);
 writeFileSync(join(dist, 'assets', 'chunk-77aa.js.br'), brotliCompressSync(chunk));
 writeFileSync(join(dist, 'assets', 'chunk-77aa.js.gz'), gzipSync(chunk));
 
+// The build's prerendered public pages (apps/web scripts/prerender.mjs): `/` and `/docs` in each language.
+const prerenderedPage = (lang: string, title: string) =>
+  `<!doctype html><html lang="${lang}" data-prerendered="${lang}"><head><!--app-config--></head><body><div id="root"><h1>${title}</h1></div></body></html>`;
+for (const [lang, path, title] of [
+  ['en', '', 'Home'],
+  ['fr', '', 'Accueil'],
+  ['en', 'docs', 'Docs'],
+  ['fr', 'docs', 'Documentation'],
+]) {
+  mkdirSync(join(dist, 'prerendered', lang!, path!), { recursive: true });
+  writeFileSync(join(dist, 'prerendered', lang!, path!, 'index.html'), prerenderedPage(lang!, title!));
+}
+
 let plain: TestGateway;
 let withTelemetry: TestGateway;
 let apiOnly: TestGateway;
@@ -145,6 +158,29 @@ describe('the built web app, served by the gateway', () => {
     const plainCsp = (await fetch(`${plain.url}/`)).headers.get('content-security-policy') ?? '';
     expect(plainCsp).toContain("connect-src 'self';");
     expect(plainCsp).toContain("script-src 'self';");
+  });
+
+  it('answers a prerendered page in the stored language, else the best accepted one, else English', async () => {
+    const page = async (path: string, headers: Record<string, string> = {}) => {
+      const answer = await rawRequest(`${withTelemetry.url}${path}`, { headers: { 'accept-encoding': 'br', ...headers } });
+      expect(answer.headers['content-encoding']).toBe('br');
+      expect(answer.headers.vary).toMatch(/accept-language/i);
+      expect(answer.headers['cache-control']).toBe('no-cache');
+      return answer.decoded().toString();
+    };
+    expect(await page('/')).toContain('<h1>Home</h1>');
+    expect(await page('/', { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.8' })).toContain('<h1>Accueil</h1>');
+    expect(await page('/docs', { 'accept-language': 'de-DE, en;q=0.5, fr;q=0.7' })).toContain('<h1>Documentation</h1>');
+    expect(await page('/docs/?tab=1', { 'accept-language': 'de, es' })).toContain('<h1>Docs</h1>');
+    // The stored choice (the `language` cookie the app writes) wins over the browser's languages.
+    expect(await page('/docs', { 'accept-language': 'fr', cookie: 'a=1; language=en' })).toContain('<h1>Docs</h1>');
+    expect(await page('/', { cookie: 'language=fr' })).toContain('<h1>Accueil</h1>');
+    const html = await page('/', { cookie: 'language=xx', 'accept-language': 'xx' });
+    expect(html).toContain('<h1>Home</h1>');
+    expect(html).toContain('id="app-config"');
+    // Pages the build did not prerender are the client-rendered index.html; the files have no URL of their own.
+    expect(await page('/dashboard', { cookie: 'language=fr' })).toContain('<div id="root"></div>');
+    expect(await page('/prerendered/fr/index.html')).toContain('<div id="root"></div>');
   });
 
   it('serves no pages without WEB_DIST_DIR', async () => {

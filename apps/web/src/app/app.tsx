@@ -1,20 +1,27 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useState } from 'react';
 import { SessionProvider } from '../lib/session/session.context.tsx';
 import type { SessionStore } from '../lib/session/session.store.ts';
-import { AppToaster } from './app-toaster.tsx';
+import { LazyAppToaster } from './app-toaster-lazy.tsx';
 import { createQueryClient } from './query-client.ts';
-import { createAppRouter } from './router.tsx';
+import { type AppRouter, createAppRouter } from './router.tsx';
 
-export function App({ session }: { session: SessionStore }) {
-  const [queryClient] = useState(createQueryClient);
-  const [router] = useState(() => createAppRouter({ session, queryClient }));
+export interface AppProps {
+  session: SessionStore;
+  /** Given when made (and loaded) before rendering: by the prerender, and before hydrating its HTML. */
+  queryClient?: QueryClient;
+  router?: AppRouter;
+}
+
+export function App({ session, queryClient: givenClient, router: givenRouter }: AppProps) {
+  const [queryClient] = useState(() => givenClient ?? createQueryClient());
+  const [router] = useState(() => givenRouter ?? createAppRouter({ session, queryClient }));
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider store={session}>
         <RouterProvider router={router} />
-        <AppToaster />
+        <LazyAppToaster />
       </SessionProvider>
     </QueryClientProvider>
   );

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, type RouterHistory } from '@tanstack/react-router';
 import { ErrorPage } from '../features/errors/error-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found.page.tsx';
 import { RootLayout } from '../layout/root-layout.tsx';
@@ -67,15 +67,19 @@ const routes = [
 
 const routeTree = rootRoute.addChildren(routes);
 
-export function createAppRouter(context: RouterContext) {
+/** `history`: the prerender passes a memory history at the page's path; the browser uses its own. */
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
   return createRouter({
     routeTree,
     context,
+    ...(history ? { history } : {}),
     defaultPreload: 'intent',
     scrollRestoration: true,
     defaultNotFoundComponent: NotFoundPage,
   });
 }
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 declare module '@tanstack/react-router' {
   interface Register {

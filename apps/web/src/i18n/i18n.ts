@@ -8,19 +8,29 @@ export type Language = (typeof LANGUAGES)[number];
 /** docs/spec/product.md: detected from the browser, stored under `language`, English when neither says otherwise. */
 export const LANGUAGE_STORAGE_KEY = 'language';
 
+/**
+ * The stored choice is mirrored in a cookie of the same name, so the server can send the prerendered page in
+ * that language (services/gateway web-app plugin) before any script runs.
+ */
+export const LANGUAGE_COOKIE = 'language';
+
 // One JSON file per language and namespace; a page's namespace loads with the page's own chunk.
 const catalogs = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json');
+/** Every namespace (one catalog file per language each). */
+export const NAMESPACES = [...new Set(Object.keys(catalogs).map((file) => /\/([\w-]+)\.json$/.exec(file)?.[1] ?? 'common'))];
+
+/** The catalogs as an i18next backend (the browser's and the prerender's). */
+export const catalogBackend = () =>
+  resourcesToBackend((lng: string, ns: string) => {
+    const load = catalogs[`./locales/${lng}/${ns}.json`];
+    return load ? load().then((m) => m.default) : Promise.resolve({});
+  });
 
 export function initI18n(options: { lng?: string } = {}) {
   return i18next
     .use(LanguageDetector)
     .use(initReactI18next)
-    .use(
-      resourcesToBackend((lng: string, ns: string) => {
-        const load = catalogs[`./locales/${lng}/${ns}.json`];
-        return load ? load().then((m) => m.default) : Promise.resolve({});
-      }),
-    )
+    .use(catalogBackend())
     .init({
       lng: options.lng,
       supportedLngs: LANGUAGES,
@@ -33,7 +43,10 @@ export function initI18n(options: { lng?: string } = {}) {
       detection: {
         order: ['localStorage', 'navigator', 'htmlTag'],
         lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-        caches: ['localStorage'],
+        lookupCookie: LANGUAGE_COOKIE,
+        caches: ['localStorage', 'cookie'],
+        cookieMinutes: 60 * 24 * 365,
+        cookieOptions: { path: '/', sameSite: 'lax' },
       },
       react: { useSuspense: true },
     })

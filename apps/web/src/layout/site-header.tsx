@@ -1,50 +1,16 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
-import { ChevronDown, LogOut, Menu, X } from 'lucide-react';
+import { LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { useSession, useSessionStore } from '../lib/session/session.context.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
-import { isGroup, NAV_ITEMS, type NavGroup } from './nav-items.ts';
+import { LazyNavDropdown } from './nav-dropdown-lazy.tsx';
+import { isGroup, NAV_ITEMS } from './nav-items.ts';
+import { linkClass } from './nav-styles.ts';
 
-const linkClass = 'whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900';
 const activeProps = { className: 'text-accent-700', 'aria-current': 'page' as const };
-
-/** Dropdowns close on outside click (Radix) and whenever the route changes. */
-function NavDropdown({ group, pathname }: { group: NavGroup; pathname: string }) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the point of watching the path.
-  useEffect(() => setOpen(false), [pathname]);
-  return (
-    <DropdownMenu.Root open={open} onOpenChange={setOpen} modal={false}>
-      <DropdownMenu.Trigger className={`${linkClass} inline-flex items-center gap-1`} data-testid={`nav-${group.id}`}>
-        {t(group.labelKey)}
-        <ChevronDown className="size-3.5" aria-hidden />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="start"
-          sideOffset={6}
-          className="z-50 min-w-48 rounded-lg border border-zinc-200 bg-white p-1 shadow-lg"
-        >
-          {group.items.map((item) => (
-            <DropdownMenu.Item key={item.to} asChild>
-              <AppLink
-                to={item.to}
-                className="block rounded-md px-3 py-2 text-sm text-zinc-700 outline-none data-[highlighted]:bg-zinc-100"
-              >
-                {t(item.labelKey)}
-              </AppLink>
-            </DropdownMenu.Item>
-          ))}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
-}
 
 function AccountLinks({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
@@ -131,7 +97,7 @@ export function SiteHeader() {
         <nav aria-label={t('nav.mainLabel')} className="hidden flex-1 items-center gap-0.5 xl:flex">
           {NAV_ITEMS.map((item) =>
             isGroup(item) ? (
-              <NavDropdown key={item.id} group={item} pathname={pathname} />
+              <LazyNavDropdown key={item.id} group={item} pathname={pathname} />
             ) : (
               <AppLink key={item.to} to={item.to} className={linkClass} activeProps={activeProps}>
                 {t(item.labelKey)}

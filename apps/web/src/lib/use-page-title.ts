@@ -47,6 +47,12 @@ export function applyPageHead(head: PageHead) {
 }
 
 /**
+ * The head of the page being prerendered (no document there): the prerender sets `origin` (the public site),
+ * renders, then reads `head` to write it into the static HTML. Unused in the browser.
+ */
+export const serverHead: { origin: string; head?: PageHead } = { origin: '' };
+
+/**
  * Sets the document's head for the page: title as "<page> · <brand>", and its description (given, else the common
  * catalog's for the current path, else the site's), canonical URL, Open Graph and Twitter tags.
  */
@@ -56,16 +62,18 @@ export function usePageTitle(title: string | undefined, options: { description?:
   const language = i18n.resolvedLanguage ?? 'en';
   const { description, image } = options;
   const pathname = useRouterState({ select: (state) => state.location.pathname });
-  useEffect(() => {
-    const { origin } = window.location;
+  const headAt = (origin: string): PageHead => {
     const descriptions = t('meta.descriptions', { returnObjects: true }) as Record<string, string>;
     const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-    applyPageHead({
+    return {
       title: title ? `${title} · ${brand}` : brand,
       description: description ?? descriptions[path] ?? descriptions.default ?? '',
       url: `${origin}${path}`,
       image: image ? new URL(image, origin).href : undefined,
       locale: language,
-    });
-  }, [title, brand, description, image, language, pathname, t]);
+    };
+  };
+  if (import.meta.env.SSR) serverHead.head = headAt(serverHead.origin);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: headAt reads exactly these.
+  useEffect(() => applyPageHead(headAt(window.location.origin)), [title, brand, description, image, language, pathname, t]);
 }
