@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { cacheField, dimension, formatMessages, optimizeField, outputFields, quality, RasterFormats, scaleField } from './render.ts';
 import { conditional, StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';
+import { QuickChartJob } from './quickchart.ts';
 
 export const ChartLibraries = ['chartjs', 'd3', 'highcharts'] as const;
 export type ChartLibrary = (typeof ChartLibraries)[number];
@@ -295,6 +296,8 @@ export const ChartRenderPayload = Type.Object(
     scale: Type.Number(),
     responsiveWidth: Type.Optional(Type.Boolean()),
     theme: StringEnum(['light', 'dark'] as const),
+    /** A QuickChart-compatible call: the config is `quickchart.source`, and chartData/chartOptions are unused. */
+    quickchart: Type.Optional(QuickChartJob),
   },
   { additionalProperties: false },
 );

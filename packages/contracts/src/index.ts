@@ -25,3 +25,4 @@ export * from './template-bindings.ts';
 export * from './template-routes.ts';
 export * from './usage.ts';
 export * from './webhook.ts';
+export * from './quickchart.ts';

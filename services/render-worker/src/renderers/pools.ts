@@ -1,5 +1,6 @@
 import type { PoolDefinition } from '../browser/render-cluster.ts';
 import { prepareChartPage } from './chart/chart-host.ts';
+import { prepareQuickChartPage } from './chart/quickchart-host.ts';
 import { prepareCodePage } from './code/code-host.ts';
 import type { PoolName } from './renderer.ts';
 import { prepareScreenshotPage } from './screenshot/prepared-page.ts';
@@ -8,6 +9,8 @@ import { prepareScreenshotPage } from './screenshot/prepared-page.ts';
 export const poolDefinitions: Record<PoolName, PoolDefinition> = {
   generic: { mode: 'warm' },
   chart: { mode: 'warm', preparePage: prepareChartPage, pick: 'most-recent' },
+  // QuickChart-compatible charts: Chart.js 2 and 4 on a page that may evaluate a config's JavaScript.
+  quickchart: { mode: 'warm', preparePage: prepareQuickChartPage, pick: 'most-recent' },
   code: { mode: 'warm', preparePage: prepareCodePage, pick: 'most-recent' },
   // A caller's next screenshot reuses its last (wiped) context: no new renderer process (~50–80 ms of CPU).
   // At most 4 callers keep one (each holds an idle renderer, ~30–50 MB), for 50 jobs, 10 min, or 1 idle min.
