@@ -168,7 +168,15 @@ function draw(config: QuickChartPageConfig, chart: JsonObject): HTMLCanvasElemen
   container.append(canvas);
   const Ctor = (v2 ? window.Chart2 : window.Chart) as unknown as ChartCtor | undefined;
   if (!Ctor) throw new Error(`Chart.js ${config.chartJs} is not loaded`);
-  drawn.current = new Ctor(canvas, chart);
+  // Some Chart.js 2 plugins (outlabels) look up the global `Chart` while drawing: it is Chart.js 2 for the
+  // (synchronous, animation-free) drawing of a version 2 chart, and Chart.js 4 again afterwards.
+  const chart4 = window.Chart;
+  if (v2) (window as unknown as { Chart: unknown }).Chart = Ctor;
+  try {
+    drawn.current = new Ctor(canvas, chart);
+  } finally {
+    window.Chart = chart4;
+  }
   return canvas;
 }
 
