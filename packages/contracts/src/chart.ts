@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
+import { QuickChartJob } from './quickchart.ts';
 import { cacheField, dimension, formatMessages, optimizeField, outputFields, quality, RasterFormats, scaleField } from './render.ts';
 import { conditional, StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';
-import { QuickChartJob } from './quickchart.ts';
 
 export const ChartLibraries = ['chartjs', 'd3', 'highcharts'] as const;
 export type ChartLibrary = (typeof ChartLibraries)[number];

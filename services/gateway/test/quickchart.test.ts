@@ -51,7 +51,8 @@ const WHITE = [255, 255, 255, 255];
 const DEFAULT_BLUE_ON_WHITE = [155, 208, 245, 255];
 
 // QuickChart's home-page example, as written in its docs (a JavaScript object literal, Chart.js 2).
-const HELLO_WORLD = "{type:'bar',data:{labels:['January','February','March','April','May'],datasets:[{label:'Dogs',data:[50,60,70,180,190]},{label:'Cats',data:[100,200,300,400,500]}]}}";
+const HELLO_WORLD =
+  "{type:'bar',data:{labels:['January','February','March','April','May'],datasets:[{label:'Dogs',data:[50,60,70,180,190]},{label:'Cats',data:[100,200,300,400,500]}]}}";
 
 describe('GET /chart and POST /chart (QuickChart parameters)', () => {
   it("QuickChart's hello-world: PNG of 500×300 at devicePixelRatio 2, its default colours", async () => {
@@ -107,7 +108,11 @@ describe('GET /chart and POST /chart (QuickChart parameters)', () => {
     expect(await svg.text()).toMatch(/^<svg [^>]*width="500" height="300"/);
     const pdf = await get({ c: chart, f: 'pdf' });
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     const b64 = await get({ c: chart, f: 'base64' });
     expect(b64.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await b64.text();
@@ -154,12 +159,18 @@ describe("QuickChart's documented examples (gallery, Chart.js 2 and 4)", () => {
   it.each([
     ['bar', "{type:'bar',data:{labels:['Q1','Q2','Q3','Q4'],datasets:[{label:'Users',data:[50,60,70,180],backgroundColor:'red'}]}}"],
     ['horizontalBar', "{type:'horizontalBar',data:{labels:['Q1','Q2'],datasets:[{label:'Users',data:[50,60],backgroundColor:'red'}]}}"],
-    ['line', "{type:'line',data:{labels:[1,2,3,4,5],datasets:[{label:'A',data:[1,5,2,8,3],borderColor:'red',backgroundColor:'red',fill:true}]}}"],
+    [
+      'line',
+      "{type:'line',data:{labels:[1,2,3,4,5],datasets:[{label:'A',data:[1,5,2,8,3],borderColor:'red',backgroundColor:'red',fill:true}]}}",
+    ],
     ['pie', "{type:'pie',data:{labels:['a','b','c'],datasets:[{data:[60,20,20],backgroundColor:['red','blue','green']}]}}"],
     ['doughnut', "{type:'doughnut',data:{labels:['a','b'],datasets:[{data:[80,20],backgroundColor:['red','blue']}]}}"],
     ['donut (QuickChart spelling)', "{type:'donut',data:{datasets:[{data:[80,20],backgroundColor:['red','blue']}]}}"],
     ['polarArea', "{type:'polarArea',data:{labels:['a','b','c'],datasets:[{data:[10,9,8],backgroundColor:['red','red','red']}]}}"],
-    ['radar', "{type:'radar',data:{labels:['a','b','c','d','e'],datasets:[{label:'A',data:[9,9,9,9,9],backgroundColor:'red'}]},options:{scale:{ticks:{min:0,max:10}}}}"],
+    [
+      'radar',
+      "{type:'radar',data:{labels:['a','b','c','d','e'],datasets:[{label:'A',data:[9,9,9,9,9],backgroundColor:'red'}]},options:{scale:{ticks:{min:0,max:10}}}}",
+    ],
     ['scatter', "{type:'scatter',data:{datasets:[{label:'A',pointRadius:12,backgroundColor:'red',data:[{x:1,y:2},{x:2,y:4},{x:3,y:1}]}]}}"],
     ['bubble', "{type:'bubble',data:{datasets:[{label:'A',backgroundColor:'red',data:[{x:1,y:2,r:25},{x:2,y:3,r:30}]}]}}"],
   ])('Chart.js 2 %s: right size, not blank, its colour drawn', async (_type, chart) => {
@@ -170,7 +181,8 @@ describe("QuickChart's documented examples (gallery, Chart.js 2 and 4)", () => {
   });
 
   it('Chart.js 4 (v=4 and v=3): v4 options (indexAxis, scales.x) are read', async () => {
-    const chart = "{type:'bar',data:{labels:['a','b'],datasets:[{label:'A',data:[10,10],backgroundColor:'red'}]},options:{indexAxis:'y',scales:{x:{min:0,max:10}},plugins:{legend:{display:false}}}}";
+    const chart =
+      "{type:'bar',data:{labels:['a','b'],datasets:[{label:'A',data:[10,10],backgroundColor:'red'}]},options:{indexAxis:'y',scales:{x:{min:0,max:10}},plugins:{legend:{display:false}}}}";
     for (const v of ['4', '3']) {
       const img = await render(chart, { v });
       // Horizontal bars at the maximum: the row across the middle is red far to the right.
@@ -182,7 +194,10 @@ describe("QuickChart's documented examples (gallery, Chart.js 2 and 4)", () => {
   });
 
   it('sparkline: one line, no axes, edge to edge', async () => {
-    const img = await render("{type:'sparkline',data:{datasets:[{data:[140,60,274,370,199],borderColor:'blue',borderWidth:3}]}}", { w: '200', h: '60' });
+    const img = await render("{type:'sparkline',data:{datasets:[{data:[140,60,274,370,199],borderColor:'blue',borderWidth:3}]}}", {
+      w: '200',
+      h: '60',
+    });
     expect([img.width, img.height]).toEqual([200, 60]);
     expect(share(img, BLUE, 60)).toBeGreaterThan(0.01);
     // No axis labels: the left edge holds only the line and white.
@@ -205,24 +220,50 @@ describe("QuickChart's documented examples (gallery, Chart.js 2 and 4)", () => {
     const annotation4 =
       "{type:'line',data:{labels:[1,2,3],datasets:[{data:[1,2,3],borderColor:'blue'}]},options:{plugins:{annotation:{annotations:{l:{type:'line',yMin:2.5,yMax:2.5,borderColor:'red',borderWidth:6}}}}}}";
     expect(share(await render(annotation4, { v: '4' }), RED, 40)).toBeGreaterThan(0.005);
-    const labels = "{type:'bar',data:{labels:['a'],datasets:[{data:[10],backgroundColor:'white'}]},options:{plugins:{datalabels:{display:true,color:'red',font:{size:40,weight:'bold'}}}}}";
+    const labels =
+      "{type:'bar',data:{labels:['a'],datasets:[{data:[10],backgroundColor:'white'}]},options:{plugins:{datalabels:{display:true,color:'red',font:{size:40,weight:'bold'}}}}}";
     expect(share(await render(labels), RED, 60)).toBeGreaterThan(0.002);
     expect(share(await render(labels, { v: '4' }), RED, 60)).toBeGreaterThan(0.002);
-    const centre = "{type:'doughnut',data:{datasets:[{data:[1,1],backgroundColor:['#eee','#eee']}]},options:{plugins:{datalabels:{display:false},doughnutlabel:{labels:[{text:'88',font:{size:60},color:'red'}]}}}}";
+    const centre =
+      "{type:'doughnut',data:{datasets:[{data:[1,1],backgroundColor:['#eee','#eee']}]},options:{plugins:{datalabels:{display:false},doughnutlabel:{labels:[{text:'88',font:{size:60},color:'red'}]}}}}";
     const centreImg = await render(centre);
     expect(share(centreImg, RED, 60)).toBeGreaterThan(0.002);
-    const outlabels = "{type:'outlabeledPie',data:{labels:['ONE','TWO'],datasets:[{data:[1,2],backgroundColor:['#eee','#ddd']}]},options:{plugins:{legend:false,outlabels:{text:'%l',color:'red',backgroundColor:'red'}}}}";
+    const outlabels =
+      "{type:'outlabeledPie',data:{labels:['ONE','TWO'],datasets:[{data:[1,2],backgroundColor:['#eee','#ddd']}]},options:{plugins:{legend:false,outlabels:{text:'%l',color:'red',backgroundColor:'red'}}}}";
     expect(share(await render(outlabels), RED, 60)).toBeGreaterThan(0.002);
   });
 });
 
 describe('Issue 29 §3: charts as their documentation writes them', () => {
   it('moment tokens in a Chart.js 4 time scale, on /chart?v=4 and on chart-to-img', async () => {
-    const options = { scales: { x: { type: 'time', time: { parser: 'YYYY-MM-DD', unit: 'month', tooltipFormat: 'MMM D, YYYY', displayFormats: { month: 'MMM YYYY' } } } } };
-    const data = { datasets: [{ label: 'A', data: [{ x: '2024-01-05', y: 1 }, { x: '2024-03-09', y: 3 }], borderColor: 'red' }] };
+    const options = {
+      scales: {
+        x: {
+          type: 'time',
+          time: { parser: 'YYYY-MM-DD', unit: 'month', tooltipFormat: 'MMM D, YYYY', displayFormats: { month: 'MMM YYYY' } },
+        },
+      },
+    };
+    const data = {
+      datasets: [
+        {
+          label: 'A',
+          data: [
+            { x: '2024-01-05', y: 1 },
+            { x: '2024-03-09', y: 3 },
+          ],
+          borderColor: 'red',
+        },
+      ],
+    };
     const res = await get({ c: JSON.stringify({ type: 'line', data, options }), v: '4' });
     expect(res.status, await res.clone().text()).toBe(200);
-    const convert = await gateway.post('/api/chart-to-img/convert', { library: 'chartjs', chartType: 'line', chartData: data, chartOptions: options });
+    const convert = await gateway.post('/api/chart-to-img/convert', {
+      library: 'chartjs',
+      chartType: 'line',
+      chartData: data,
+      chartOptions: options,
+    });
     expect(convert.status, await convert.clone().text()).toBe(200);
   });
 

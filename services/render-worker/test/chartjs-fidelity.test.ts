@@ -211,11 +211,41 @@ function momentCases(): Case[] {
   const years = { labels: ['2015-01-01', '2016-01-01', '2017-01-01', '2018-01-01'], datasets: [{ label: 'A', data: [3, 9, 4, 7] }] };
   const hours = Array.from({ length: 6 }, (_, i) => ({ x: Date.UTC(2024, 0, 1, i * 3), y: (i * 7) % 5 }));
   return [
-    { name: 'time (moment tokens): year unit, parser YYYY-MM-DD', type: 'line', data: years, options: timeOptions(0, 'year', 'year', true), referenceOptions: timeOptions(1, 'year', 'year', true) },
-    { name: 'time (moment tokens): day unit "MMM D"', type: 'line', data: { datasets: [{ label: 'A', data: timePoints(7) }] }, options: timeOptions(0, 'day', 'day'), referenceOptions: timeOptions(1, 'day', 'day') },
-    { name: 'time (moment tokens): month unit "MMM YYYY", bar', type: 'bar', data: { datasets: [{ label: 'A', data: timePoints(8, 6, 31) }] }, options: timeOptions(0, 'month', 'month'), referenceOptions: timeOptions(1, 'month', 'month') },
-    { name: 'time (moment tokens): ordinal "Do MMM"', type: 'line', data: { datasets: [{ label: 'A', data: timePoints(9, 8, 2) }] }, options: timeOptions(0, 'day', 'dayOrdinal'), referenceOptions: timeOptions(1, 'day', 'dayOrdinal') },
-    { name: 'time (moment tokens): hour "h A"', type: 'line', data: { datasets: [{ label: 'A', data: hours }] }, options: timeOptions(0, 'hour', 'hour'), referenceOptions: timeOptions(1, 'hour', 'hour') },
+    {
+      name: 'time (moment tokens): year unit, parser YYYY-MM-DD',
+      type: 'line',
+      data: years,
+      options: timeOptions(0, 'year', 'year', true),
+      referenceOptions: timeOptions(1, 'year', 'year', true),
+    },
+    {
+      name: 'time (moment tokens): day unit "MMM D"',
+      type: 'line',
+      data: { datasets: [{ label: 'A', data: timePoints(7) }] },
+      options: timeOptions(0, 'day', 'day'),
+      referenceOptions: timeOptions(1, 'day', 'day'),
+    },
+    {
+      name: 'time (moment tokens): month unit "MMM YYYY", bar',
+      type: 'bar',
+      data: { datasets: [{ label: 'A', data: timePoints(8, 6, 31) }] },
+      options: timeOptions(0, 'month', 'month'),
+      referenceOptions: timeOptions(1, 'month', 'month'),
+    },
+    {
+      name: 'time (moment tokens): ordinal "Do MMM"',
+      type: 'line',
+      data: { datasets: [{ label: 'A', data: timePoints(9, 8, 2) }] },
+      options: timeOptions(0, 'day', 'dayOrdinal'),
+      referenceOptions: timeOptions(1, 'day', 'dayOrdinal'),
+    },
+    {
+      name: 'time (moment tokens): hour "h A"',
+      type: 'line',
+      data: { datasets: [{ label: 'A', data: hours }] },
+      options: timeOptions(0, 'hour', 'hour'),
+      referenceOptions: timeOptions(1, 'hour', 'hour'),
+    },
   ];
 }
 

@@ -21,7 +21,10 @@ describe('moment.js time formats on the date-fns adapter', () => {
   it('translates displayFormats, tooltipFormat and parser of every time scale, nothing else', () => {
     const options = {
       plugins: { title: { text: 'YYYY' } },
-      scales: { x: { type: 'time', time: { parser: 'YYYY-MM-DD', tooltipFormat: 'MMM D, YYYY', displayFormats: { day: 'MMM D' } } }, y: {} },
+      scales: {
+        x: { type: 'time', time: { parser: 'YYYY-MM-DD', tooltipFormat: 'MMM D, YYYY', displayFormats: { day: 'MMM D' } } },
+        y: {},
+      },
     };
     translateTimeFormats(options);
     expect(options.scales.x.time).toEqual({ parser: 'yyyy-MM-dd', tooltipFormat: 'MMM d, yyyy', displayFormats: { day: 'MMM d' } });

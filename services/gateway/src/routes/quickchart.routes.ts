@@ -44,7 +44,8 @@ const quickChartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { image, meta } = await app.credits.renderBilled(request, 'chart', payload);
       reply.header('X-Render-Time', String(meta.renderMs)).header('X-Queue-Time', String(meta.queueMs));
       if (dataUrl) return reply.type('text/plain; charset=utf-8').send(`data:${meta.mimeType};base64,${image.toString('base64')}`);
-      if (meta.format === 'svg') reply.header('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox");
+      if (meta.format === 'svg')
+        reply.header('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox");
       return reply.type(meta.mimeType).send(image);
     } catch (err) {
       // QuickChart puts the reason in a header too, for clients that only look at the image answer.

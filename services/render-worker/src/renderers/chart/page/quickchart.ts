@@ -48,7 +48,6 @@ function evaluate(source: string): { chart: unknown; evaluated: boolean } {
   try {
     return { chart: JSON.parse(source), evaluated: false };
   } catch {
-    // biome-ignore lint/security/noGlobalEval: QuickChart configs are JavaScript; see the header comment.
     const chart = new Function(`"use strict";\nreturn (\n${source}\n);`)();
     return { chart, evaluated: true };
   }
@@ -60,8 +59,18 @@ const datasetsOf = (chart: JsonObject): JsonObject[] =>
 function addPalette(chart: JsonObject, type: string): void {
   datasetsOf(chart).forEach((ds, i) => {
     if (ds.backgroundColor !== undefined) return;
-    ds.backgroundColor = ROUND.has(type) && Array.isArray(ds.data) ? ds.data.map((_, j) => PALETTE[j % PALETTE.length]) : PALETTE[i % PALETTE.length];
+    ds.backgroundColor =
+      ROUND.has(type) && Array.isArray(ds.data) ? ds.data.map((_, j) => PALETTE[j % PALETTE.length]) : PALETTE[i % PALETTE.length];
   });
+}
+
+/** `holder[key]` as an object, made (an empty one) when it is not one yet. */
+function objectIn(holder: JsonObject, key: string): JsonObject {
+  const value = holder[key];
+  if (isJsonObject(value)) return value;
+  const made: JsonObject = {};
+  holder[key] = made;
+  return made;
 }
 
 const numbers = (values: unknown): number[] => (Array.isArray(values) ? values.map(Number).filter(Number.isFinite) : []);
@@ -73,18 +82,18 @@ function sparkline(chart: JsonObject, options: JsonObject, v2: boolean): void {
   chart.type = 'line';
   const values = numbers(first.data);
   if (isJsonObject(chart.data) && !chart.data.labels) chart.data.labels = values.map(() => '');
-  const elements = (options.elements ??= {}) as JsonObject;
+  const elements = objectIn(options, 'elements');
   elements.line ??= { borderColor: '#000', borderWidth: 1, fill: false };
   elements.point ??= { radius: 0 };
   const min = Math.min(...values);
   const max = Math.max(...values);
   if (v2) {
     options.legend ??= { display: false };
-    const scales = (options.scales ??= {}) as JsonObject;
+    const scales = objectIn(options, 'scales');
     scales.xAxes ??= [{ display: false }];
     scales.yAxes ??= [{ display: false, ticks: { min: min - Math.abs(min) * 0.05, max: max + Math.abs(max) * 0.05 } }];
   } else {
-    const plugins = (options.plugins ??= {}) as JsonObject;
+    const plugins = objectIn(options, 'plugins');
     plugins.legend ??= { display: false };
     options.scales ??= { x: { display: false }, y: { display: false, min: min - Math.abs(min) * 0.05, max: max + Math.abs(max) * 0.05 } };
   }
@@ -108,7 +117,7 @@ function progressBar(chart: JsonObject, options: JsonObject, v2: boolean): void 
   } else {
     chart.type = 'bar';
     options.indexAxis = 'y';
-    const plugins = (options.plugins ??= {}) as JsonObject;
+    const plugins = objectIn(options, 'plugins');
     plugins.legend ??= { display: false };
     options.scales ??= { x: { display: false, min: 0 }, y: { display: false, stacked: true } };
   }
@@ -116,7 +125,7 @@ function progressBar(chart: JsonObject, options: JsonObject, v2: boolean): void 
 
 /** QuickChart's defaults and chart types on top of what the config says (its lib/charts.js, as documented). */
 function applyQuickChartDefaults(chart: JsonObject, v2: boolean): void {
-  const options = (isJsonObject(chart.options) ? chart.options : (chart.options = {})) as JsonObject;
+  const options = objectIn(chart, 'options');
   if (chart.type === 'donut') chart.type = 'doughnut';
   if (chart.type === 'sparkline') sparkline(chart, options, v2);
   if (chart.type === 'progressBar') progressBar(chart, options, v2);
@@ -125,7 +134,7 @@ function applyQuickChartDefaults(chart: JsonObject, v2: boolean): void {
     options.scales = { yAxes: [{ ticks: { beginAtZero: true } }] };
   addPalette(chart, type);
   if (v2 && type === 'line') for (const ds of datasetsOf(chart)) ds.lineTension ??= 0;
-  const plugins = (isJsonObject(options.plugins) ? options.plugins : (options.plugins = {})) as JsonObject;
+  const plugins = objectIn(options, 'plugins');
   // QuickChart labels pie and doughnut slices by default and nothing else.
   const defaultLabels = plugins.datalabels === undefined;
   if (defaultLabels) plugins.datalabels = { display: type === 'pie' || type === 'doughnut' };
