@@ -14,7 +14,7 @@ export interface DocsSection {
   guide?: DocsGuide;
 }
 
-export const DOCS_GUIDES = ['webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
+export const DOCS_GUIDES = ['quickchart', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
 export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
@@ -63,6 +63,8 @@ export const DOCS_SECTIONS: DocsSection[] = [
     match: (_path, operation) => operation.tags?.includes('templates') ?? false,
     example: { path: '/api/template/generate', outputFile: 'template.png' },
   },
+  // Migrating from QuickChart (issue 29): the guide, then GET/POST /chart.
+  { id: 'quickchart', label: 'QuickChart', match: (_path, operation) => operation.tags?.includes('quickchart') ?? false, guide: 'quickchart' },
   // Async renders: the guide (signature checks in JavaScript and Python), then the status, image and deliveries calls.
   { id: 'webhooks', label: 'Webhooks', match: (_path, operation) => operation.tags?.includes('renders') ?? false, guide: 'webhooks' },
   { id: 'sdk', label: 'SDK', match: () => false, guide: 'sdk' },
