@@ -64,7 +64,12 @@ export const DOCS_SECTIONS: DocsSection[] = [
     example: { path: '/api/template/generate', outputFile: 'template.png' },
   },
   // Migrating from QuickChart (issue 29): the guide, then GET/POST /chart.
-  { id: 'quickchart', label: 'QuickChart', match: (_path, operation) => operation.tags?.includes('quickchart') ?? false, guide: 'quickchart' },
+  {
+    id: 'quickchart',
+    label: 'QuickChart',
+    match: (_path, operation) => operation.tags?.includes('quickchart') ?? false,
+    guide: 'quickchart',
+  },
   // Async renders: the guide (signature checks in JavaScript and Python), then the status, image and deliveries calls.
   { id: 'webhooks', label: 'Webhooks', match: (_path, operation) => operation.tags?.includes('renders') ?? false, guide: 'webhooks' },
   { id: 'sdk', label: 'SDK', match: () => false, guide: 'sdk' },
