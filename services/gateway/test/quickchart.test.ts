@@ -129,13 +129,14 @@ describe('GET /chart and POST /chart (QuickChart parameters)', () => {
     const missing = await get({ w: '100' });
     expect(missing.status).toBe(400);
     expect(missing.headers.get('x-quickchart-error')).toBe('You are missing variable `c` or `chart`');
-    for (const query of [
+    const bad: Record<string, string>[] = [
       { c: HELLO_WORLD, v: '7' },
       { c: HELLO_WORLD, f: 'gif' },
       { c: HELLO_WORLD, w: '5000' },
       { c: HELLO_WORLD, bkg: 'not a colour' },
       { c: '!!!', encoding: 'base64' },
-    ]) {
+    ];
+    for (const query of bad) {
       const res = await get(query);
       expect(res.status, JSON.stringify(query)).toBe(400);
     }

@@ -62,7 +62,7 @@ const quickChartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       url: '/chart',
       ...options,
       onRequest,
-      handler: async (request, reply) => {
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const query = (request.query ?? {}) as Record<string, unknown>;
         const params = method === 'GET' ? query : { ...query, ...((request.body ?? {}) as Record<string, unknown>) };
         return answer(request, reply, params);

@@ -34,7 +34,7 @@ export function PlaygroundResult({ definition, playground }: { definition: Playg
             body.webhook !== undefined || body[definition.outputField] === 'json' ? undefined : `image.${fileExtension(outputFormat)}`,
         }}
       />
-      {definition.endpoint === '/api/chart-to-img/convert' && <QuickChartSnippet body={snippetBody} apiKey={apiKey} />}
+      {definition.endpoint === '/api/chart-to-img/convert' && <QuickChartSnippet body={snippetBody} apiKey={apiKey ?? undefined} />}
     </>
   );
 }
