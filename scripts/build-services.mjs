@@ -56,7 +56,10 @@ export const TARGETS = {
     ],
     // Browser-side TypeScript compiled into one script next to the bundle: the chart page's code
     // (chart-host.ts reads it there; from source it compiles it itself, with the same options).
-    pageScripts: ['services/render-worker/src/renderers/chart/chart-page.build.json'],
+    pageScripts: [
+      'services/render-worker/src/renderers/chart/chart-page.build.json',
+      'services/render-worker/src/renderers/chart/quickchart-page.build.json',
+    ],
   },
   db: { dir: 'packages/db', entries: { 'migrate.cli': 'src/migrate.cli.ts' }, assets: [] },
 };

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { QuickChartJob } from './quickchart.ts';
 import { cacheField, dimension, formatMessages, optimizeField, outputFields, quality, RasterFormats, scaleField } from './render.ts';
 import { conditional, StringEnum, withMessages } from './schema-helpers.ts';
 import { webhookField } from './webhook.ts';
@@ -295,6 +296,8 @@ export const ChartRenderPayload = Type.Object(
     scale: Type.Number(),
     responsiveWidth: Type.Optional(Type.Boolean()),
     theme: StringEnum(['light', 'dark'] as const),
+    /** A QuickChart-compatible call: the config is `quickchart.source`, and chartData/chartOptions are unused. */
+    quickchart: Type.Optional(QuickChartJob),
   },
   { additionalProperties: false },
 );

@@ -14,6 +14,7 @@ export * from './limits.ts';
 export * from './mcp.ts';
 export * from './openapi-texts.ts';
 export * from './pdf.ts';
+export * from './quickchart.ts';
 export * from './render.ts';
 export * from './render-warnings.ts';
 export * from './route.ts';

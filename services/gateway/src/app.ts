@@ -39,6 +39,7 @@ import forwardRoutes from './routes/forward.routes.ts';
 import limitsRoutes from './routes/limits.routes.ts';
 import mcpRoutes from './routes/mcp.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
+import quickChartRoutes from './routes/quickchart.routes.ts';
 import rendersRoutes from './routes/renders.routes.ts';
 import templateRoutes from './routes/template.routes.ts';
 import templateImageRoutes from './routes/template-image.routes.ts';
@@ -157,6 +158,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   await fastify.register(limitsRoutes, { freeMaxInFlight: config.FREE_MAX_IN_FLIGHT, proMaxInFlight: config.PRO_MAX_IN_FLIGHT });
   await fastify.register(rendersRoutes);
   await fastify.register(convertRoutes);
+  await fastify.register(quickChartRoutes);
   await fastify.register(templateRoutes);
   await fastify.register(templateImageRoutes, {
     cache: {

@@ -71,6 +71,8 @@ interface Case {
   /** date-fns locale key the reference uses; our config names it as a string in adapters.date.locale. */
   locale?: [string, string];
   datalabels?: boolean;
+  /** What Chart.js is given instead of `options` (the same chart in date-fns tokens, for moment-token cases). */
+  referenceOptions?: Record<string, unknown>;
   scale?: number;
   width?: number;
   height?: number;
@@ -124,7 +126,7 @@ async function renderReference(c: Case): Promise<string> {
   return reference.evaluate((cfg) => (window as unknown as { __drawReference(c: unknown): string }).__drawReference(cfg), {
     type: c.type,
     data: c.data,
-    options: c.options ?? {},
+    options: c.referenceOptions ?? c.options ?? {},
     locale: c.locale?.[1],
     datalabels: c.datalabels,
     width,
@@ -181,6 +183,71 @@ const days = (n: number, from = Date.UTC(2024, 0, 1), stepDays = 1) =>
   Array.from({ length: n }, (_, i) => new Date(from + i * stepDays * 86_400_000).toISOString().slice(0, 10));
 const timePoints = (seed: number, n = 10, stepDays = 1) =>
   days(n, Date.UTC(2024, 0, 1), stepDays).map((x, i) => ({ x, y: series(seed, n)[i]! }));
+
+/** [moment format, date-fns format] pairs as Chart.js's fixtures and docs write them. */
+const MOMENT_PAIRS = {
+  parser: ['YYYY-MM-DD', 'yyyy-MM-dd'],
+  year: ['YYYY', 'yyyy'],
+  day: ['MMM D', 'MMM d'],
+  tooltip: ['MMM D, YYYY', 'MMM d, yyyy'],
+  month: ['MMM YYYY', 'MMM yyyy'],
+  dayOrdinal: ['Do MMM', 'do MMM'],
+  hour: ['h A', 'h a'],
+} as const;
+const timeOptions = (side: 0 | 1, unit: string, display: keyof typeof MOMENT_PAIRS, parser = false) => ({
+  scales: {
+    x: {
+      type: 'time',
+      time: {
+        unit,
+        ...(parser ? { parser: MOMENT_PAIRS.parser[side] } : {}),
+        tooltipFormat: MOMENT_PAIRS.tooltip[side],
+        displayFormats: { [unit]: MOMENT_PAIRS[display][side] },
+      },
+    },
+  },
+});
+function momentCases(): Case[] {
+  const years = { labels: ['2015-01-01', '2016-01-01', '2017-01-01', '2018-01-01'], datasets: [{ label: 'A', data: [3, 9, 4, 7] }] };
+  const hours = Array.from({ length: 6 }, (_, i) => ({ x: Date.UTC(2024, 0, 1, i * 3), y: (i * 7) % 5 }));
+  return [
+    {
+      name: 'time (moment tokens): year unit, parser YYYY-MM-DD',
+      type: 'line',
+      data: years,
+      options: timeOptions(0, 'year', 'year', true),
+      referenceOptions: timeOptions(1, 'year', 'year', true),
+    },
+    {
+      name: 'time (moment tokens): day unit "MMM D"',
+      type: 'line',
+      data: { datasets: [{ label: 'A', data: timePoints(7) }] },
+      options: timeOptions(0, 'day', 'day'),
+      referenceOptions: timeOptions(1, 'day', 'day'),
+    },
+    {
+      name: 'time (moment tokens): month unit "MMM YYYY", bar',
+      type: 'bar',
+      data: { datasets: [{ label: 'A', data: timePoints(8, 6, 31) }] },
+      options: timeOptions(0, 'month', 'month'),
+      referenceOptions: timeOptions(1, 'month', 'month'),
+    },
+    {
+      name: 'time (moment tokens): ordinal "Do MMM"',
+      type: 'line',
+      data: { datasets: [{ label: 'A', data: timePoints(9, 8, 2) }] },
+      options: timeOptions(0, 'day', 'dayOrdinal'),
+      referenceOptions: timeOptions(1, 'day', 'dayOrdinal'),
+    },
+    {
+      name: 'time (moment tokens): hour "h A"',
+      type: 'line',
+      data: { datasets: [{ label: 'A', data: hours }] },
+      options: timeOptions(0, 'hour', 'hour'),
+      referenceOptions: timeOptions(1, 'hour', 'hour'),
+    },
+  ];
+}
 
 const CASES: Case[] = [
   // bar
@@ -553,6 +620,9 @@ const CASES: Case[] = [
     options: { scales: { x: { type: 'time', time: { unit: 'month', displayFormats: { month: 'MMMM yyyy' } } } } },
     locale: ['fr', 'fr'],
   },
+  // Issue 29 §3: Chart.js's own time-scale fixtures (test/fixtures/scale.time) write moment.js tokens; our page
+  // must draw what the same chart in date-fns tokens draws (it answered 422 "Use `yyyy` instead of `YYYY`").
+  ...momentCases(),
   {
     name: 'time: locale de, parser',
     type: 'line',

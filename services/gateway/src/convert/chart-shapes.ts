@@ -41,9 +41,10 @@ const CHARTJS_HINT = 'the Chart.js data object: { labels, datasets: [{ label, da
  * bubbles), objects ({ x, y }, { x, y, r } with r optional, or any keys that `parsing` picks, such as
  * xAxisKey/yAxisKey paths), or an object map { label: value } instead of an array. Bubble points may be
  * plain numbers too (Chart.js then uses the dataset's radius). Only other kinds (booleans, nested arrays
- * of objects, empty strings…) are refused, so a typo still gets a clear answer.
+ * of objects…) are refused, so a typo still gets a clear answer.
  */
-const chartJsPrimitive = (v: unknown) => v === null || isNum(v) || (typeof v === 'string' && v.trim() !== '');
+// Any string: Chart.js parses numeric text ("12.5") and skips what is not a number on a value axis.
+const chartJsPrimitive = (v: unknown) => v === null || isNum(v) || typeof v === 'string';
 const chartJsValue = (v: unknown) =>
   chartJsPrimitive(v) || (Array.isArray(v) && v.length >= 2 && v.length <= 3 && v.every(chartJsPrimitive)) || isObject(v);
 

@@ -125,6 +125,24 @@ export const API_EXAMPLES: ApiExample[] = [
     expect: 200,
   },
   { method: 'GET', path: '/api/code-to-img/languages', expect: 200 },
+  // QuickChart-compatible (issue 29): the same chart as QuickChart's docs write it, a JavaScript object literal.
+  {
+    method: 'GET',
+    path: '/chart',
+    query: { c: "{type:'bar',data:{labels:['Q1','Q2','Q3','Q4'],datasets:[{label:'Users',data:[50,60,70,180]}]}}", w: '500', h: '300' },
+    expect: 200,
+  },
+  {
+    method: 'POST',
+    path: '/chart',
+    body: {
+      chart: { type: 'line', data: { labels: [1, 2, 3], datasets: [{ label: 'A', data: [3, 1, 2] }] } },
+      width: 500,
+      height: 300,
+      format: 'png',
+    },
+    expect: 200,
+  },
   // MCP clients send initialize first; the server is stateless, so any single message can be sent on its own.
   { method: 'POST', path: '/api/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, expect: 200 },
   {

@@ -1,5 +1,6 @@
 import type { PoolDefinition } from '../browser/render-cluster.ts';
 import { prepareChartPage } from './chart/chart-host.ts';
+import { prepareQuickChartPage } from './chart/quickchart-host.ts';
 import { prepareCodePage } from './code/code-host.ts';
 import type { PoolName } from './page/renderer.ts';
 import { prepareScreenshotPage } from './screenshot/prepared-page.ts';
@@ -8,6 +9,8 @@ import { prepareScreenshotPage } from './screenshot/prepared-page.ts';
 export const poolDefinitions: Record<PoolName, PoolDefinition> = {
   generic: { mode: 'warm' },
   chart: { mode: 'warm', preparePage: prepareChartPage, pick: 'most-recent' },
+  // QuickChart-compatible charts: Chart.js 2 and 4 on a page that may evaluate a config's JavaScript.
+  quickchart: { mode: 'warm', preparePage: prepareQuickChartPage, pick: 'most-recent' },
   code: { mode: 'warm', preparePage: prepareCodePage, pick: 'most-recent' },
   // A caller's next screenshot reuses one of its last (wiped) contexts: no new renderer process (~50–80 ms of
   // CPU). Two per caller, so that one is wiped while the other serves (the next job does not wait for the

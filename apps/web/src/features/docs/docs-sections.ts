@@ -15,7 +15,7 @@ export interface DocsSection {
   guide?: DocsGuide;
 }
 
-export const DOCS_GUIDES = ['webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
+export const DOCS_GUIDES = ['quickchart', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
 export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
@@ -63,6 +63,13 @@ export const DOCS_SECTIONS: DocsSection[] = [
     label: 'Template',
     match: (_path, operation) => operation.tags?.includes('templates') ?? false,
     example: { path: RenderHeads.template.url, outputFile: 'template.png' },
+  },
+  // Migrating from QuickChart (issue 29): the guide, then GET/POST /chart.
+  {
+    id: 'quickchart',
+    label: 'QuickChart',
+    match: (_path, operation) => operation.tags?.includes('quickchart') ?? false,
+    guide: 'quickchart',
   },
   // Async renders: the guide (signature checks in JavaScript and Python), then the status, image and deliveries calls.
   { id: 'webhooks', label: 'Webhooks', match: (_path, operation) => operation.tags?.includes('renders') ?? false, guide: 'webhooks' },

@@ -4,6 +4,7 @@ import { RequestPanel } from '../../components/render-form/request-panel.tsx';
 import { AsyncResultPanel } from './async-result.tsx';
 import type { PlaygroundDefinition } from './playground-definitions.ts';
 import { minimalBody } from './playground-state.ts';
+import { QuickChartSnippet } from './quickchart-snippet.tsx';
 import { ResultPanel } from './result-panel.tsx';
 import type { PlaygroundState } from './use-playground.ts';
 
@@ -33,6 +34,7 @@ export function PlaygroundResult({ definition, playground }: { definition: Playg
             body.webhook !== undefined || body[definition.outputField] === 'json' ? undefined : `image.${fileExtension(outputFormat)}`,
         }}
       />
+      {definition.endpoint === '/api/chart-to-img/convert' && <QuickChartSnippet body={snippetBody} apiKey={apiKey ?? undefined} />}
     </>
   );
 }

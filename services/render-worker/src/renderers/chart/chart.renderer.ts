@@ -8,6 +8,7 @@ import type { RenderedImage, Renderer } from '../page/renderer.ts';
 import { buildPageConfig, isOpaque, type PageChartConfig } from './chart-config.ts';
 import { ChartConfigError } from './chart-sanitize.ts';
 import type { PageResult } from './page/types.ts';
+import { renderQuickChart } from './quickchart.renderer.ts';
 
 /** See page/main.ts: `__renderChart` answers a PageResult, directly or as a promise. */
 const drawInPage = (page: Page, slot: PageSlot, config: PageChartConfig) =>
@@ -23,6 +24,7 @@ const destroyInPage = (page: Page, slot: PageSlot) => evaluateInPage<void>(page,
  * Highcharts); PDF prints the page, which holds only the vector chart, at exactly the chart's size.
  */
 export const renderChart: Renderer<ChartRenderPayload> = async (payload, ctx) => {
+  if (payload.quickchart) return renderQuickChart(payload, payload.quickchart, ctx);
   const { format, width, height } = payload;
   const plan = format === 'svg' || format === 'pdf' ? undefined : planEncoding(format, payload);
   const raster = plan !== undefined;

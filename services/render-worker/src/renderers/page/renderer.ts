@@ -12,7 +12,7 @@ export type { RenderedImage };
  * - chart: warm pages with the chart libraries already loaded
  * - screenshot: a fresh incognito context per job (live web pages)
  */
-export type PoolName = 'generic' | 'chart' | 'code' | 'screenshot';
+export type PoolName = 'generic' | 'chart' | 'quickchart' | 'code' | 'screenshot';
 
 /** How the worker fetches content itself (SVG image variables): only through its egress proxy, within these limits. */
 export interface ImageFetchSettings {

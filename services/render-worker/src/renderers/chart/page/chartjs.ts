@@ -1,5 +1,6 @@
 /** Chart.js on the page: the palette, date locales, opt-in data labels, and the canvas exported as is. */
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
+import { translateTimeFormats } from './moment-tokens.ts';
 import { container, drawn, isJsonObject, type JsonObject, mimeOf, withAlpha } from './shared.ts';
 import type { Drawn, PageChartConfig } from './types.ts';
 
@@ -104,6 +105,7 @@ export const renderChartJs = (config: PageChartConfig): Drawn => {
   const options = config.options as JsonObject;
   const data = config.data as ChartJsData;
   applyDateLocales(options);
+  translateTimeFormats(options);
   const canvas = chartCanvas(config);
   applyChartJsPalette(config.chartType, data, config.colors);
   // The background is painted into the canvas itself, so the canvas alone is the finished image.

@@ -1,0 +1,40 @@
+import { useTranslation } from 'react-i18next';
+import { RequestPanel } from '../../components/render-form/request-panel.tsx';
+
+type Body = Record<string, unknown>;
+
+const parsed = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A Chart.js playground's chart as a QuickChart-compatible call (`POST /chart`, issue 29): the same config
+ * Chart.js takes, drawn with Chart.js 4 (`version: "4"`, as chart-to-img draws it), for readers moving
+ * QuickChart code here. Nothing when the playground's JSON does not parse yet.
+ */
+export function QuickChartSnippet({ body, apiKey }: { body: Body; apiKey?: string }) {
+  const { t } = useTranslation('playground');
+  if (body.library !== 'chartjs') return null;
+  const data = parsed(body.chartData);
+  const options = parsed(body.chartOptions);
+  if (data === undefined || options === undefined) return null;
+  const chart = { type: body.chartType ?? 'bar', data, ...(options ? { options } : {}) };
+  return (
+    <RequestPanel
+      title={t('quickchartTitle')}
+      request={{
+        baseUrl: window.location.origin,
+        method: 'POST',
+        path: '/chart',
+        body: { chart, version: '4', width: body.width ?? 500, height: body.height ?? 300, devicePixelRatio: 1 },
+        auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
+        outputFile: 'chart.png',
+      }}
+    />
+  );
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'puppeteer-core';
+import { chartJsExtensionFiles, chartJsFile } from './chartjs-libraries.ts';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Chart.js 2.9.4 (the bundle, with its moment.js) and the plugins QuickChart ships for Chart.js 2, in load
+ * order: each UMD build registers itself on the global `Chart` of the moment, so these come before the
+ * script that keeps that Chart as `window.Chart2` and before Chart.js 4 takes the name.
+ */
+function chartJs2Files(): string[] {
+  const dir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+  return [
+    join(dir('chartjs2'), 'dist/Chart.bundle.min.js'),
+    join(dir('chartjs2-plugin-datalabels'), 'dist/chartjs-plugin-datalabels.min.js'),
+    join(dir('chartjs2-plugin-annotation'), 'chartjs-plugin-annotation.min.js'),
+    join(dir('chartjs-plugin-piechart-outlabels'), 'dist/chartjs-plugin-piechart-outlabels.min.js'),
+    join(dir('chartjs-plugin-doughnutlabel'), 'dist/chartjs-plugin-doughnutlabel.js'),
+  ];
+}
+
+/** Between the two versions: Chart.js 2 keeps its own name; datalabels 0.7 registered itself globally there. */
+const KEEP_CHART_2 = 'window.Chart2 = window.Chart; window.ChartDataLabels2 = window.ChartDataLabels; window.Chart = undefined;';
+
+const PAGE_BUILD = new URL('./quickchart-page.build.json', import.meta.url);
+
+/** The compiled page code (see chart-host.ts's chartPageScript: the same, for page/quickchart.ts). */
+function pageScript(): string {
+  const built = fileURLToPath(new URL('./quickchart-host.browser.js', import.meta.url));
+  if (existsSync(built)) return readFileSync(built, 'utf8');
+  const build = JSON.parse(readFileSync(PAGE_BUILD, 'utf8')) as { entry: string; esbuild: import('esbuild').BuildOptions };
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const entry = fileURLToPath(new URL(build.entry, PAGE_BUILD));
+  const [output] = esbuild.buildSync({ ...build.esbuild, entryPoints: [entry], write: false, logLevel: 'silent' }).outputFiles;
+  if (!output) throw new Error('the QuickChart page script did not compile');
+  return output.text;
+}
+
+const inlineSafe = (source: string) => source.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+
+let cachedHost: string | undefined;
+
+/**
+ * The QuickChart page. Its CSP differs from the chart page's in one thing: 'unsafe-eval', because QuickChart
+ * configs are JavaScript (page/quickchart.ts evaluates them). Everything else is as closed: no source for
+ * connections, frames, workers, images or fonts but data:, so a config's code can fetch nothing; the
+ * egress proxy would refuse private addresses anyway.
+ */
+export function quickChartHostHtml(): string {
+  if (cachedHost) return cachedHost;
+  const nonce = randomBytes(16).toString('base64');
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}' 'unsafe-eval'`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    'font-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const sources = [
+    // window.name outlives a navigation: whatever a previous job's code left there is gone before any job.
+    'window.name = "";',
+    ...chartJs2Files().map((file) => readFileSync(file, 'utf8')),
+    KEEP_CHART_2,
+    readFileSync(chartJsFile(), 'utf8'),
+    ...chartJsExtensionFiles().map((file) => readFileSync(file, 'utf8')),
+    pageScript(),
+  ];
+  const scripts = sources.map((source) => `<script nonce="${nonce}">${inlineSafe(source)}</script>`).join('\n');
+  cachedHost =
+    '<!doctype html><html><head><meta charset="utf-8">' +
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">` +
+    '<style>@page{margin:0}html,body{margin:0;padding:0;background:transparent;overflow:hidden}' +
+    '#chart{position:relative;overflow:hidden}</style>' +
+    `</head><body><div id="chart"></div>\n${scripts}</body></html>`;
+  return cachedHost;
+}
+
+/** The QuickChart pool's `preparePage`: on every new page and after every reset (each job that ran code). */
+export async function prepareQuickChartPage(page: Page): Promise<void> {
+  await page.setContent(quickChartHostHtml(), { waitUntil: 'load', timeout: 0 });
+  const ready = await page.evaluate(() => {
+    const w = window as unknown as Record<string, unknown>;
+    return typeof w.__renderQuickChart === 'function' && typeof w.Chart2 === 'function' && typeof w.Chart === 'function';
+  });
+  if (!ready) throw new Error('QuickChart host page did not initialise');
+}
