@@ -278,6 +278,10 @@ export const ChartConvertBody = Type.Object(
 );
 export type ChartConvertBody = Static<typeof ChartConvertBody>;
 
+/** The Highcharts constructors (the export server's `constr`): Highcharts, Stock, Maps, Gantt. */
+export const HighchartsConstructors = ['chart', 'stockChart', 'mapChart', 'ganttChart'] as const;
+export type HighchartsConstructor = (typeof HighchartsConstructors)[number];
+
 /** What the worker gets: data and options already parsed to plain JSON values. */
 export const ChartRenderPayload = Type.Object(
   {
@@ -295,6 +299,8 @@ export const ChartRenderPayload = Type.Object(
     scale: Type.Number(),
     responsiveWidth: Type.Optional(Type.Boolean()),
     theme: StringEnum(['light', 'dark'] as const),
+    /** Highcharts only (POST /highcharts): the constructor; `chart` when absent. */
+    constr: Type.Optional(StringEnum(HighchartsConstructors)),
   },
   { additionalProperties: false },
 );

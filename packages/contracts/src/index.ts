@@ -7,6 +7,7 @@ export * from './chart.ts';
 export * from './code.ts';
 export * from './errors.ts';
 export * from './form-check.ts';
+export * from './highcharts-export.ts';
 export * from './idempotency.ts';
 export * from './internal.ts';
 export * from './limits.ts';

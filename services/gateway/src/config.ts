@@ -71,6 +71,11 @@ export const GatewayConfigSchema = Type.Object({
   FORWARD_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
   /**
+   * POST /highcharts: `enable` accepts the export server's `callback`, `customCode` and `resources`, which run the
+   * caller's JavaScript in the render page. Off (400 for each) by default, as in the Highcharts export server.
+   */
+  HIGHCHARTS_CUSTOM_CODE: Type.Union([Type.Literal('enable'), Type.Literal('disable')], { default: 'disable' }),
+  /**
    * Shared secret sent as X-Internal-Token to the account service (API key checks, credits). Without it,
    * convert calls that carry credentials answer 503; anonymous ones still work.
    */

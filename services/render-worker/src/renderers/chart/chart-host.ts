@@ -56,6 +56,14 @@ export const HIGHCHARTS_MODULES = [
   'modules/pictorial.js',
 ];
 
+/**
+ * Highcharts Stock, Maps and Gantt as modules over the core (the `highcharts` package ships them): they
+ * add the `stockChart`, `mapChart` and `ganttChart` constructors and their series (candlestick, ohlc,
+ * flags; map, mapline, mappoint, mapbubble; gantt), which the Highcharts export server's `constr` asks for
+ * (POST /highcharts). Their licence is Highsoft's, like the core's (see 0014).
+ */
+export const HIGHCHARTS_PRODUCT_MODULES = ['modules/stock.js', 'modules/map.js', 'modules/gantt.js'];
+
 function librarySources(): string[] {
   // chart.js and d3 do not export their UMD bundles; find them next to the entry points they do export.
   const chartJsDir = dirname(require.resolve('chart.js'));
@@ -67,6 +75,7 @@ function librarySources(): string[] {
     join(d3Dir, 'd3.min.js'),
     join(highchartsDir, 'highcharts.js'),
     ...HIGHCHARTS_MODULES.map((m) => join(highchartsDir, m)),
+    ...HIGHCHARTS_PRODUCT_MODULES.map((m) => join(highchartsDir, m)),
   ];
   return [...files.map((file) => readFileSync(file, 'utf8')), chartPageScript()];
 }

@@ -144,7 +144,11 @@ export const renderHighcharts = (config: PageChartConfig): Drawn | Promise<Drawn
   const scheme = styled ? optionsOf(config)?.palette?.colorScheme : undefined;
   container.classList.toggle('highcharts-light', scheme === 'light');
   container.classList.toggle('highcharts-dark', scheme === 'dark');
-  const chart = window.Highcharts.chart(container, config.options as HighchartsApi.Options);
+  // The export server's constructors; chart-config.ts passes only these names.
+  const constructors = window.Highcharts as unknown as Record<string, typeof HighchartsApi.chart | undefined>;
+  const construct = constructors[config.constr ?? 'chart'];
+  if (!construct) throw new Error(`Highcharts.${config.constr} is not loaded`);
+  const chart = construct(container, config.options as HighchartsApi.Options);
   drawn.current = chart;
   const svg = chart.container.querySelector('svg') as SVGSVGElement;
   if (config.format === 'svg') {
