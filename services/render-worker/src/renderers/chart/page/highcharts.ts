@@ -3,6 +3,7 @@
  * (svg-painter.ts) or drawn through an image of it, and two per-chart costs cut.
  */
 import type * as HighchartsApi from 'highcharts';
+import { cacheHighchartsLayout, type LayoutInternals, setStyledMode } from './highcharts-layout-cache.ts';
 import { container, drawn, isRaster } from './shared.ts';
 import { encoded, painted, rasterCanvas } from './svg-painter.ts';
 import type { Drawn, PageChartConfig } from './types.ts';
@@ -136,10 +137,12 @@ const speedUpHighcharts = (H: HighchartsInternals | undefined): void => {
   }
 };
 speedUpHighcharts(window.Highcharts as unknown as HighchartsInternals | undefined);
+cacheHighchartsLayout(window.Highcharts as unknown as LayoutInternals | undefined);
 
 export const renderHighcharts = (config: PageChartConfig): Drawn | Promise<Drawn> => {
   const styled = isStyled(config);
   if (stylesheet) stylesheet.media = styled ? 'all' : 'not all';
+  setStyledMode(styled);
   // The sheet's light-dark() colours follow these classes (chart-config.ts pins the scheme to the theme).
   const scheme = styled ? optionsOf(config)?.palette?.colorScheme : undefined;
   container.classList.toggle('highcharts-light', scheme === 'light');
