@@ -48,6 +48,8 @@ export const HighchartsExportMessages = {
   filename: 'filename may only contain letters, digits, dots, dashes and underscores (at most 100)',
 } as const;
 
+const CODE_FIELD =
+  'Refused (400) by default, as by the export server; with HIGHCHARTS_CUSTOM_CODE=enable accepted but not run (the chart renders without it)';
 const jsonField = (description: string) =>
   Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String()], { description }));
 const numberField = (description: string) => Type.Optional(Type.Union([Type.Number(), Type.String()], { description }));
@@ -71,9 +73,9 @@ export const HighchartsExportBody = Type.Object(
     b64: flagField('true: answer the file as base64 text'),
     noDownload: flagField('true: no Content-Disposition attachment header'),
     filename: Type.Optional(Type.String({ description: 'The download’s name without extension (default `chart`); the path’s {filename} wins' })),
-    callback: Type.Optional(Type.Unknown({ description: 'Refused (400) unless the operator enables custom code' })),
-    customCode: Type.Optional(Type.Unknown({ description: 'Refused (400) unless the operator enables custom code' })),
-    resources: Type.Optional(Type.Unknown({ description: 'Refused (400) unless the operator enables custom code' })),
+    callback: Type.Optional(Type.Unknown({ description: CODE_FIELD })),
+    customCode: Type.Optional(Type.Unknown({ description: CODE_FIELD })),
+    resources: Type.Optional(Type.Unknown({ description: CODE_FIELD })),
     dataOptions: Type.Optional(Type.Unknown({ description: 'Accepted and ignored, as by the export server' })),
     asyncRendering: Type.Optional(Type.Unknown({ description: 'Accepted and ignored (legacy export server field)' })),
   },
