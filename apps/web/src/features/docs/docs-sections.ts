@@ -14,7 +14,7 @@ export interface DocsSection {
   guide?: DocsGuide;
 }
 
-export const DOCS_GUIDES = ['webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
+export const DOCS_GUIDES = ['highcharts-export', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
 export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
@@ -44,6 +44,14 @@ export const DOCS_SECTIONS: DocsSection[] = [
     label: 'Chart2Img',
     match: only('/api/chart-to-img/convert'),
     example: { path: '/api/chart-to-img/convert', outputFile: 'chart.png' },
+  },
+  // Migrating from the Highcharts export server: the guide, then POST /highcharts and /highcharts/{filename}.
+  {
+    id: 'highcharts-export',
+    label: 'Highcharts export server',
+    match: (path) => path === '/highcharts' || path.startsWith('/highcharts/'),
+    example: { path: '/highcharts', outputFile: 'chart.png' },
+    guide: 'highcharts-export',
   },
   {
     id: 'code',
