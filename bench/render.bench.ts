@@ -6,12 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { CHART_JS_4 } from './lib/formats.ts';
 import type { LoadResult } from './lib/load.ts';
 import { parseOptions } from './lib/options.ts';
 import { cleanupAll, failRun, installExitHandlers } from './lib/processes.ts';
 import { openRawPage, openRawScreenshots, type RawResults, runNaive, runRaw } from './lib/raw.ts';
 import { fmt, reportEnd, type Target, table, verdict, writeResults } from './lib/report.ts';
-import { CHART_JS_4 } from './lib/formats.ts';
 import { DEFAULT_PAIR_BATCH, runStack, type StackResults } from './lib/stack.ts';
 import { HEIGHT, WIDTH } from './lib/workload.ts';
 

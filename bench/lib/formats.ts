@@ -121,7 +121,13 @@ export const FORMAT_WORKLOADS: FormatWorkload[] = [
     name: 'd3 bar 800×400',
     library: 'D3',
     path: '/api/chart-to-img/convert',
-    body: () => ({ library: 'd3', chartType: 'bar', chartData: { labels: months, datasets: [{ label: 'Sales', data: values }] }, width: 800, height: 400 }),
+    body: () => ({
+      library: 'd3',
+      chartType: 'bar',
+      chartData: { labels: months, datasets: [{ label: 'Sales', data: values }] },
+      width: 800,
+      height: 400,
+    }),
   },
   {
     name: 'highcharts column 800×400',

@@ -390,7 +390,14 @@ async function runFormat(port: number, workload: FormatWorkload, context: Worklo
   });
   try {
     const result = await runSequential(client.convert, { warmup: 5, count });
-    return { name: workload.name, path: workload.path, library: workload.library, reference: workload.reference === true, target: workload.target === true, result };
+    return {
+      name: workload.name,
+      path: workload.path,
+      library: workload.library,
+      reference: workload.reference === true,
+      target: workload.target === true,
+      result,
+    };
   } finally {
     client.close();
   }

@@ -62,7 +62,9 @@ export const HighchartsExportBody = Type.Object(
     data: jsonField('Same as `infile`'),
     svg: Type.Optional(Type.String({ description: 'An SVG to convert instead of chart options' })),
     type: Type.Optional(
-      Type.String({ description: 'png (default), jpeg, pdf or svg, or their media types (image/png, image/jpeg, application/pdf, image/svg+xml)' }),
+      Type.String({
+        description: 'png (default), jpeg, pdf or svg, or their media types (image/png, image/jpeg, application/pdf, image/svg+xml)',
+      }),
     ),
     constr: Type.Optional(Type.String({ description: 'chart (default), stockChart, mapChart or ganttChart' })),
     width: numberField('Chart width in pixels (default: the options’ chart.width, else 600)'),
@@ -72,7 +74,9 @@ export const HighchartsExportBody = Type.Object(
     themeOptions: jsonField('A theme merged under the chart’s options'),
     b64: flagField('true: answer the file as base64 text'),
     noDownload: flagField('true: no Content-Disposition attachment header'),
-    filename: Type.Optional(Type.String({ description: 'The download’s name without extension (default `chart`); the path’s {filename} wins' })),
+    filename: Type.Optional(
+      Type.String({ description: 'The download’s name without extension (default `chart`); the path’s {filename} wins' }),
+    ),
     callback: Type.Optional(Type.Unknown({ description: CODE_FIELD })),
     customCode: Type.Optional(Type.Unknown({ description: CODE_FIELD })),
     resources: Type.Optional(Type.Unknown({ description: CODE_FIELD })),

@@ -108,7 +108,11 @@ describe('POST /highcharts: body forms and fields', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="report.pdf"');
     expect((await bytes(res)).subarray(0, 5).toString()).toBe('%PDF-');
     const b64 = await ok(await gateway.post('/highcharts', { infile: RED_COLUMNS, type: 'pdf', b64: 'true' }));
-    expect(Buffer.from(await b64.text(), 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await b64.text(), 'base64')
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('globalOptions and themeOptions sit under the chart’s own options', async () => {
@@ -152,7 +156,18 @@ describe('POST /highcharts: Stock, Maps and Gantt', () => {
     const square = (x: number, name: string) => ({
       type: 'Feature',
       properties: { name, 'hc-key': name },
-      geometry: { type: 'Polygon', coordinates: [[[x, 0], [x + 10, 0], [x + 10, 10], [x, 10], [x, 0]]] },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [x, 0],
+            [x + 10, 0],
+            [x + 10, 10],
+            [x, 10],
+            [x, 0],
+          ],
+        ],
+      },
     });
     const map = { type: 'FeatureCollection', features: [square(0, 'a'), square(12, 'b')] };
     const res = await ok(
@@ -163,7 +178,15 @@ describe('POST /highcharts: Stock, Maps and Gantt', () => {
         infile: {
           chart: { map },
           colorAxis: { min: 0, max: 1, minColor: '#ff0000', maxColor: '#ff0000' },
-          series: [{ data: [['a', 1], ['b', 1]], joinBy: 'hc-key' }],
+          series: [
+            {
+              data: [
+                ['a', 1],
+                ['b', 1],
+              ],
+              joinBy: 'hc-key',
+            },
+          ],
         },
       }),
     );

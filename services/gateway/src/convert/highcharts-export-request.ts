@@ -6,14 +6,14 @@ import {
   type HighchartsConstructor,
   HighchartsConstructors,
   HighchartsConstructorTypes,
-  HighchartsExportDefaults,
   type HighchartsExportBody,
-  HighchartsExportMessages as Messages,
+  HighchartsExportDefaults,
   type HighchartsExportType,
   HighchartsExportTypeNames,
   HighchartsProductTypes,
   HighchartsTypes,
   type HtmlRenderPayload,
+  HighchartsExportMessages as Messages,
   RenderLimits,
   resolvePdfOptions,
   type SvgRenderPayload,
@@ -138,7 +138,8 @@ function chartSize(options: Json, body: HighchartsExportBody) {
   const chart = isObject(options.chart) ? options.chart : {};
   const exporting = isObject(options.exporting) ? options.exporting : {};
   const pick = (field: 'width' | 'height', source: 'sourceWidth' | 'sourceHeight') => {
-    const fromOptions = typeof chart[field] === 'number' ? chart[field] : typeof exporting[source] === 'number' ? exporting[source] : undefined;
+    const fromOptions =
+      typeof chart[field] === 'number' ? chart[field] : typeof exporting[source] === 'number' ? exporting[source] : undefined;
     return sizeOf(body[field], field) ?? sizeOf(fromOptions, field) ?? HighchartsExportDefaults[field];
   };
   return { width: pick('width', 'sourceWidth'), height: pick('height', 'sourceHeight') };
@@ -205,7 +206,11 @@ function svgJob(svg: string, body: HighchartsExportBody, answer: ExportAnswer): 
  * An export server request as our job. Refusals are 400s with the export server's meaning: no chart, bad
  * JSON, an unknown type or constructor, and the code fields unless the operator allows them.
  */
-export function toHighchartsExportJob(body: HighchartsExportBody, filenameParam: string | undefined, allowCode: boolean): HighchartsExportJob {
+export function toHighchartsExportJob(
+  body: HighchartsExportBody,
+  filenameParam: string | undefined,
+  allowCode: boolean,
+): HighchartsExportJob {
   for (const field of HighchartsCodeFields) {
     const value = body[field];
     if (value !== undefined && value !== null && value !== '' && !allowCode) throw invalid(Messages.codeDisabled(field));
@@ -217,7 +222,10 @@ export function toHighchartsExportJob(body: HighchartsExportBody, filenameParam:
     filename: filenameOf(filenameParam, body.filename),
   };
   const source = body.infile ?? body.options ?? body.data;
-  const instr = jsonObject(source === '' ? undefined : source, body.infile !== undefined ? 'infile' : body.options !== undefined ? 'options' : 'data');
+  const instr = jsonObject(
+    source === '' ? undefined : source,
+    body.infile !== undefined ? 'infile' : body.options !== undefined ? 'options' : 'data',
+  );
   if (instr) return chartJob(instr, body, answer);
   if (typeof body.svg === 'string' && body.svg.trim()) return svgJob(body.svg, body, answer);
   throw invalid(Messages.noChart);

@@ -3,8 +3,8 @@ import { AppError, HighchartsExportBody, HighchartsExportParams, MimeTypes } fro
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type ExportAnswer, type HighchartsExportJob, toHighchartsExportJob } from '../convert/highcharts-export-request.ts';
-import { imageRoute } from '../images/image-route.ts';
 import { secureSvgReply } from '../images/image-reply.ts';
+import { imageRoute } from '../images/image-route.ts';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
 
 export interface HighchartsExportRoutesOptions {

@@ -35,7 +35,12 @@ export function highchartsExportRequest(body: Json, baseUrl: string, apiKey: str
     baseUrl,
     method: 'POST',
     path: '/highcharts',
-    body: { infile, type, ...(body.width !== undefined ? { width: body.width } : {}), ...(body.height !== undefined ? { height: body.height } : {}) },
+    body: {
+      infile,
+      type,
+      ...(body.width !== undefined ? { width: body.width } : {}),
+      ...(body.height !== undefined ? { height: body.height } : {}),
+    },
     auth: { kind: 'apiKey', value: apiKey },
     outputFile: `chart.${type === 'jpeg' ? 'jpg' : type}`,
   };
