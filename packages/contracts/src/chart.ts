@@ -21,8 +21,8 @@ export type D3ChartType = (typeof D3ChartTypes)[number];
  * funnel3d, pyramid3d, solid-gauge, sankey, dependency-wheel, organization, arc-diagram, variable-pie,
  * wordcloud, xrange, streamgraph, timeline, item, dumbbell, lollipop, networkgraph, pareto,
  * histogram-bellcurve, vector, windbarb, variwide, venn, bullet, dotplot, pictorial). Force-directed layouts
- * (networkgraph, packedbubble) are computed in one go, not animated. The Stock, Maps and Gantt products'
- * series (candlestick, map, gantt…) are separate Highsoft products and are not part of the build.
+ * (networkgraph, packedbubble) are computed in one go, not animated. The Stock, Maps and Gantt modules'
+ * series (candlestick, map, gantt…) are loaded too, for POST /highcharts only (`HighchartsProductTypes`).
  */
 export const HighchartsTypes = [
   'line',

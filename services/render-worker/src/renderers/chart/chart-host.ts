@@ -14,9 +14,8 @@ const require = createRequire(import.meta.url);
  * Highcharts modules inlined after the core, in dependency order (each after what its header `@requires`:
  * highcharts-more before solid-gauge, highcharts-3d before cylinder before funnel3d before pyramid3d,
  * sankey before dependency-wheel/organization/arc-diagram, treemap before sunburst/treegraph, datagrouping
- * before windbarb). These are the series modules of Highcharts (Core) itself; the Stock (candlestick, ohlc,
- * renko…), Maps (map, tilemap, geoheatmap…) and Gantt products' series are separate products under the
- * Highsoft licence and are not loaded. `HighchartsTypes` in the contract lists exactly what these draw.
+ * before windbarb). These are the series modules of Highcharts (Core) itself; `HighchartsTypes` in the
+ * contract lists exactly what these draw. Stock, Maps and Gantt follow (`HIGHCHARTS_PRODUCT_MODULES`).
  */
 export const HIGHCHARTS_MODULES = [
   'highcharts-more.js',
