@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, HighchartsExportBody, HighchartsExportParams, MimeTypes } from '@render/contracts';
+import { AppError, ErrorResponse, HighchartsExportBody, HighchartsExportParams, MimeTypes } from '@render/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type ExportAnswer, type HighchartsExportJob, toHighchartsExportJob } from '../convert/highcharts-export-request.ts';
@@ -77,6 +77,8 @@ const highchartsExportRoutes: FastifyPluginAsyncTypebox<HighchartsExportRoutesOp
       access: 'anyone',
       ledgerKind: 'chart',
       formats: ['png', 'jpeg', 'pdf', 'svg'],
+      // A {filename} such as `..` takes the URL out of these routes: no such route.
+      ...(withFilename ? { errors: { 404: ErrorResponse } } : {}),
       schema: {
         summary,
         description: EXPORT_DESCRIPTION,
