@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { CHART_JS_4 } from './lib/formats.ts';
 import type { LoadResult } from './lib/load.ts';
 import { parseOptions } from './lib/options.ts';
 import { cleanupAll, failRun, installExitHandlers } from './lib/processes.ts';
@@ -241,6 +242,28 @@ if (formatResults.length) {
         fmt(f.result.renderMs && f.result.queueMs ? f.result.latency.mean - f.result.renderMs.mean - f.result.queueMs.mean : undefined),
         fmt(reference && f.result.latency.n ? f.result.latency.p50 / reference.result.latency.p50 : undefined, 2),
         String(f.result.errors.total),
+      ]),
+    ),
+  );
+}
+
+const libraries = formatResults.filter((f) => f.library);
+if (libraries.length) {
+  // The measure: the worker's time (X-Render-Time) for the same simple chart in each library and
+  // through each compatibility endpoint, against Chart.js 4 (target: Highcharts within 1.5×).
+  const chartJs = libraries.find((f) => f.library === CHART_JS_4)?.result.renderMs?.p50;
+  out.push('');
+  out.push('Chart libraries: p50 server time (X-Render-Time) for the same 12-bar chart, 800×400 PNG, c=1');
+  out.push(
+    table(
+      ['library', 'n', 'server p50 ms', 'server p95 ms', 'total p50 ms', '÷ Chart.js 4'],
+      libraries.map((f) => [
+        f.library ?? f.name,
+        String(f.result.latency.n),
+        fmt(f.result.renderMs?.p50),
+        fmt(f.result.renderMs?.p95),
+        fmt(f.result.latency.p50),
+        fmt(chartJs && f.result.renderMs ? f.result.renderMs.p50 / chartJs : undefined, 2),
       ]),
     ),
   );

@@ -22,10 +22,25 @@ export interface FormatWorkload {
   reference?: boolean;
   /** Formats the issue holds to "p50 within 2× the HTML p50". */
   target?: boolean;
+  /**
+   * The same simple column/bar chart drawn by each chart library (and the compatibility endpoints): the
+   * name of its row in the per-library table of server times (X-Render-Time p50), compared with Chart.js 4.
+   */
+  library?: string;
 }
+
+/** The per-library table's reference row (see `FormatWorkload.library`). */
+export const CHART_JS_4 = 'Chart.js 4';
 
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const values = [12, 19, 3, 5, 2, 3, 9, 14, 11, 7, 16, 8];
+
+const highchartsColumn = {
+  chart: { type: 'column' },
+  title: { text: 'Sales' },
+  xAxis: { categories: months },
+  series: [{ name: 'Sales', data: values }],
+};
 
 /** A 10,000-point series (one sample a minute over about a week), the most a chart series may hold. */
 const POINTS = 10_000;
@@ -79,6 +94,7 @@ export const FORMAT_WORKLOADS: FormatWorkload[] = [
   },
   {
     name: 'chart.js bar 800×400',
+    library: CHART_JS_4,
     path: '/api/chart-to-img/convert',
     body: () => ({
       library: 'chartjs',
@@ -102,21 +118,32 @@ export const FORMAT_WORKLOADS: FormatWorkload[] = [
     target: true,
   },
   {
-    name: 'highcharts column 800×400',
+    name: 'd3 bar 800×400',
+    library: 'D3',
     path: '/api/chart-to-img/convert',
     body: () => ({
-      library: 'highcharts',
-      chartOptions: {
-        chart: { type: 'column' },
-        title: { text: 'Sales' },
-        xAxis: { categories: months },
-        series: [{ name: 'Sales', data: values }],
-      },
+      library: 'd3',
+      chartType: 'bar',
+      chartData: { labels: months, datasets: [{ label: 'Sales', data: values }] },
       width: 800,
       height: 400,
     }),
+  },
+  {
+    name: 'highcharts column 800×400',
+    library: 'Highcharts',
+    path: '/api/chart-to-img/convert',
+    body: () => ({ library: 'highcharts', chartOptions: highchartsColumn, width: 800, height: 400 }),
     target: true,
   },
+  {
+    name: 'POST /highcharts column 800×400',
+    library: 'Highcharts export server (POST /highcharts)',
+    path: '/highcharts',
+    body: () => ({ infile: highchartsColumn, width: 800, height: 400, type: 'png' }),
+  },
+  // Hook: Chart.js 2 (`library: 'Chart.js 2'`) and QuickChart's `/chart` (`library: 'QuickChart (POST /chart)'`)
+  // join the per-library table by adding their workload for the same chart here.
   // The same 10,000-point line in each library: what a long series costs through the full stack.
   {
     name: 'chart.js line 10k points 800×400',

@@ -38,6 +38,8 @@ export interface PipelineResult {
 export interface FormatResult {
   name: string;
   path: string;
+  /** The per-library table's row (`FormatWorkload.library`). */
+  library?: string;
   reference: boolean;
   target: boolean;
   result: LoadResult;
@@ -388,7 +390,14 @@ async function runFormat(port: number, workload: FormatWorkload, context: Worklo
   });
   try {
     const result = await runSequential(client.convert, { warmup: 5, count });
-    return { name: workload.name, path: workload.path, reference: workload.reference === true, target: workload.target === true, result };
+    return {
+      name: workload.name,
+      path: workload.path,
+      library: workload.library,
+      reference: workload.reference === true,
+      target: workload.target === true,
+      result,
+    };
   } finally {
     client.close();
   }

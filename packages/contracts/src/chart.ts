@@ -22,8 +22,8 @@ export type D3ChartType = (typeof D3ChartTypes)[number];
  * funnel3d, pyramid3d, solid-gauge, sankey, dependency-wheel, organization, arc-diagram, variable-pie,
  * wordcloud, xrange, streamgraph, timeline, item, dumbbell, lollipop, networkgraph, pareto,
  * histogram-bellcurve, vector, windbarb, variwide, venn, bullet, dotplot, pictorial). Force-directed layouts
- * (networkgraph, packedbubble) are computed in one go, not animated. The Stock, Maps and Gantt products'
- * series (candlestick, map, gantt…) are separate Highsoft products and are not part of the build.
+ * (networkgraph, packedbubble) are computed in one go, not animated. The Stock, Maps and Gantt modules'
+ * series (candlestick, map, gantt…) are loaded too, for POST /highcharts only (`HighchartsProductTypes`).
  */
 export const HighchartsTypes = [
   'line',
@@ -279,6 +279,10 @@ export const ChartConvertBody = Type.Object(
 );
 export type ChartConvertBody = Static<typeof ChartConvertBody>;
 
+/** The Highcharts constructors (the export server's `constr`): Highcharts, Stock, Maps, Gantt. */
+export const HighchartsConstructors = ['chart', 'stockChart', 'mapChart', 'ganttChart'] as const;
+export type HighchartsConstructor = (typeof HighchartsConstructors)[number];
+
 /** What the worker gets: data and options already parsed to plain JSON values. */
 export const ChartRenderPayload = Type.Object(
   {
@@ -298,6 +302,8 @@ export const ChartRenderPayload = Type.Object(
     theme: StringEnum(['light', 'dark'] as const),
     /** A QuickChart-compatible call: the config is `quickchart.source`, and chartData/chartOptions are unused. */
     quickchart: Type.Optional(QuickChartJob),
+    /** Highcharts only (POST /highcharts): the constructor; `chart` when absent. */
+    constr: Type.Optional(StringEnum(HighchartsConstructors)),
   },
   { additionalProperties: false },
 );

@@ -8,6 +8,7 @@ export * from './code.ts';
 export * from './errors.ts';
 export * from './form-check.ts';
 export * from './gateway-routes.ts';
+export * from './highcharts-export.ts';
 export * from './idempotency.ts';
 export * from './internal.ts';
 export * from './limits.ts';

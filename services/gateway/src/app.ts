@@ -36,6 +36,7 @@ import templatesClient from './plugins/templates-client.plugin.ts';
 import webApp from './plugins/web-app.plugin.ts';
 import convertRoutes from './routes/convert.routes.ts';
 import forwardRoutes from './routes/forward.routes.ts';
+import highchartsExportRoutes from './routes/highcharts-export.routes.ts';
 import limitsRoutes from './routes/limits.routes.ts';
 import mcpRoutes from './routes/mcp.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
@@ -159,6 +160,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   await fastify.register(rendersRoutes);
   await fastify.register(convertRoutes);
   await fastify.register(quickChartRoutes);
+  await fastify.register(highchartsExportRoutes, { allowCustomCode: config.HIGHCHARTS_CUSTOM_CODE === 'enable' });
   await fastify.register(templateRoutes);
   await fastify.register(templateImageRoutes, {
     cache: {

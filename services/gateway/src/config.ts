@@ -71,6 +71,12 @@ export const GatewayConfigSchema = Type.Object({
   FORWARD_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
   /**
+   * POST /highcharts: the export server's `callback`, `customCode` and `resources` (the caller's JavaScript).
+   * `disable` (default, as the export server's default): each is a 400. `enable`: accepted so that clients
+   * which always send them keep working, but never run; the chart page evaluates no caller code.
+   */
+  HIGHCHARTS_CUSTOM_CODE: Type.Union([Type.Literal('enable'), Type.Literal('disable')], { default: 'disable' }),
+  /**
    * Shared secret sent as X-Internal-Token to the account service (API key checks, credits). Without it,
    * convert calls that carry credentials answer 503; anonymous ones still work.
    */

@@ -118,6 +118,23 @@ export const API_EXAMPLES: ApiExample[] = [
     },
     expect: 200,
   },
+  // The Highcharts export server's API (its README's request): clients of it only change their base URL.
+  {
+    method: 'POST',
+    path: '/highcharts',
+    body: {
+      infile: { title: { text: 'Steep Chart' }, xAxis: { categories: ['Jan', 'Feb', 'Mar'] }, series: [{ data: [29.9, 71.5, 106.4] }] },
+      type: 'png',
+    },
+    expect: 200,
+  },
+  {
+    method: 'POST',
+    path: '/highcharts/{filename}',
+    params: { filename: 'sales' },
+    body: { infile: { chart: { type: 'column' }, series: [{ data: [5, 8, 10] }] }, type: 'image/svg+xml', noDownload: true },
+    expect: 200,
+  },
   {
     method: 'POST',
     path: '/api/code-to-img/convert',

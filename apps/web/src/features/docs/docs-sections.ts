@@ -15,7 +15,7 @@ export interface DocsSection {
   guide?: DocsGuide;
 }
 
-export const DOCS_GUIDES = ['quickchart', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
+export const DOCS_GUIDES = ['quickchart', 'highcharts-export', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
 export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
@@ -45,6 +45,14 @@ export const DOCS_SECTIONS: DocsSection[] = [
     label: 'Chart2Img',
     match: only(RenderHeads.chart.url),
     example: { path: RenderHeads.chart.url, outputFile: 'chart.png' },
+  },
+  // Migrating from the Highcharts export server: the guide, then POST /highcharts and /highcharts/{filename}.
+  {
+    id: 'highcharts-export',
+    label: 'Highcharts export server',
+    match: (path) => path === '/highcharts' || path.startsWith('/highcharts/'),
+    example: { path: '/highcharts', outputFile: 'chart.png' },
+    guide: 'highcharts-export',
   },
   {
     id: 'code',

@@ -2,6 +2,7 @@ import { fileExtension } from '@render/contracts';
 import { useTranslation } from 'react-i18next';
 import { RequestPanel } from '../../components/render-form/request-panel.tsx';
 import { AsyncResultPanel } from './async-result.tsx';
+import { highchartsExportRequest } from './highcharts-export-snippet.ts';
 import type { PlaygroundDefinition } from './playground-definitions.ts';
 import { minimalBody } from './playground-state.ts';
 import { QuickChartSnippet } from './quickchart-snippet.tsx';
@@ -14,6 +15,7 @@ export function PlaygroundResult({ definition, playground }: { definition: Playg
   const { accepted, image, busy, body, apiKey } = playground;
   const snippetBody = { ...minimalBody(definition, body) };
   const outputFormat = String(body.format ?? 'png');
+  const exportServer = highchartsExportRequest(body, window.location.origin, apiKey ?? 'YOUR_API_KEY');
   return (
     <>
       {accepted ? (
@@ -35,6 +37,7 @@ export function PlaygroundResult({ definition, playground }: { definition: Playg
         }}
       />
       {definition.endpoint === '/api/chart-to-img/convert' && <QuickChartSnippet body={snippetBody} apiKey={apiKey ?? undefined} />}
+      {exportServer && <RequestPanel title={t('highchartsExportTitle')} request={exportServer} />}
     </>
   );
 }

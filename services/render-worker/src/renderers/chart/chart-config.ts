@@ -1,4 +1,4 @@
-import { ChartDefaults, type ChartLibrary, type ChartRenderPayload, isCssColor } from '@render/contracts';
+import { ChartDefaults, type ChartLibrary, type ChartRenderPayload, type HighchartsConstructor, isCssColor } from '@render/contracts';
 import { ChartConfigError, isPlainObject, mergeJson, sanitizeChartValue } from './chart-sanitize.ts';
 import { sanitizeChartJsData } from './chartjs-data.ts';
 
@@ -16,6 +16,8 @@ export interface PageChartConfig {
   quality: number;
   data?: unknown;
   options: unknown;
+  /** Highcharts only: the constructor (the export server's `constr`); `chart` when absent. */
+  constr?: HighchartsConstructor;
   /**
    * Tests only: which route Highcharts PNG/JPEG takes (the page paints the SVG itself when it can, else
    * draws it as an image); never set for jobs.
@@ -168,7 +170,8 @@ export function buildPageConfig(payload: ChartRenderPayload): PageChartConfig {
     const userBackground =
       typeof userChart.backgroundColor === 'string' && isCssColor(userChart.backgroundColor) ? userChart.backgroundColor : undefined;
     const background = requestedBackground ?? userBackground ?? (payload.theme === 'dark' ? DARK_BACKGROUND : '#ffffff');
-    return { ...base, background, options: highchartsOptions(payload, chartType, background, colors) };
+    const constr = payload.constr && payload.constr !== 'chart' ? { constr: payload.constr } : {};
+    return { ...base, ...constr, background, options: highchartsOptions(payload, chartType, background, colors) };
   }
   const background = requestedBackground ?? '#ffffff';
   if (library === 'chartjs') {

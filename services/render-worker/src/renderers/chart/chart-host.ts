@@ -14,9 +14,8 @@ const require = createRequire(import.meta.url);
  * Highcharts modules inlined after the core, in dependency order (each after what its header `@requires`:
  * highcharts-more before solid-gauge, highcharts-3d before cylinder before funnel3d before pyramid3d,
  * sankey before dependency-wheel/organization/arc-diagram, treemap before sunburst/treegraph, datagrouping
- * before windbarb). These are the series modules of Highcharts (Core) itself; the Stock (candlestick, ohlc,
- * renko…), Maps (map, tilemap, geoheatmap…) and Gantt products' series are separate products under the
- * Highsoft licence and are not loaded. `HighchartsTypes` in the contract lists exactly what these draw.
+ * before windbarb). These are the series modules of Highcharts (Core) itself; `HighchartsTypes` in the
+ * contract lists exactly what these draw. Stock, Maps and Gantt follow (`HIGHCHARTS_PRODUCT_MODULES`).
  */
 export const HIGHCHARTS_MODULES = [
   'highcharts-more.js',
@@ -56,6 +55,14 @@ export const HIGHCHARTS_MODULES = [
   'modules/pictorial.js',
 ];
 
+/**
+ * Highcharts Stock, Maps and Gantt as modules over the core (the `highcharts` package ships them): they
+ * add the `stockChart`, `mapChart` and `ganttChart` constructors and their series (candlestick, ohlc,
+ * flags; map, mapline, mappoint, mapbubble; gantt), which the Highcharts export server's `constr` asks for
+ * (POST /highcharts). Their licence is Highsoft's, like the core's (see 0014).
+ */
+export const HIGHCHARTS_PRODUCT_MODULES = ['modules/stock.js', 'modules/map.js', 'modules/gantt.js'];
+
 function librarySources(): string[] {
   // chart.js and d3 do not export their UMD bundles; find them next to the entry points they do export.
   const chartJsDir = dirname(require.resolve('chart.js'));
@@ -67,6 +74,7 @@ function librarySources(): string[] {
     join(d3Dir, 'd3.min.js'),
     join(highchartsDir, 'highcharts.js'),
     ...HIGHCHARTS_MODULES.map((m) => join(highchartsDir, m)),
+    ...HIGHCHARTS_PRODUCT_MODULES.map((m) => join(highchartsDir, m)),
   ];
   return [...files.map((file) => readFileSync(file, 'utf8')), chartPageScript()];
 }

@@ -3,6 +3,7 @@
  * (svg-painter.ts) or drawn through an image of it, and two per-chart costs cut.
  */
 import type * as HighchartsApi from 'highcharts';
+import { cacheHighchartsLayout, type LayoutInternals, setStyledMode } from './highcharts-layout-cache.ts';
 import { container, drawn, isRaster } from './shared.ts';
 import { encoded, painted, rasterCanvas } from './svg-painter.ts';
 import type { Drawn, PageChartConfig } from './types.ts';
@@ -136,15 +137,21 @@ const speedUpHighcharts = (H: HighchartsInternals | undefined): void => {
   }
 };
 speedUpHighcharts(window.Highcharts as unknown as HighchartsInternals | undefined);
+cacheHighchartsLayout(window.Highcharts as unknown as LayoutInternals | undefined);
 
 export const renderHighcharts = (config: PageChartConfig): Drawn | Promise<Drawn> => {
   const styled = isStyled(config);
   if (stylesheet) stylesheet.media = styled ? 'all' : 'not all';
+  setStyledMode(styled);
   // The sheet's light-dark() colours follow these classes (chart-config.ts pins the scheme to the theme).
   const scheme = styled ? optionsOf(config)?.palette?.colorScheme : undefined;
   container.classList.toggle('highcharts-light', scheme === 'light');
   container.classList.toggle('highcharts-dark', scheme === 'dark');
-  const chart = window.Highcharts.chart(container, config.options as HighchartsApi.Options);
+  // The export server's constructors; chart-config.ts passes only these names.
+  const constructors = window.Highcharts as unknown as Record<string, typeof HighchartsApi.chart | undefined>;
+  const construct = constructors[config.constr ?? 'chart'];
+  if (!construct) throw new Error(`Highcharts.${config.constr} is not loaded`);
+  const chart = construct(container, config.options as HighchartsApi.Options);
   drawn.current = chart;
   const svg = chart.container.querySelector('svg') as SVGSVGElement;
   if (config.format === 'svg') {

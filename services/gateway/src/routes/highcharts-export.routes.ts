@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError, ErrorResponse, HighchartsExportBody, HighchartsExportParams, MimeTypes } from '@render/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { type ExportAnswer, type HighchartsExportJob, toHighchartsExportJob } from '../convert/highcharts-export-request.ts';
+import { secureSvgReply } from '../images/image-reply.ts';
+import { imageRoute } from '../images/image-route.ts';
+import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
+
+export interface HighchartsExportRoutesOptions {
+  /** HIGHCHARTS_CUSTOM_CODE: whether `callback`, `customCode` and `resources` are accepted. */
+  allowCustomCode: boolean;
+}
+
+/** Form and multipart bodies carry text (and files, read as text): the request module parses the JSON fields. */
+async function formFields(body: Buffer, contentType: string): Promise<Record<string, string>> {
+  const form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form.entries()) fields[name] = typeof value === 'string' ? value : await value.text();
+  return fields;
+}
+
+const EXPORT_DESCRIPTION =
+  'The Highcharts export server’s `POST /` (node-export-server): point a client of it at `/highcharts` and change nothing ' +
+  'else. The body comes as JSON, form-urlencoded or multipart: the chart’s options in `infile` (or `options`, `data`), or ' +
+  'an SVG in `svg`; `type` png, jpeg, pdf or svg (or their media types); `constr` chart, stockChart, mapChart (with the map ' +
+  'as inline GeoJSON or TopoJSON in `chart.map` or a series’ `mapData`) or ganttChart; `width`, `height`, `scale`, ' +
+  '`globalOptions`, `themeOptions`. The answer is the file, as an attachment named `{filename}.{type}` (the path’s ' +
+  'filename, else `chart`) unless `noDownload`, or its base64 text with `b64`. `callback`, `customCode` and `resources` ' +
+  'are refused with 400 unless the operator enables custom code. Limits and credits are those of chart-to-img.';
+
+const fileAnswer = {
+  description: 'The file (attachment unless noDownload), or its base64 text with b64',
+  content: {
+    ...Object.fromEntries(['png', 'jpeg', 'pdf', 'svg'].map((f) => [MimeTypes[f as 'png'], { schema: Type.String({ format: 'binary' }) }])),
+    'text/plain': { schema: Type.String({ description: 'base64 of the file (b64)' }) },
+  },
+};
+
+/** Sends the file as the export server does: base64 text, or the bytes with their type and an attachment name. */
+function sendExport(reply: FastifyReply, outcome: RenderOutcome, answer: ExportAnswer) {
+  const { image, meta } = outcome;
+  reply.header('X-Render-Time', String(meta.renderMs));
+  reply.header('X-Queue-Time', String(meta.queueMs));
+  reply.header('X-Render-Warnings', String(meta.warnings?.length ?? 0));
+  if (answer.b64) return reply.type('text/plain; charset=utf-8').send(image.toString('base64'));
+  if (!answer.noDownload) reply.header('Content-Disposition', `attachment; filename="${answer.filename}.${answer.type}"`);
+  return secureSvgReply(reply, answer.type).type(MimeTypes[answer.type]).send(image);
+}
+
+/**
+ * POST /highcharts and /highcharts/{filename}: the Highcharts export server's API over the chart pipeline
+ * (caller, anonymous limits or credits, queue) of chart-to-img.
+ */
+const highchartsExportRoutes: FastifyPluginAsyncTypebox<HighchartsExportRoutesOptions> = async (app, opts) => {
+  // Scoped to these routes (this plugin is encapsulated): the other calls stay JSON only.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
+    formFields(body as Buffer, String(request.headers['content-type'])).then(
+      (fields) => done(null, fields),
+      () => done(new AppError('VALIDATION_ERROR', 'The multipart/form-data body could not be read'), undefined),
+    );
+  });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = request.params as { filename?: string } | undefined;
+    const job: HighchartsExportJob = toHighchartsExportJob(request.body as HighchartsExportBody, params?.filename, opts.allowCustomCode);
+    const outcome = await app.credits.renderBilled(request, job.kind, job.payload);
+    return sendExport(reply, outcome, job.answer);
+  };
+
+  const spec = (summary: string, withFilename: boolean) => {
+    const options = imageRoute(app, {
+      tags: ['convert'],
+      access: 'anyone',
+      ledgerKind: 'chart',
+      formats: ['png', 'jpeg', 'pdf', 'svg'],
+      // A {filename} such as `..` takes the URL out of these routes: no such route.
+      ...(withFilename ? { errors: { 404: ErrorResponse } } : {}),
+      schema: {
+        summary,
+        description: EXPORT_DESCRIPTION,
+        body: HighchartsExportBody,
+        ...(withFilename ? { params: HighchartsExportParams } : {}),
+      },
+    });
+    return { ...options, schema: { ...options.schema, response: { ...options.schema.response, 200: fileAnswer } } };
+  };
+  app.post('/highcharts', spec('Highcharts export server: render chart options or an SVG', false), handler);
+  app.post('/highcharts/:filename', spec('Highcharts export server: render, with the download’s file name', true), handler);
+};
+
+export default highchartsExportRoutes;
