@@ -6,9 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { cleanupAll, failRun, installExitHandlers } from '@render/test-stack/processes';
 import type { LoadResult } from './lib/load.ts';
 import { parseOptions } from './lib/options.ts';
-import { cleanupAll, failRun, installExitHandlers } from './lib/processes.ts';
 import { openRawPage, openRawScreenshots, type RawResults, runNaive, runRaw } from './lib/raw.ts';
 import { fmt, reportEnd, type Target, table, verdict, writeResults } from './lib/report.ts';
 import { DEFAULT_PAIR_BATCH, runStack, type StackResults } from './lib/stack.ts';

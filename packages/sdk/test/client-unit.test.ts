@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { templateImageSigningString as contractsSigningString } from '@render/contracts';
-import { afterEach, describe, expect, it } from 'vitest';
 // The web app's own builder (Web Crypto in the browser): the SDK must produce the very same URLs.
-import { buildSignedImageUrl } from '../../../apps/web/src/features/templates/signed-url.ts';
+import { buildSignedImageUrl } from '@render/web/signed-url';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   parseRetryAfter,
   RenderApiError,

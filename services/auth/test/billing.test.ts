@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from './helpers/fake-stripe.ts';
+import { type StripeStandIn, startStripeStandIn } from '../src/stand-in/stripe-stand-in.ts';
 import { json, STRONG_PASSWORD, type Stack, startStack, verifiedUser } from './helpers/stack.ts';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
@@ -15,11 +15,11 @@ const PRICES = {
 // Signs test webhooks with the SDK's own helper, the same HMAC scheme Stripe uses.
 const signer = new Stripe('sk_test_signer');
 
-let fake: FakeStripe;
+let fake: StripeStandIn;
 let stack: Stack;
 
 beforeAll(async () => {
-  fake = await startFakeStripe(PRICES);
+  fake = await startStripeStandIn({ prices: PRICES });
   stack = await startStack({
     STRIPE_SECRET_KEY: 'sk_test_fake',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,

@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The real account service, in-process on a throwaway database, exactly as its own tests start it.
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import { recordingProxy } from './helpers/recording-proxy.ts';
-import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+// The real account service, in-process on a throwaway database, exactly as its own tests start it.
+import {
+  INTERNAL_TOKEN,
+  type Stack,
+  startGateway,
+  startStack,
+  startWorker,
+  type TestGateway,
+  uniquePrefix,
+  verifiedUser,
+} from './helpers/stack.ts';
 
 const HTML = '<html><body style="margin:0;background:#00f"></body></html>';
 // Never finishes: the worker's render deadline fails it, so the call ends in an error.

@@ -1,4 +1,5 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { PNG_SIGNATURE } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
 import {
@@ -10,10 +11,12 @@ import {
   STRONG_PASSWORD,
   type Stack,
   signupBody,
+  startGateway,
   startStack,
-} from '../../auth/test/helpers/stack.ts';
-import { PNG_SIGNATURE } from './helpers/images.ts';
-import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+  startWorker,
+  type TestGateway,
+  uniquePrefix,
+} from './helpers/stack.ts';
 
 // Every call in this file goes through the gateway over a real socket; the auth app is only its upstream.
 

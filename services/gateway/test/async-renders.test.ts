@@ -7,11 +7,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { testRedisUrl } from '@render/test-stack/redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { testRedisUrl } from './helpers/redis.ts';
-import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import {
+  INTERNAL_TOKEN,
+  type Stack,
+  startGateway,
+  startStack,
+  startTemplates,
+  startWorker,
+  type TestGateway,
+  uniquePrefix,
+  verifiedUser,
+} from './helpers/stack.ts';
 
 // Async renders: `webhook` on a convert call answers 202, renders in the background (billed once), keeps the
 // status and image, and a render worker POSTs the signed outcome under the egress policy, retrying failures.

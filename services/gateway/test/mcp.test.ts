@@ -3,12 +3,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createDb } from '@render/db';
+import { seedStarterTemplates } from '@render/templates/starters/seed';
+import { STARTER_TEMPLATES } from '@render/templates/starters/starters';
+import { decodePng, PNG_SIGNATURE } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { seedStarterTemplates } from '../../templates/src/starters/seed.ts';
-import { STARTER_TEMPLATES } from '../../templates/src/starters/starters.ts';
-import { decodePng, PNG_SIGNATURE } from './helpers/images.ts';
-import { type FullStack, startFullStack } from './helpers/stack.ts';
+import { type FullStack, json, startFullStack, verifiedUser } from './helpers/stack.ts';
 
 // POST /api/mcp with the official MCP SDK's client over a real socket, against the whole stack (account
 // and templates services, a real render worker): the tools go through the public routes, billed as them.

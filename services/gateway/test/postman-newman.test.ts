@@ -1,12 +1,21 @@
+import { type StripeStandIn, startStripeStandIn } from '@render/auth/stripe-stand-in';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { seedStarterTemplates } from '@render/templates/starters/seed';
 import newman, { type NewmanRunExecution, type NewmanRunSummary } from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from '../../auth/test/helpers/fake-stripe.ts';
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { seedStarterTemplates } from '../../templates/src/starters/seed.ts';
 import { API_EXAMPLES } from '../src/docs/api-examples.ts';
 import { COLLECTIONS, exampleTitle, type OpenApiDoc, postmanCollection } from '../src/docs/postman-collection.ts';
-import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import {
+  INTERNAL_TOKEN,
+  type Stack,
+  startGateway,
+  startStack,
+  startTemplates,
+  startWorker,
+  type TestGateway,
+  uniquePrefix,
+  verifiedUser,
+} from './helpers/stack.ts';
 
 /**
  * The complete Postman collection, exactly as the docs page offers it, run by newman against the real
@@ -21,7 +30,7 @@ let templates: { url: string; close(): Promise<void> };
 let worker: RenderWorkerHandle;
 let gateway: TestGateway;
 let billingGateway: TestGateway;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 let collection: object;
 
 /** Calls outside the changes folder that need a session token (or e-mail and password) to run. */
@@ -30,9 +39,11 @@ const BILLING_CALLS = API_EXAMPLES.filter((e) => e.billing).map(exampleTitle);
 
 beforeAll(async () => {
   const prefix = uniquePrefix('newman');
-  stripe = await startFakeStripe({
-    price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
-    price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
+  stripe = await startStripeStandIn({
+    prices: {
+      price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
+      price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
+    },
   });
   auth = await startStack();
   billingAuth = await startStack(

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { testRedisUrl } from '@render/test-stack/redis';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 import { README_TABLE_END, README_TABLE_START, readmeApiTable, withReadmeApiTable } from '../src/docs/readme-api-table.ts';
-import { testRedisUrl } from './helpers/redis.ts';
 import { uniquePrefix } from './helpers/stack.ts';
 
 // The README's table of calls comes from the document: a route added to the gateway (and so to the document,
