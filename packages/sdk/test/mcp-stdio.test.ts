@@ -4,7 +4,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStdioMcpServer } from '../src/mcp/stdio.ts';
-import { type FullStack, json, startFullStack, verifiedUser } from './helpers/stack.ts';
+import { json, verifiedUser } from './helpers/auth-stack.ts';
+import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // `renderapi mcp`: the CLI's stdio MCP server in its own process, driven by the official MCP SDK's client as
 // a desktop assistant drives it, calling the real stack over HTTP with an account's API key.

@@ -13,17 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderApiError, RenderClient, verifyWebhookSignature } from '../src/index.ts';
 // The real account service (own throwaway database, real SMTP), templates service, render worker (real
 // Chromium, Redis) and gateway, on real sockets, as the gateway's own tests start them.
-import {
-  INTERNAL_TOKEN,
-  type Stack,
-  startGateway,
-  startStack,
-  startTemplates,
-  startWorker,
-  type TestGateway,
-  uniquePrefix,
-  verifiedUser,
-} from './helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 const BIN = resolve(import.meta.dirname, '../bin/renderapi.mjs');
 

@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proPriceEnv, proPrices } from '../src/stand-in/stand-in-prices.ts';
 import { type StripeStandIn, startStripeStandIn } from '../src/stand-in/stripe-stand-in.ts';
 import { json, STRONG_PASSWORD, type Stack, startStack, verifiedUser } from './helpers/stack.ts';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
-const PRICES = {
-  price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
-  price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
-  price_month_eur: { unit_amount: 4900, currency: 'eur', interval: 'month' },
-  price_year_eur: { unit_amount: 49000, currency: 'eur', interval: 'year' },
-} as const;
+const PRICES = proPrices('price');
 
 // Signs test webhooks with the SDK's own helper, the same HMAC scheme Stripe uses.
 const signer = new Stripe('sk_test_signer');
@@ -23,10 +19,7 @@ beforeAll(async () => {
   stack = await startStack({
     STRIPE_SECRET_KEY: 'sk_test_fake',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_PRICE_MONTHLY_USD: 'price_month_usd',
-    STRIPE_PRICE_YEARLY_USD: 'price_year_usd',
-    STRIPE_PRICE_MONTHLY_EUR: 'price_month_eur',
-    STRIPE_PRICE_YEARLY_EUR: 'price_year_eur',
+    ...proPriceEnv('price'),
     ...fake.env,
   });
 });

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordingProxy } from './helpers/recording-proxy.ts';
 // The real account service, in-process on a throwaway database, exactly as its own tests start it.
-import {
-  INTERNAL_TOKEN,
-  type Stack,
-  startGateway,
-  startStack,
-  startWorker,
-  type TestGateway,
-  uniquePrefix,
-  verifiedUser,
-} from './helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { recordingProxy } from './helpers/recording-proxy.ts';
+import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 const HTML = '<html><body style="margin:0;background:#00f"></body></html>';
 // Never finishes: the worker's render deadline fails it, so the call ends in an error.

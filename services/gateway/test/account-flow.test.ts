@@ -11,12 +11,9 @@ import {
   STRONG_PASSWORD,
   type Stack,
   signupBody,
-  startGateway,
   startStack,
-  startWorker,
-  type TestGateway,
-  uniquePrefix,
-} from './helpers/stack.ts';
+} from './helpers/auth-stack.ts';
+import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Every call in this file goes through the gateway over a real socket; the auth app is only its upstream.
 

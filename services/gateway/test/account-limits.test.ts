@@ -13,7 +13,8 @@ import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 import type { RenderAccount } from '../src/plugins/account-limits.plugin.ts';
 // The real account service, in-process on a throwaway database, exactly as its own tests start it.
-import { INTERNAL_TOKEN, startGateway, startStack, startWorker, uniquePrefix, verifiedUser } from './helpers/stack.ts';
+import { INTERNAL_TOKEN, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { startGateway, startWorker, uniquePrefix } from './helpers/stack.ts';
 
 // Renders in flight per account (plugins/account-limits.plugin.ts), enforced inside renderQueue.render. The
 // credits plugin passes the caller's account there; these tests pass it themselves, directly or through a

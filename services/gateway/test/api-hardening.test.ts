@@ -4,7 +4,8 @@ import { testRedisUrl } from '@render/test-stack/redis';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database, as its own tests start it.
-import { type FullStack, INTERNAL_TOKEN, json, type Stack, startFullStack, type TestGateway, verifiedUser } from './helpers/stack.ts';
+import { INTERNAL_TOKEN, json, type Stack, verifiedUser } from './helpers/auth-stack.ts';
+import { type FullStack, startFullStack, type TestGateway } from './helpers/stack.ts';
 
 // Protocol-level honesty and hardening of the gateway, over real sockets: 405 with Allow, the API's own 400
 // for URLs Fastify refuses before routing, NUL characters, security headers, the OpenAPI document, and

@@ -10,17 +10,8 @@ import type { RenderWorkerHandle } from '@render/render-worker';
 import { testRedisUrl } from '@render/test-stack/redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  INTERNAL_TOKEN,
-  type Stack,
-  startGateway,
-  startStack,
-  startTemplates,
-  startWorker,
-  type TestGateway,
-  uniquePrefix,
-  verifiedUser,
-} from './helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Async renders: `webhook` on a convert call answers 202, renders in the background (billed once), keeps the
 // status and image, and a render worker POSTs the signed outcome under the egress policy, retrying failures.

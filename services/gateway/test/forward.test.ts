@@ -3,16 +3,8 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import templatesClient from '../src/plugins/templates-client.plugin.ts';
-import {
-  INTERNAL_TOKEN,
-  json,
-  type Stack,
-  startGateway,
-  startStack,
-  type TestGateway,
-  uniquePrefix,
-  verifiedUser,
-} from './helpers/stack.ts';
+import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { startGateway, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 interface Seen {
   method: string;

@@ -5,20 +5,10 @@ import type { RenderWorkerHandle } from '@render/render-worker';
 import { testRedisUrl } from '@render/test-stack/redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { LogCapture } from './helpers/log-capture.ts';
 import { rawRequest } from './helpers/raw-http.ts';
-import {
-  INTERNAL_TOKEN,
-  json,
-  type Stack,
-  startGateway,
-  startStack,
-  startTemplates,
-  startWorker,
-  type TestGateway,
-  uniquePrefix,
-  verifiedUser,
-} from './helpers/stack.ts';
+import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // The conventions of issue 26 §4 across the real stack (auth, templates, a worker, the gateway, all on real
 // sockets): problem details, request ids through every service and log, Idempotency-Key, compression, and

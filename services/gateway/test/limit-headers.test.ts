@@ -7,17 +7,8 @@ import { decodePng } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousAdvantages, loadGatewayConfig } from '../src/config.ts';
 // The real account service, in-process on a throwaway database, exactly as its own tests start it.
-import {
-  INTERNAL_TOKEN,
-  type Stack,
-  startGateway,
-  startStack,
-  startTemplates,
-  startWorker,
-  type TestGateway,
-  uniquePrefix,
-  verifiedUser,
-} from './helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Limits a caller can see (README, "Limits"): RateLimit-Policy / RateLimit on answers subject to the anonymous
 // limits or an account's renders in flight, X-Credits-* on billed answers with credentials, Retry-After on every

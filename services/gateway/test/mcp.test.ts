@@ -7,7 +7,8 @@ import { seedStarterTemplates } from '@render/templates/starters/seed';
 import { STARTER_TEMPLATES } from '@render/templates/starters/starters';
 import { decodePng, PNG_SIGNATURE } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FullStack, json, startFullStack, verifiedUser } from './helpers/stack.ts';
+import { json, verifiedUser } from './helpers/auth-stack.ts';
+import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // POST /api/mcp with the official MCP SDK's client over a real socket, against the whole stack (account
 // and templates services, a real render worker): the tools go through the public routes, billed as them.

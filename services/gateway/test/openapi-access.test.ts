@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { operationAccess } from '@render/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  INTERNAL_TOKEN,
-  type Stack,
-  startGateway,
-  startStack,
-  startTemplates,
-  type TestGateway,
-  uniquePrefix,
-  verifiedUser,
-} from './helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { startGateway, startTemplates, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // The document's security requirements are what the docs page and the SDK tell users about access. Each
 // operation is called as a user would who believed it: with no credentials at all (an operation declared

@@ -1,12 +1,14 @@
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
+import { proPriceEnv, proPrices } from '@render/auth/stand-in-prices';
 import { type StripeStandIn, startStripeStandIn } from '@render/auth/stripe-stand-in';
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, type Stack, verifiedUser } from './helpers/auth-stack.ts';
 import { hostileValue, inlineRefs, mutatedObject, type Schema, schemaArbitrary } from './helpers/openapi-arbitraries.ts';
 import { startCanary, type TestServer } from './helpers/servers.ts';
-import { type FullStack, json, type Stack, startFullStack, type TestGateway, verifiedUser } from './helpers/stack.ts';
+import { type FullStack, startFullStack, type TestGateway } from './helpers/stack.ts';
 
 // Property-based requests generated from the gateway's own OpenAPI document, sent over a real socket to the
 // whole stack (auth, templates, Postgres, Redis, a render worker with Chromium). Every answer must be below
@@ -46,23 +48,13 @@ const TEMPLATE_SVG =
 
 beforeAll(async () => {
   // Billing answers 503 without Stripe; the stand-in Stripe server makes it answer as in production.
-  stripe = await startStripeStandIn({
-    prices: {
-      price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
-      price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
-      price_month_eur: { unit_amount: 4900, currency: 'eur', interval: 'month' },
-      price_year_eur: { unit_amount: 49000, currency: 'eur', interval: 'year' },
-    },
-  });
+  stripe = await startStripeStandIn({ prices: proPrices('price') });
   stack = await startFullStack('fuzz', {
     auth: {
       ...stripe.env,
       STRIPE_SECRET_KEY: 'sk_test_fake',
       STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
-      STRIPE_PRICE_MONTHLY_USD: 'price_month_usd',
-      STRIPE_PRICE_YEARLY_USD: 'price_year_usd',
-      STRIPE_PRICE_MONTHLY_EUR: 'price_month_eur',
-      STRIPE_PRICE_YEARLY_EUR: 'price_year_eur',
+      ...proPriceEnv('price'),
     },
     worker: { RENDER_TIMEOUT_MS: '5000' },
   });

@@ -5,17 +5,8 @@ import newman, { type NewmanRunExecution, type NewmanRunSummary } from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_EXAMPLES } from '../src/docs/api-examples.ts';
 import { COLLECTIONS, exampleTitle, type OpenApiDoc, postmanCollection } from '../src/docs/postman-collection.ts';
-import {
-  INTERNAL_TOKEN,
-  type Stack,
-  startGateway,
-  startStack,
-  startTemplates,
-  startWorker,
-  type TestGateway,
-  uniquePrefix,
-  verifiedUser,
-} from './helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 /**
  * The complete Postman collection, exactly as the docs page offers it, run by newman against the real

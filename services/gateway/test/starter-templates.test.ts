@@ -5,7 +5,8 @@ import { seedStarterTemplates } from '@render/templates/starters/seed';
 import { STARTER_OWNER, STARTER_TEMPLATES, starterSvg } from '@render/templates/starters/starters';
 import { decodePng } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FullStack, json, startFullStack, verifiedUser } from './helpers/stack.ts';
+import { json, verifiedUser } from './helpers/auth-stack.ts';
+import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // The public starter templates a fresh database is seeded with: seeded into a throwaway database, saved
 // again through the real gateway and templates service as an ordinary user, and rendered by a real worker.

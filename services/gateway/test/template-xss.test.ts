@@ -3,7 +3,8 @@ import { templateImageSigningString } from '@render/contracts';
 import puppeteer, { type Browser, type HTTPResponse, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
-import { type FullStack, json, type Stack, startFullStack, type TestGateway, verifiedUser } from './helpers/stack.ts';
+import { json, type Stack, verifiedUser } from './helpers/auth-stack.ts';
+import { type FullStack, startFullStack, type TestGateway } from './helpers/stack.ts';
 
 // The stored-XSS report, replayed through the real stack: a user saves a template whose link is animated
 // to a javascript: URL under another XLink prefix, signs an SVG image URL for it, and a victim opens that

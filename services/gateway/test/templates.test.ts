@@ -5,20 +5,10 @@ import type { RenderWorkerHandle } from '@render/render-worker';
 import { decodePng, near } from '@render/test-stack/images';
 import { xmlProblem } from '@render/test-stack/strict-xml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAssetServer, startCanary, type TestServer } from './helpers/servers.ts';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
-import {
-  INTERNAL_TOKEN,
-  json,
-  type Stack,
-  startGateway,
-  startStack,
-  startTemplates,
-  startWorker,
-  type TestGateway,
-  uniquePrefix,
-  verifiedUser,
-} from './helpers/stack.ts';
+import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { startAssetServer, startCanary, type TestServer } from './helpers/servers.ts';
+import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Everything goes through the gateway over a real socket: it authenticates, forwards to the templates
 // service (real Postgres), renders through the SVG queue (real Redis, real Chromium) and charges credits.

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { templateImageSigningString } from '@render/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FullStack, INTERNAL_TOKEN, startFullStack, startGateway, type TestGateway, verifiedUser } from './helpers/stack.ts';
+import { INTERNAL_TOKEN, verifiedUser } from './helpers/auth-stack.ts';
+import { type FullStack, startFullStack, startGateway, type TestGateway } from './helpers/stack.ts';
 
 const HTML = '<html><body style="margin:0;background:#0a0"><h1>usage</h1></body></html>';
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="teal"/></svg>';

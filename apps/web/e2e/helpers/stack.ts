@@ -6,7 +6,6 @@ import { workerService as worker } from '@render/render-worker/service';
 import { templatesService as templates } from '@render/templates/service';
 import { type FullStack as AnyFullStack, bindServices } from '@render/test-stack/services';
 
-export * from '@render/test-stack/auth-stack';
 export { type TestGateway, uniquePrefix } from '@render/test-stack/services';
 export type FullStack = AnyFullStack<RenderWorkerHandle>;
 

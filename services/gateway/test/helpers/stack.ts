@@ -7,7 +7,6 @@ import { templatesService as templates } from '@render/templates/service';
 import { type FullStack as AnyFullStack, bindServices } from '@render/test-stack/services';
 import { gatewayService as gateway } from '../../src/service.ts';
 
-export * from '@render/test-stack/auth-stack';
 export type { LogOptions } from '@render/test-stack/in-process';
 export { type TestGateway, uniquePrefix } from '@render/test-stack/services';
 export type FullStack = AnyFullStack<RenderWorkerHandle>;
