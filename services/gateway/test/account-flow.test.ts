@@ -1,5 +1,6 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { PNG_SIGNATURE } from '@render/test-stack/images';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
 import {
@@ -33,9 +34,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await auth?.close();
+  await closeInOrder(gateway, worker, auth);
 });
 
 /** A JSON call to the gateway, optionally signed in with a session token. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { testRedisUrl } from '@render/test-stack/redis';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
@@ -144,12 +145,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await templates?.close();
-  await auth?.close();
-  await receiver?.close();
-  await canary?.close();
+  await closeInOrder(gateway, worker, templates, auth, receiver, canary);
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field in assertions

@@ -1,6 +1,7 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
 import { xmlProblem } from '@render/test-stack/strict-xml';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCanary, type TestServer } from './helpers/servers.ts';
@@ -20,9 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await canary?.close();
+  await closeInOrder(gateway, worker, canary);
 });
 
 const URL_PATH = '/api/chart-to-img/convert';

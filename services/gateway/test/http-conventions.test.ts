@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { testRedisUrl } from '@render/test-stack/redis';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
@@ -78,10 +79,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await templates?.close();
-  await auth?.close();
+  await closeInOrder(gateway, worker, templates, auth);
   await new Promise((resolve) => receiver?.close(resolve));
   redis?.disconnect();
 });

@@ -1,6 +1,8 @@
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
+
 import { proPriceEnv, proPrices } from '@render/auth/stand-in-prices';
 import { type StripeStandIn, startStripeStandIn } from '@render/auth/stripe-stand-in';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import fc from 'fast-check';
@@ -83,9 +85,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await stack?.close();
-  await canary?.close();
-  await stripe?.close();
+  await closeInOrder(stack, canary, stripe);
 });
 
 // Fields whose valid values would make the stack reach outside the machine: only addresses that are refused

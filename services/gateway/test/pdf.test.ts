@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PdfLimits } from '@render/contracts';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { decodePng, near } from '@render/test-stack/images';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pt, readPdf } from './helpers/pdf.ts';
 import { startCanary, type TestServer } from './helpers/servers.ts';
@@ -49,9 +50,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await canary?.close();
+  await closeInOrder(gateway, worker, canary);
   pages?.server.closeAllConnections();
   await new Promise((resolve) => pages?.server.close(resolve));
 });

@@ -1,6 +1,7 @@
 import { type StripeStandIn, startStripeStandIn } from '@render/auth/stripe-stand-in';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { seedStarterTemplates } from '@render/templates/starters/seed';
+import { closeInOrder } from '@render/test-stack/teardown';
 import newman, { type NewmanRunExecution, type NewmanRunSummary } from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_EXAMPLES } from '../src/docs/api-examples.ts';
@@ -62,11 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([gateway?.close(), billingGateway?.close()]);
-  await worker?.close();
-  await templates?.close();
-  await billingAuth?.close();
-  await auth?.close();
-  await stripe?.close();
+  await closeInOrder(worker, templates, billingAuth, auth, stripe);
 });
 
 const run = (env: Record<string, string>) =>

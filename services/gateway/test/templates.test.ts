@@ -4,6 +4,7 @@ import { UsersRepository } from '@render/db';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { decodePng, near } from '@render/test-stack/images';
 import { xmlProblem } from '@render/test-stack/strict-xml';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
 import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
@@ -38,9 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await templatesService?.close();
+  await closeInOrder(gateway, worker, templatesService);
   await Promise.all([assets?.close(), canary?.close()]);
   await auth?.close();
 });
