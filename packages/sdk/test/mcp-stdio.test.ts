@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { creditsUsed, toolText } from '@render/test-stack/account-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStdioMcpServer } from '../src/mcp/stdio.ts';
 import { json, verifiedUser } from './helpers/auth-stack.ts';
@@ -42,16 +43,8 @@ async function spawnClient(apiKey: string): Promise<{ client: Client; stderr: ()
   return { client, stderr: () => stderr };
 }
 
-const used = async (): Promise<number> => {
-  const res = await fetch(`${stack.gateway.url}/api/auth/usage`, { headers: { authorization: `Bearer ${user.token}` } });
-  return (await json(res)).data.used as number;
-};
-
-const textOf = (result: CallToolResult) =>
-  result.content
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
+const used = (): Promise<number> => creditsUsed(stack.gateway.url, user.token);
+const textOf = (result: CallToolResult) => toolText(result);
 
 /** Width and height from a PNG's IHDR chunk. */
 const pngSize = (bytes: Buffer) => [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];

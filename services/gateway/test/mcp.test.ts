@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createDb } from '@render/db';
 import { seedStarterTemplates } from '@render/templates/starters/seed';
 import { STARTER_TEMPLATES } from '@render/templates/starters/starters';
+import { creditsUsed, toolText } from '@render/test-stack/account-calls';
 import { decodePng, PNG_SIGNATURE } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, verifiedUser } from './helpers/auth-stack.ts';
@@ -49,16 +50,8 @@ async function connect(headers: Record<string, string>): Promise<Client> {
   return client;
 }
 
-const used = async (): Promise<number> => {
-  const res = await fetch(`${stack.gateway.url}/api/auth/usage`, { headers: { authorization: `Bearer ${user.token}` } });
-  return (await json(res)).data.used as number;
-};
-
-const textOf = (result: CallToolResult) =>
-  result.content
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
+const used = (): Promise<number> => creditsUsed(stack.gateway.url, user.token);
+const textOf = (result: CallToolResult) => toolText(result);
 
 function imageOf(result: CallToolResult): { bytes: Buffer; mimeType: string } {
   const image = result.content.find((c) => c.type === 'image');
