@@ -4,6 +4,7 @@ import { createDb, migrateToLatest } from '@render/db';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { type InProcessService, type LogOptions, listen } from './in-process.ts';
 import { type ReceivedMail, startSmtp } from './smtp.ts';
 
@@ -150,3 +151,15 @@ export async function verifiedUser(stack: Stack, overrides: Record<string, unkno
 
 // biome-ignore lint/suspicious/noExplicitAny: tests assert on whatever JSON the service sent
 export const json = async (res: Response) => (await res.json()) as Record<string, any>;
+
+/** Asserts that a signup answered 201 with the registration message and a user id; answers that body. */
+export async function expectRegistered(signup: Response) {
+  expect(signup.status).toBe(201);
+  const created = await json(signup);
+  expect(created).toEqual({
+    success: true,
+    message: 'Registration successful! Please check your email for verification code.',
+    userId: expect.any(String),
+  });
+  return created;
+}

@@ -8,6 +8,15 @@ import { json, STRONG_PASSWORD, type Stack, startStack, verifiedUser } from './h
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 const PRICES = proPrices('price');
 
+/** Every signed-in billing route, by method and path. */
+const BILLING_ROUTES = [
+  ['POST', '/api/auth/upgrade'],
+  ['POST', '/api/auth/manage-billing'],
+  ['POST', '/api/auth/cancel-subscription'],
+  ['POST', '/api/auth/reactivate-subscription'],
+  ['GET', '/api/auth/payment-info'],
+] as const;
+
 // Signs test webhooks with the SDK's own helper, the same HMAC scheme Stripe uses.
 const signer = new Stripe('sk_test_signer');
 
@@ -218,13 +227,7 @@ describe('subscription lifecycle', () => {
   });
 
   it('needs a signed-in user', async () => {
-    for (const [method, path] of [
-      ['POST', '/api/auth/upgrade'],
-      ['POST', '/api/auth/manage-billing'],
-      ['POST', '/api/auth/cancel-subscription'],
-      ['POST', '/api/auth/reactivate-subscription'],
-      ['GET', '/api/auth/payment-info'],
-    ] as const) {
+    for (const [method, path] of BILLING_ROUTES) {
       const res = await stack.call(method, path);
       expect(res.status, path).toBe(401);
       const bad = await stack.call(method, path, { token: 'not-a-token' });
@@ -304,13 +307,7 @@ describe('without STRIPE_SECRET_KEY', () => {
     const user = await verifiedUser(bare);
     const login = await bare.call('POST', '/api/auth/login', { body: { email: user.email.toLowerCase(), password: STRONG_PASSWORD } });
     expect(login.status).toBe(200);
-    for (const [method, path] of [
-      ['POST', '/api/auth/upgrade'],
-      ['POST', '/api/auth/manage-billing'],
-      ['POST', '/api/auth/cancel-subscription'],
-      ['POST', '/api/auth/reactivate-subscription'],
-      ['GET', '/api/auth/payment-info'],
-    ] as const) {
+    for (const [method, path] of BILLING_ROUTES) {
       const res = await bare.call(method, path, { token: user.token });
       expect(res.status, path).toBe(503);
       expect(await json(res), path).toMatchObject({ success: false, code: 'BILLING_NOT_CONFIGURED', message: 'Billing is not configured' });

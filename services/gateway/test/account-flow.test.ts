@@ -7,6 +7,7 @@ import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   codeFrom,
+  expectRegistered,
   INTERNAL_TOKEN,
   json,
   STRONG_PASSWORD,
@@ -73,13 +74,7 @@ describe('account flow through the gateway', () => {
     account.email = body.email;
 
     const signup = await call('POST', '/api/auth/signup', { body });
-    expect(signup.status).toBe(201);
-    const created = await json(signup);
-    expect(created).toEqual({
-      success: true,
-      message: 'Registration successful! Please check your email for verification code.',
-      userId: expect.any(String),
-    });
+    const created = await expectRegistered(signup);
     account.userId = created.userId;
 
     const mail = auth.lastMailTo(body.email);
