@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { creditsUsed, toolText } from '@render/test-stack/account-calls';
+import { repoRoot } from '@render/test-stack/repo-root';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStdioMcpServer } from '../src/mcp/stdio.ts';
 import { json, verifiedUser } from './helpers/auth-stack.ts';
@@ -11,7 +12,7 @@ import { type FullStack, startFullStack } from './helpers/stack.ts';
 // `renderapi mcp`: the CLI's stdio MCP server in its own process, driven by the official MCP SDK's client as
 // a desktop assistant drives it, calling the real stack over HTTP with an account's API key.
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = `${repoRoot}/`;
 const BIN = fileURLToPath(new URL('../bin/renderapi.mjs', import.meta.url));
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { testRedisUrl } from '@render/test-stack/redis';
+import { repoRoot } from '@render/test-stack/repo-root';
 import { closeInOrder } from '@render/test-stack/teardown';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +61,7 @@ function verifies(header: string, body: string, secret: string): boolean {
 
 /** The docs' own verification code (content/docs/en/webhooks.md), so what the docs tell receivers is what works. */
 function docsVerifiers() {
-  const guide = readFileSync(join(import.meta.dirname, '../../../apps/web/content/docs/en/webhooks.md'), 'utf8');
+  const guide = readFileSync(join(repoRoot, 'apps/web/content/docs/en/webhooks.md'), 'utf8');
   const block = (lang: string) => {
     const found = new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``).exec(guide)?.[1];
     if (!found) throw new Error(`no ${lang} block in the webhooks guide`);
