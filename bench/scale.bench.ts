@@ -7,13 +7,13 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { linearFit, machineCpu, type TreeMemory, treeCpuSeconds, treeMemory } from '@render/test-stack/proc-stats';
+import { failRun, installExitHandlers, type StartMode } from '@render/test-stack/processes';
 import { int, parseCommandLine, resultsPath } from './lib/cli.ts';
 import { Fleet, settle, stopFleet } from './lib/fleet.ts';
 import { FORMAT_WORKLOADS, startPageServer } from './lib/formats.ts';
 import { type KeyedOps, measureKeyedOps } from './lib/keyed-ops.ts';
 import { type LoadResult, runForDuration } from './lib/load.ts';
-import { linearFit, machineCpu, type TreeMemory, treeCpuSeconds, treeMemory } from './lib/proc-stats.ts';
-import { failRun, installExitHandlers, type StartMode } from './lib/processes.ts';
 import { bucketCount, diffBuckets, histogramQuantile } from './lib/prometheus.ts';
 import {
   diffRedisStats,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cleanupAll, freePort, type Service, type StartMode, startNodeService } from './processes.ts';
+import { waitForPing } from '@render/test-stack/process-http';
+import { cleanupAll, freePort, type Service, type StartMode, startNodeService } from '@render/test-stack/processes';
 import { addBuckets, type Buckets, histogramBuckets, parseMetrics } from './prometheus.ts';
-import { waitForPing } from './stack.ts';
 
 export interface FleetWorker {
   service: Service;

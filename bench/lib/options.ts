@@ -1,5 +1,5 @@
+import type { StartMode } from '@render/test-stack/processes';
 import { int, parseCommandLine, resultsPath } from './cli.ts';
-import type { StartMode } from './processes.ts';
 
 export type Phase = 'raw' | 'stack' | 'keys' | 'formats' | 'screenshot' | 'pipeline' | 'naive';
 

@@ -1,7 +1,7 @@
 import { chromiumLaunchOptions, DEFAULT_FONTCONFIG_FILE } from '@render/render-worker';
+import { onCleanup, runCleanup } from '@render/test-stack/processes';
 import puppeteer, { type Browser, type LaunchOptions, type Page } from 'puppeteer-core';
 import { type LoadResult, runForDuration, runSequential, type Sample } from './load.ts';
-import { onCleanup, runCleanup } from './processes.ts';
 import { SHOT_HEIGHT, SHOT_WIDTH } from './screenshot-pages.ts';
 import { assertPng, HEIGHT, HTML, WIDTH } from './workload.ts';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, onCleanup, runCleanup } from './processes.ts';
+import { freePort, onCleanup, runCleanup } from '@render/test-stack/processes';
 import { connectRedis, onReplyLines, resp } from './redis-wire.ts';
 
 /** One command, one reply (simple string, integer or bulk string), without a Redis client dependency. */

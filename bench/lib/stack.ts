@@ -1,9 +1,17 @@
 import http from 'node:http';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitForPing } from '@render/test-stack/process-http';
+import {
+  freePort,
+  onCleanup,
+  runCleanup,
+  type Service,
+  type StartMode,
+  startNodeService,
+  startService,
+} from '@render/test-stack/processes';
 import { FORMAT_WORKLOADS, type FormatWorkload, startPageServer, type WorkloadContext } from './formats.ts';
 import { type LoadResult, runForDuration, runPaired, runSequential, type Sample } from './load.ts';
-import { freePort, onCleanup, runCleanup, type Service, type StartMode, startNodeService, startService } from './processes.ts';
 import { deleteKeysWithPrefix } from './redis-cleanup.ts';
 import { SCREENSHOT_CASES, type ScreenshotCase, SHOT_HEIGHT, SHOT_WIDTH } from './screenshot-pages.ts';
 import { startTemplateServices, type TemplateServices } from './template-stack.ts';
@@ -138,19 +146,6 @@ export function convertClient(port: number, maxSockets: number, request: BenchRe
     });
 
   return { convert, connections: () => connections, close: () => agent.destroy() };
-}
-
-export async function waitForPing(port: number, gateway: Service, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (gateway.child.exitCode !== null) throw new Error(`gateway exited with code ${gateway.child.exitCode}\n${gateway.tail()}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/ping`)
-      .then((res) => res.status === 200)
-      .catch(() => false);
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error(`gateway did not answer /api/ping within ${timeoutMs} ms\n${gateway.tail()}`);
 }
 
 export async function runStack(

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { seedStarterTemplates } from '@render/templates/starters/seed';
 import type { TestProject } from 'vitest/node';
-import { type FullStack, startFullStack } from '../../../services/gateway/test/helpers/stack.ts';
-import { seedStarterTemplates } from '../../../services/templates/src/starters/seed.ts';
+import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { startGateway, type TestGateway } from '../../../services/gateway/test/helpers/stack.ts';
 import { baseUrl, closeBrowser, getBrowser, openPage } from './helpers/browser.ts';
+import { startGateway, type TestGateway } from './helpers/stack.ts';
 
 afterAll(closeBrowser);
 

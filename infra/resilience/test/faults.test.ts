@@ -4,18 +4,7 @@
  * under them: kill a worker mid-job, stop one under load, restart Redis, kill Chromium, restart Postgres.
  * Callers use only the public API with an API key, and the usage endpoint to check what they were charged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Answer,
-  convert,
-  describe as describeAnswer,
-  errorMessage,
-  fastHtml,
-  isPng,
-  ledgerStatuses,
-  settledUsage,
-  slowHtml,
-} from './helpers/client.ts';
+
 import {
   browserPids,
   busyWorker,
@@ -28,7 +17,19 @@ import {
   stopEverything,
   type Worker,
   workerReady,
-} from './helpers/stack.ts';
+} from '@render/test-stack/resilience-stack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Answer,
+  convert,
+  describe as describeAnswer,
+  errorMessage,
+  fastHtml,
+  isPng,
+  ledgerStatuses,
+  settledUsage,
+  slowHtml,
+} from './helpers/client.ts';
 
 /** A client gives up this long after the gateway's deadline: past it, the request hung. */
 const CLIENT_LIMIT_MS = RENDER_DEADLINE_MS + 10_000;

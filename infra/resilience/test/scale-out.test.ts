@@ -6,6 +6,8 @@
  * restarted once each while they call. Every request must end with its image (none lost) and the account
  * must be charged exactly once per request (none charged twice, none charged for an attempt that failed).
  */
+
+import { metricSum, RENDER_DEADLINE_MS, type Stack, startStack, stopEverything, workerReady } from '@render/test-stack/resilience-stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Answer,
@@ -18,7 +20,6 @@ import {
   slowHtml,
 } from './helpers/client.ts';
 import { type RoundRobinProxy, startRoundRobinProxy } from './helpers/round-robin-proxy.ts';
-import { metricSum, RENDER_DEADLINE_MS, type Stack, startStack, stopEverything, workerReady } from './helpers/stack.ts';
 
 const CLIENT_LIMIT_MS = RENDER_DEADLINE_MS + 10_000;
 /** How long one request may keep retrying before it counts as lost. */

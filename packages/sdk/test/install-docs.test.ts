@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { repoRoot } from '@render/test-stack/repo-root';
 import { describe, expect, it } from 'vitest';
 import { helpText } from '../src/cli/main.ts';
 import { mcpConfigs } from './helpers/docs.ts';
@@ -8,7 +9,7 @@ import { mcpConfigs } from './helpers/docs.ts';
 // install it before it is on npm, and one MCP configuration everywhere (test/published-package.test.ts
 // starts the SDK README's one from a directory outside the repository).
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
+const ROOT = repoRoot;
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'packages/sdk/package.json'), 'utf8'));
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 

@@ -2,15 +2,17 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { creditsUsed, toolText } from '@render/test-stack/account-calls';
+import { repoRoot } from '@render/test-stack/repo-root';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, verifiedUser } from '../../../services/auth/test/helpers/stack.ts';
-import { type FullStack, startFullStack } from '../../../services/gateway/test/helpers/stack.ts';
 import { runStdioMcpServer } from '../src/mcp/stdio.ts';
+import { json, verifiedUser } from './helpers/auth-stack.ts';
+import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // `renderapi mcp`: the CLI's stdio MCP server in its own process, driven by the official MCP SDK's client as
 // a desktop assistant drives it, calling the real stack over HTTP with an account's API key.
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = `${repoRoot}/`;
 const BIN = fileURLToPath(new URL('../bin/renderapi.mjs', import.meta.url));
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -42,16 +44,8 @@ async function spawnClient(apiKey: string): Promise<{ client: Client; stderr: ()
   return { client, stderr: () => stderr };
 }
 
-const used = async (): Promise<number> => {
-  const res = await fetch(`${stack.gateway.url}/api/auth/usage`, { headers: { authorization: `Bearer ${user.token}` } });
-  return (await json(res)).data.used as number;
-};
-
-const textOf = (result: CallToolResult) =>
-  result.content
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
+const used = (): Promise<number> => creditsUsed(stack.gateway.url, user.token);
+const textOf = (result: CallToolResult) => toolText(result);
 
 /** Width and height from a PNG's IHDR chunk. */
 const pngSize = (bytes: Buffer) => [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];

@@ -8,9 +8,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifiedUser } from '../../../services/auth/test/helpers/stack.ts';
-import { type FullStack, startFullStack } from '../../../services/gateway/test/helpers/stack.ts';
+import { verifiedUser } from './helpers/auth-stack.ts';
 import { documentedMcpConfig } from './helpers/docs.ts';
+import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // The SDK as a user gets it: `npm pack` in packages/sdk (its prepack builds dist/), the tarball installed
 // with plain npm into empty directories outside the workspace (a project for the library, a global prefix

@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
 // The web app's signed-URL builder: what the SDK makes must be what the dashboard makes, and served.
 import { signTemplateUrl as webSignTemplateUrl } from '@render/contracts/signed-template-url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RenderApiError, RenderClient, verifyWebhookSignature } from '../src/index.ts';
 // The real account service (own throwaway database, real SMTP), templates service, render worker (real
 // Chromium, Redis) and gateway, on real sockets, as the gateway's own tests start them.
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../../services/auth/test/helpers/stack.ts';
-import { decodePng, near, PNG_SIGNATURE } from '../../../services/gateway/test/helpers/images.ts';
-import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from '../../../services/gateway/test/helpers/stack.ts';
-import { RenderApiError, RenderClient, verifyWebhookSignature } from '../src/index.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 const BIN = resolve(import.meta.dirname, '../bin/renderapi.mjs');
 

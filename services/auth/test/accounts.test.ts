@@ -1,7 +1,17 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFrom, json, STRONG_PASSWORD, type Stack, signupBody, startStack, uniqueEmail, verifiedUser } from './helpers/stack.ts';
+import {
+  codeFrom,
+  expectRegistered,
+  json,
+  STRONG_PASSWORD,
+  type Stack,
+  signupBody,
+  startStack,
+  uniqueEmail,
+  verifiedUser,
+} from './helpers/stack.ts';
 
 let stack: Stack;
 
@@ -18,13 +28,7 @@ describe('signup → mail → verify → login → me → refresh', () => {
     const body = signupBody({ email: `Grace.Hopper-${Date.now()}@Example.COM` });
     const email = body.email.toLowerCase();
     const signup = await stack.call('POST', '/api/auth/signup', { body });
-    expect(signup.status).toBe(201);
-    const created = await json(signup);
-    expect(created).toEqual({
-      success: true,
-      message: 'Registration successful! Please check your email for verification code.',
-      userId: expect.any(String),
-    });
+    const created = await expectRegistered(signup);
 
     const mail = stack.lastMailTo(email);
     const code = codeFrom(mail);

@@ -1,32 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from './helpers/fake-stripe.ts';
+import { proPriceEnv, proPrices } from '../src/stand-in/stand-in-prices.ts';
+import { type StripeStandIn, startStripeStandIn } from '../src/stand-in/stripe-stand-in.ts';
 import { json, STRONG_PASSWORD, type Stack, startStack, verifiedUser } from './helpers/stack.ts';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
-const PRICES = {
-  price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
-  price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
-  price_month_eur: { unit_amount: 4900, currency: 'eur', interval: 'month' },
-  price_year_eur: { unit_amount: 49000, currency: 'eur', interval: 'year' },
-} as const;
+const PRICES = proPrices('price');
+
+/** Every signed-in billing route, by method and path. */
+const BILLING_ROUTES = [
+  ['POST', '/api/auth/upgrade'],
+  ['POST', '/api/auth/manage-billing'],
+  ['POST', '/api/auth/cancel-subscription'],
+  ['POST', '/api/auth/reactivate-subscription'],
+  ['GET', '/api/auth/payment-info'],
+] as const;
 
 // Signs test webhooks with the SDK's own helper, the same HMAC scheme Stripe uses.
 const signer = new Stripe('sk_test_signer');
 
-let fake: FakeStripe;
+let fake: StripeStandIn;
 let stack: Stack;
 
 beforeAll(async () => {
-  fake = await startFakeStripe(PRICES);
+  fake = await startStripeStandIn({ prices: PRICES });
   stack = await startStack({
     STRIPE_SECRET_KEY: 'sk_test_fake',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_PRICE_MONTHLY_USD: 'price_month_usd',
-    STRIPE_PRICE_YEARLY_USD: 'price_year_usd',
-    STRIPE_PRICE_MONTHLY_EUR: 'price_month_eur',
-    STRIPE_PRICE_YEARLY_EUR: 'price_year_eur',
+    ...proPriceEnv('price'),
     ...fake.env,
   });
 });
@@ -225,13 +227,7 @@ describe('subscription lifecycle', () => {
   });
 
   it('needs a signed-in user', async () => {
-    for (const [method, path] of [
-      ['POST', '/api/auth/upgrade'],
-      ['POST', '/api/auth/manage-billing'],
-      ['POST', '/api/auth/cancel-subscription'],
-      ['POST', '/api/auth/reactivate-subscription'],
-      ['GET', '/api/auth/payment-info'],
-    ] as const) {
+    for (const [method, path] of BILLING_ROUTES) {
       const res = await stack.call(method, path);
       expect(res.status, path).toBe(401);
       const bad = await stack.call(method, path, { token: 'not-a-token' });
@@ -311,13 +307,7 @@ describe('without STRIPE_SECRET_KEY', () => {
     const user = await verifiedUser(bare);
     const login = await bare.call('POST', '/api/auth/login', { body: { email: user.email.toLowerCase(), password: STRONG_PASSWORD } });
     expect(login.status).toBe(200);
-    for (const [method, path] of [
-      ['POST', '/api/auth/upgrade'],
-      ['POST', '/api/auth/manage-billing'],
-      ['POST', '/api/auth/cancel-subscription'],
-      ['POST', '/api/auth/reactivate-subscription'],
-      ['GET', '/api/auth/payment-info'],
-    ] as const) {
+    for (const [method, path] of BILLING_ROUTES) {
       const res = await bare.call(method, path, { token: user.token });
       expect(res.status, path).toBe(503);
       expect(await json(res), path).toMatchObject({ success: false, code: 'BILLING_NOT_CONFIGURED', message: 'Billing is not configured' });

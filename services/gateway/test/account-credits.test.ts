@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database, exactly as its own tests start it.
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { recordingProxy } from './helpers/recording-proxy.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 

@@ -1,18 +1,20 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { PNG_SIGNATURE } from '@render/test-stack/images';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   codeFrom,
+  expectRegistered,
   INTERNAL_TOKEN,
   json,
   STRONG_PASSWORD,
   type Stack,
   signupBody,
   startStack,
-} from '../../auth/test/helpers/stack.ts';
-import { PNG_SIGNATURE } from './helpers/images.ts';
+} from './helpers/auth-stack.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Every call in this file goes through the gateway over a real socket; the auth app is only its upstream.
@@ -33,9 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await auth?.close();
+  await closeInOrder(gateway, worker, auth);
 });
 
 /** A JSON call to the gateway, optionally signed in with a session token. */
@@ -74,13 +74,7 @@ describe('account flow through the gateway', () => {
     account.email = body.email;
 
     const signup = await call('POST', '/api/auth/signup', { body });
-    expect(signup.status).toBe(201);
-    const created = await json(signup);
-    expect(created).toEqual({
-      success: true,
-      message: 'Registration successful! Please check your email for verification code.',
-      userId: expect.any(String),
-    });
+    const created = await expectRegistered(signup);
     account.userId = created.userId;
 
     const mail = auth.lastMailTo(body.email);

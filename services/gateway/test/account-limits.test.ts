@@ -2,18 +2,18 @@ import type { AddressInfo } from 'node:net';
 import { AppError, type HtmlRenderPayload } from '@render/contracts';
 import { renderJobs } from '@render/queue';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodePng } from '@render/test-stack/images';
+import { testRedisUrl } from '@render/test-stack/redis';
 import { Queue } from 'bullmq';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The real account service, in-process on a throwaway database, exactly as its own tests start it.
-import { INTERNAL_TOKEN, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 import type { RenderAccount } from '../src/plugins/account-limits.plugin.ts';
-import { decodePng } from './helpers/images.ts';
-import { testRedisUrl } from './helpers/redis.ts';
+// The real account service, in-process on a throwaway database, exactly as its own tests start it.
+import { INTERNAL_TOKEN, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, startWorker, uniquePrefix } from './helpers/stack.ts';
 
 // Renders in flight per account (plugins/account-limits.plugin.ts), enforced inside renderQueue.render. The

@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { createRedis, renderJobs } from '@render/queue';
+import { testRedisUrl } from '@render/test-stack/redis';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database, as its own tests start it.
-import { INTERNAL_TOKEN, json, type Stack, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { testRedisUrl } from './helpers/redis.ts';
+import { INTERNAL_TOKEN, json, type Stack, verifiedUser } from './helpers/auth-stack.ts';
 import { type FullStack, startFullStack, type TestGateway } from './helpers/stack.ts';
 
 // Protocol-level honesty and hardening of the gateway, over real sockets: 405 with Allow, the API's own 400

@@ -7,10 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { testRedisUrl } from '@render/test-stack/redis';
+import { repoRoot } from '@render/test-stack/repo-root';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { testRedisUrl } from './helpers/redis.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Async renders: `webhook` on a convert call answers 202, renders in the background (billed once), keeps the
@@ -59,7 +61,7 @@ function verifies(header: string, body: string, secret: string): boolean {
 
 /** The docs' own verification code (content/docs/en/webhooks.md), so what the docs tell receivers is what works. */
 function docsVerifiers() {
-  const guide = readFileSync(join(import.meta.dirname, '../../../apps/web/content/docs/en/webhooks.md'), 'utf8');
+  const guide = readFileSync(join(repoRoot, 'apps/web/content/docs/en/webhooks.md'), 'utf8');
   const block = (lang: string) => {
     const found = new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``).exec(guide)?.[1];
     if (!found) throw new Error(`no ${lang} block in the webhooks guide`);
@@ -144,12 +146,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await templates?.close();
-  await auth?.close();
-  await receiver?.close();
-  await canary?.close();
+  await closeInOrder(gateway, worker, templates, auth, receiver, canary);
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field in assertions

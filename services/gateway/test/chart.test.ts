@@ -1,8 +1,9 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
+import { xmlProblem } from '@render/test-stack/strict-xml';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { xmlProblem } from '../../templates/test/helpers/strict-xml.ts';
-import { type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from './helpers/images.ts';
 import { startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
@@ -20,9 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await canary?.close();
+  await closeInOrder(gateway, worker, canary);
 });
 
 const URL_PATH = '/api/chart-to-img/convert';

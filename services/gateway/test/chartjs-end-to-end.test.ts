@@ -1,6 +1,6 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { type Decoded, decodePng, near } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Decoded, decodePng, near } from './helpers/images.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Issue 14 through the whole path (gateway checks → queue → worker's chart page): configs from Chart.js's

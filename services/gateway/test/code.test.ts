@@ -1,6 +1,7 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { type Decoded, decodeJpeg, decodePng, near, webpSize } from '@render/test-stack/images';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Decoded, decodeJpeg, decodePng, near, webpSize } from './helpers/images.ts';
 import { startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
@@ -24,9 +25,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await canary?.close();
+  await closeInOrder(gateway, worker, canary);
 });
 
 const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer());

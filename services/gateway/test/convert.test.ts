@@ -1,6 +1,6 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodeJpeg, decodePng, near, PNG_SIGNATURE, webpSize } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeJpeg, decodePng, near, PNG_SIGNATURE, webpSize } from './helpers/images.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 const RED_BOX = '<html><body style="margin:0;background:#fff"><div style="width:100px;height:80px;background:#ff0000"></div></body></html>';

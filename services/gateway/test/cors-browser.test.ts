@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import { parseCorsOrigins } from '../src/plugins/cors.plugin.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // CORS as a browser applies it: pages served from other origins (other ports of 127.0.0.1) call the gateway with

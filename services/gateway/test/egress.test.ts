@@ -1,6 +1,7 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodePng, near } from '@render/test-stack/images';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePng, near } from './helpers/images.ts';
 import { startAssetServer, startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
@@ -19,10 +20,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await canary?.close();
-  await assets?.close();
+  await closeInOrder(gateway, worker, canary, assets);
 });
 
 const render = async (html: string, extra: Record<string, unknown> = {}) => {

@@ -2,8 +2,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import templatesClient from '../src/plugins/templates-client.plugin.ts';
+import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 interface Seen {

@@ -1,6 +1,6 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodePng, near } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePng, near } from './helpers/images.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Content that attacks the renderer rather than the network: each must end in a clear 4xx within the

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { testRedisUrl } from '@render/test-stack/redis';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { LogCapture } from './helpers/log-capture.ts';
 import { rawRequest } from './helpers/raw-http.ts';
-import { testRedisUrl } from './helpers/redis.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // The conventions of issue 26 §4 across the real stack (auth, templates, a worker, the gateway, all on real
@@ -78,10 +79,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await templates?.close();
-  await auth?.close();
+  await closeInOrder(gateway, worker, templates, auth);
   await new Promise((resolve) => receiver?.close(resolve));
   redis?.disconnect();
 });

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { templateImageSigningString } from '@render/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { verifiedUser } from './helpers/auth-stack.ts';
 import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // AVIF for every kind, WebP for charts and lossless PNG optimisation, through the whole stack: gateway,

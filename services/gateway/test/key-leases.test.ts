@@ -1,6 +1,7 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { creditsUsed } from '@render/test-stack/account-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { recordingProxy } from './helpers/recording-proxy.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
@@ -55,10 +56,7 @@ async function waves(gateway: TestGateway, apiKey: string, count: number, concur
   return answered;
 }
 
-async function usedThrough(gateway: TestGateway, token: string): Promise<number> {
-  const res = await fetch(`${gateway.url}/api/auth/usage`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await res.json()) as { data: { used: number } }).data.used;
-}
+const usedThrough = (gateway: TestGateway, token: string): Promise<number> => creditsUsed(gateway.url, token);
 
 describe('credits leased ahead for a busy API key', () => {
   it('reserves ahead for renders in flight: fewer reservation calls than renders, each image charged once, no spare kept', async () => {

@@ -3,11 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FREE_PLAN_CREDITS, templateImageSigningString } from '@render/contracts';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodePng } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The real account service, in-process on a throwaway database, exactly as its own tests start it.
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import { anonymousAdvantages, loadGatewayConfig } from '../src/config.ts';
-import { decodePng } from './helpers/images.ts';
+// The real account service, in-process on a throwaway database, exactly as its own tests start it.
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Limits a caller can see (README, "Limits"): RateLimit-Policy / RateLimit on answers subject to the anonymous

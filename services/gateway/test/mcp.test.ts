@@ -3,11 +3,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createDb } from '@render/db';
+import { seedStarterTemplates } from '@render/templates/starters/seed';
+import { STARTER_TEMPLATES } from '@render/templates/starters/starters';
+import { creditsUsed, toolText } from '@render/test-stack/account-calls';
+import { decodePng, PNG_SIGNATURE } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { seedStarterTemplates } from '../../templates/src/starters/seed.ts';
-import { STARTER_TEMPLATES } from '../../templates/src/starters/starters.ts';
-import { decodePng, PNG_SIGNATURE } from './helpers/images.ts';
+import { json, verifiedUser } from './helpers/auth-stack.ts';
 import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // POST /api/mcp with the official MCP SDK's client over a real socket, against the whole stack (account
@@ -49,16 +50,8 @@ async function connect(headers: Record<string, string>): Promise<Client> {
   return client;
 }
 
-const used = async (): Promise<number> => {
-  const res = await fetch(`${stack.gateway.url}/api/auth/usage`, { headers: { authorization: `Bearer ${user.token}` } });
-  return (await json(res)).data.used as number;
-};
-
-const textOf = (result: CallToolResult) =>
-  result.content
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
+const used = (): Promise<number> => creditsUsed(stack.gateway.url, user.token);
+const textOf = (result: CallToolResult) => toolText(result);
 
 function imageOf(result: CallToolResult): { bytes: Buffer; mimeType: string } {
   const image = result.content.find((c) => c.type === 'image');

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { operationAccess } from '@render/contracts';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, startTemplates, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // The document's security requirements are what the docs page and the SDK tell users about access. Each
@@ -36,9 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await templates?.close();
-  await auth?.close();
+  await closeInOrder(gateway, templates, auth);
 });
 
 async function status(method: string, path: string, headers: Record<string, string> = {}): Promise<number> {

@@ -1,8 +1,8 @@
+import { testRedisUrl } from '@render/test-stack/redis';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { testRedisUrl } from './helpers/redis.ts';
 import { uniquePrefix } from './helpers/stack.ts';
 
 // Every route the gateway answers must be in its OpenAPI document (the web app and the SDK are generated

@@ -1,10 +1,13 @@
+// The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
+
+import { proPriceEnv, proPrices } from '@render/auth/stand-in-prices';
+import { type StripeStandIn, startStripeStandIn } from '@render/auth/stripe-stand-in';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
-import { type FakeStripe, startFakeStripe } from '../../auth/test/helpers/fake-stripe.ts';
-import { json, type Stack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { json, type Stack, verifiedUser } from './helpers/auth-stack.ts';
 import { hostileValue, inlineRefs, mutatedObject, type Schema, schemaArbitrary } from './helpers/openapi-arbitraries.ts';
 import { startCanary, type TestServer } from './helpers/servers.ts';
 import { type FullStack, startFullStack, type TestGateway } from './helpers/stack.ts';
@@ -37,7 +40,7 @@ let stack: FullStack;
 let auth: Stack;
 let gateway: TestGateway;
 let canary: TestServer;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 let user: Awaited<ReturnType<typeof verifiedUser>>;
 let document: Document;
 const templateIds: string[] = [];
@@ -47,21 +50,13 @@ const TEMPLATE_SVG =
 
 beforeAll(async () => {
   // Billing answers 503 without Stripe; the stand-in Stripe server makes it answer as in production.
-  stripe = await startFakeStripe({
-    price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
-    price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
-    price_month_eur: { unit_amount: 4900, currency: 'eur', interval: 'month' },
-    price_year_eur: { unit_amount: 49000, currency: 'eur', interval: 'year' },
-  });
+  stripe = await startStripeStandIn({ prices: proPrices('price') });
   stack = await startFullStack('fuzz', {
     auth: {
       ...stripe.env,
       STRIPE_SECRET_KEY: 'sk_test_fake',
       STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
-      STRIPE_PRICE_MONTHLY_USD: 'price_month_usd',
-      STRIPE_PRICE_YEARLY_USD: 'price_year_usd',
-      STRIPE_PRICE_MONTHLY_EUR: 'price_month_eur',
-      STRIPE_PRICE_YEARLY_EUR: 'price_year_eur',
+      ...proPriceEnv('price'),
     },
     worker: { RENDER_TIMEOUT_MS: '5000' },
   });
@@ -90,9 +85,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await stack?.close();
-  await canary?.close();
-  await stripe?.close();
+  await closeInOrder(stack, canary, stripe);
 });
 
 // Fields whose valid values would make the stack reach outside the machine: only addresses that are refused

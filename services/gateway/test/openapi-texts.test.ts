@@ -1,9 +1,9 @@
 import { localizeOpenApi, OpenApiTexts, openApiTexts } from '@render/contracts';
+import { testRedisUrl } from '@render/test-stack/redis';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { testRedisUrl } from './helpers/redis.ts';
 import { uniquePrefix } from './helpers/stack.ts';
 
 // The docs page shows the document's summaries and descriptions; on the French site it shows

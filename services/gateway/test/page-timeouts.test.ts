@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RenderKind, renderJobs } from '@render/queue';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodePng, near } from '@render/test-stack/images';
+import { testRedisUrl } from '@render/test-stack/redis';
 import { type Job, Queue } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decodePng, near } from './helpers/images.ts';
-import { testRedisUrl } from './helpers/redis.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // A render that runs out of time because of its page (an endless script, the caller's js that never ends)

@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PdfLimits } from '@render/contracts';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodePng, near } from '@render/test-stack/images';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePng, near } from './helpers/images.ts';
 import { pt, readPdf } from './helpers/pdf.ts';
 import { startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
@@ -49,9 +50,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await canary?.close();
+  await closeInOrder(gateway, worker, canary);
   pages?.server.closeAllConnections();
   await new Promise((resolve) => pages?.server.close(resolve));
 });

@@ -1,11 +1,12 @@
+import { type StripeStandIn, startStripeStandIn } from '@render/auth/stripe-stand-in';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { seedStarterTemplates } from '@render/templates/starters/seed';
+import { closeInOrder } from '@render/test-stack/teardown';
 import newman, { type NewmanRunExecution, type NewmanRunSummary } from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from '../../auth/test/helpers/fake-stripe.ts';
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { seedStarterTemplates } from '../../templates/src/starters/seed.ts';
 import { API_EXAMPLES } from '../src/docs/api-examples.ts';
 import { COLLECTIONS, exampleTitle, type OpenApiDoc, postmanCollection } from '../src/docs/postman-collection.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 /**
@@ -21,7 +22,7 @@ let templates: { url: string; close(): Promise<void> };
 let worker: RenderWorkerHandle;
 let gateway: TestGateway;
 let billingGateway: TestGateway;
-let stripe: FakeStripe;
+let stripe: StripeStandIn;
 let collection: object;
 
 /** Calls outside the changes folder that need a session token (or e-mail and password) to run. */
@@ -30,9 +31,11 @@ const BILLING_CALLS = API_EXAMPLES.filter((e) => e.billing).map(exampleTitle);
 
 beforeAll(async () => {
   const prefix = uniquePrefix('newman');
-  stripe = await startFakeStripe({
-    price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
-    price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
+  stripe = await startStripeStandIn({
+    prices: {
+      price_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
+      price_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
+    },
   });
   auth = await startStack();
   billingAuth = await startStack(
@@ -60,11 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([gateway?.close(), billingGateway?.close()]);
-  await worker?.close();
-  await templates?.close();
-  await billingAuth?.close();
-  await auth?.close();
-  await stripe?.close();
+  await closeInOrder(worker, templates, billingAuth, auth, stripe);
 });
 
 const run = (env: Record<string, string>) =>

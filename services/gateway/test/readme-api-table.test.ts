@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { testRedisUrl } from '@render/test-stack/redis';
+import { repoRoot } from '@render/test-stack/repo-root';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import app, { serverOptions } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 import { README_TABLE_END, README_TABLE_START, readmeApiTable, withReadmeApiTable } from '../src/docs/readme-api-table.ts';
-import { testRedisUrl } from './helpers/redis.ts';
 import { uniquePrefix } from './helpers/stack.ts';
 
 // The README's table of calls comes from the document: a route added to the gateway (and so to the document,
 // openapi-coverage.test.ts) without `pnpm --filter @render/gateway readme-api-table` fails here.
 
 let document: Parameters<typeof readmeApiTable>[0];
-const readme = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+const readme = readFileSync(resolve(repoRoot, 'README.md'), 'utf8');
 
 beforeAll(async () => {
   const config = loadGatewayConfig({ REDIS_URL: await testRedisUrl(), QUEUE_PREFIX: uniquePrefix('readme-table'), LOG_LEVEL: 'silent' });

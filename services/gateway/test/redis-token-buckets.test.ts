@@ -1,7 +1,7 @@
 import { RedisTokenBuckets } from '@render/queue';
+import { testRedisUrl } from '@render/test-stack/redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testRedisUrl } from './helpers/redis.ts';
 import { uniquePrefix } from './helpers/stack.ts';
 
 // The anonymous limits' buckets (packages/queue): per minute and per day in one Redis hash per address, taken

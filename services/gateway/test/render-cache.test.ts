@@ -1,6 +1,7 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { creditsUsed } from '@render/test-stack/account-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // `cache` on a convert call: identical requests answered from the cache, at no charge, rendered once.
@@ -31,10 +32,7 @@ async function convert(through: TestGateway, body: Record<string, unknown>, apiK
   return { status: res.status, cache: res.headers.get('x-cache'), bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-async function used(token: string): Promise<number> {
-  const res = await fetch(`${gateway.url}/api/auth/usage`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await res.json()) as { data: { used: number } }).data.used;
-}
+const used = (token: string): Promise<number> => creditsUsed(gateway.url, token);
 
 describe('convert calls with cache', () => {
   it('answers an identical request from the cache with X-Cache: HIT and charges nothing for it', async () => {

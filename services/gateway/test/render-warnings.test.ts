@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { RenderWarningLimits } from '@render/contracts';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAssetServer, startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
@@ -63,11 +64,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await canary?.close();
-  await assets?.close();
-  await site?.close();
+  await closeInOrder(gateway, worker, canary, assets, site);
 });
 
 async function renderJson(path: string, body: Record<string, unknown>) {

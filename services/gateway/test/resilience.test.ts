@@ -2,11 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { encodeReply, type RenderJobData, renderJobs } from '@render/queue';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodePng } from '@render/test-stack/images';
+import { testRedisUrl } from '@render/test-stack/redis';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodePng } from './helpers/images.ts';
-import { testRedisUrl } from './helpers/redis.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 const busyLoop = (ms: number, colour: string) =>

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodeJpeg, decodePng, near, webpSize } from '@render/test-stack/images';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeJpeg, decodePng, near, webpSize } from './helpers/images.ts';
 import { startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
@@ -142,9 +143,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await canary?.close();
+  await closeInOrder(gateway, worker, canary);
   pages?.server.closeAllConnections();
   await new Promise((resolve) => pages?.server.close(resolve));
 });

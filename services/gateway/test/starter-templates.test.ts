@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDb } from '@render/db';
+import { seedStarterTemplates } from '@render/templates/starters/seed';
+import { STARTER_OWNER, STARTER_TEMPLATES, starterSvg } from '@render/templates/starters/starters';
+import { decodePng } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { seedStarterTemplates } from '../../templates/src/starters/seed.ts';
-import { STARTER_OWNER, STARTER_TEMPLATES, starterSvg } from '../../templates/src/starters/starters.ts';
-import { decodePng } from './helpers/images.ts';
+import { json, verifiedUser } from './helpers/auth-stack.ts';
 import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // The public starter templates a fresh database is seeded with: seeded into a throwaway database, saved

@@ -1,7 +1,7 @@
+import { testRedisUrl } from '@render/test-stack/redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CachedImage, ImageCache } from '../src/images/image-cache.ts';
-import { testRedisUrl } from './helpers/redis.ts';
 import { uniquePrefix } from './helpers/stack.ts';
 
 let redis: Redis;

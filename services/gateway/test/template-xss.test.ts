@@ -3,7 +3,7 @@ import { templateImageSigningString } from '@render/contracts';
 import puppeteer, { type Browser, type HTTPResponse, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
-import { json, type Stack, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { json, type Stack, verifiedUser } from './helpers/auth-stack.ts';
 import { type FullStack, startFullStack, type TestGateway } from './helpers/stack.ts';
 
 // The stored-XSS report, replayed through the real stack: a user saves a template whose link is animated

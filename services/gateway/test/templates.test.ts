@@ -2,11 +2,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { templateImageSigningString } from '@render/contracts';
 import { UsersRepository } from '@render/db';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { decodePng, near } from '@render/test-stack/images';
+import { xmlProblem } from '@render/test-stack/strict-xml';
+import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database with a real SMTP server, as its own tests start it.
-import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from '../../auth/test/helpers/stack.ts';
-import { xmlProblem } from '../../templates/test/helpers/strict-xml.ts';
-import { decodePng, near } from './helpers/images.ts';
+import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startAssetServer, startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
@@ -38,9 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-  await templatesService?.close();
+  await closeInOrder(gateway, worker, templatesService);
   await Promise.all([assets?.close(), canary?.close()]);
   await auth?.close();
 });

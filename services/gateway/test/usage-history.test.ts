@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { templateImageSigningString } from '@render/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL_TOKEN, verifiedUser } from '../../auth/test/helpers/stack.ts';
+import { INTERNAL_TOKEN, verifiedUser } from './helpers/auth-stack.ts';
 import { type FullStack, startFullStack, startGateway, type TestGateway } from './helpers/stack.ts';
 
 const HTML = '<html><body style="margin:0;background:#0a0"><h1>usage</h1></body></html>';

@@ -10,9 +10,9 @@ import { type CodeRoute, renderCodeVia } from '../src/renderers/code/code.render
 import { needsDomLayout } from '../src/renderers/code/code-canvas.ts';
 import { CODE_FONT_STACK } from '../src/renderers/code/code-font.ts';
 import { renderHtml } from '../src/renderers/html/html.renderer.ts';
-import type { PoolName, RendererContext } from '../src/renderers/page/renderer.ts';
+import type { RendererContext } from '../src/renderers/page/renderer.ts';
 import { renderSvg } from '../src/renderers/svg/svg.renderer.ts';
-import { startTestPool, type TestPool } from './helpers/test-pool.ts';
+import { startRendererContext, startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 /**
  * The world's scripts render with real glyphs, and emoji in colour, in every renderer (see README, "Fonts").
@@ -57,25 +57,16 @@ const FAMILIES = ['', 'sans-serif', 'serif', 'monospace', 'Helvetica, Arial, san
  */
 const EMOJI = ['😀', '⚡', '❤️', '🎉'];
 
-let proxy: EgressProxy;
-const pools = new Map<PoolName, TestPool>();
 let ctx: RendererContext;
+let proxyUrl: string;
+let closeContext: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  proxy = await startEgressProxy({ allowlist: parseAllowlist('') });
-  const names: PoolName[] = ['generic', 'chart', 'code'];
-  const started = await Promise.all(names.map((name) => startTestPool(name, proxy.url, `fonts-test-${name}`)));
-  for (const [i, name] of names.entries()) pools.set(name, started[i]!);
-  ctx = {
-    pool: async (name) => pools.get(name)!.cluster,
-    timeoutMs: 20_000,
-    imageFetch: { proxyUrl: proxy.url, maxBytes: 1_000_000, timeoutMs: 1_000 },
-  };
+  ({ ctx, proxyUrl, close: closeContext } = await startRendererContext('fonts-test'));
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([...pools.values()].map((pool) => pool.close()));
-  await proxy?.close();
+  await closeContext?.();
 });
 
 // ------------------------------------------------------------------------------------------ pixel helpers
@@ -392,7 +383,7 @@ const codeJob = (code: string): CodeRenderPayload => ({
 
 describe('code fallback fonts', () => {
   it('keeps symbols JetBrains Mono lacks one cell wide (DejaVu Sans Mono), and leaves emoji to the colour font', async () => {
-    const widths = await pools.get('code')!.cluster.run(({ page }) =>
+    const widths = await (await ctx.pool('code')).run(({ page }) =>
       page.evaluate(async (stack) => {
         const font = `100px ${stack}`;
         const symbols = ['0', '✓', '❯', '→', '≠', '∀', '╭', '━', '█'];
@@ -442,7 +433,7 @@ describe.runIf(existsSync(FULL_CHROMIUM))('HTML in the full Chromium build (new 
   let full: TestPool;
   let fullCtx: RendererContext;
   beforeAll(async () => {
-    full = await startTestPool('generic', proxy.url, 'fonts-test-full', 1, {
+    full = await startTestPool('generic', proxyUrl, 'fonts-test-full', 1, {
       launch: (options) => ({ ...options, executablePath: FULL_CHROMIUM, headless: true }),
     });
     fullCtx = { ...ctx, pool: async () => full.cluster };

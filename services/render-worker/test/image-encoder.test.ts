@@ -9,34 +9,24 @@ import { type CodeRoute, renderCodeVia } from '../src/renderers/code/code.render
 import { renderHtml } from '../src/renderers/html/html.renderer.ts';
 import { AVIF_MAX_SIDE, finishImage, optimizePng, planEncoding } from '../src/renderers/page/image-encoder.ts';
 import { RenderError } from '../src/renderers/page/render-error.ts';
-import type { PoolName, RendererContext } from '../src/renderers/page/renderer.ts';
+import type { RendererContext } from '../src/renderers/page/renderer.ts';
 import { renderSvg } from '../src/renderers/svg/svg.renderer.ts';
-import { startTestPool, type TestPool } from './helpers/test-pool.ts';
+import { startRendererContext } from './helpers/test-pool.ts';
 
 /**
  * The one image encoder every renderer goes through (renderers/image-encoder.ts): AVIF from a lossless
  * capture, WebP for charts, and lossless PNG optimisation, each through real Chromium pages.
  */
 
-let proxy: EgressProxy;
-const pools = new Map<PoolName, TestPool>();
 let ctx: RendererContext;
+let closeContext: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  proxy = await startEgressProxy({ allowlist: parseAllowlist('') });
-  const names: PoolName[] = ['generic', 'chart', 'code'];
-  const started = await Promise.all(names.map((name) => startTestPool(name, proxy.url, `image-encoder-test-${name}`)));
-  for (const [i, name] of names.entries()) pools.set(name, started[i]!);
-  ctx = {
-    pool: async (name) => pools.get(name)!.cluster,
-    timeoutMs: 20_000,
-    imageFetch: { proxyUrl: proxy.url, maxBytes: 1_000_000, timeoutMs: 1_000 },
-  };
+  ({ ctx, close: closeContext } = await startRendererContext('image-encoder-test'));
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([...pools.values()].map((pool) => pool.close()));
-  await proxy?.close();
+  await closeContext?.();
 });
 
 const isAvif = (bytes: Buffer) => bytes.toString('ascii', 4, 12) === 'ftypavif';

@@ -1,8 +1,8 @@
 import { TemplateLimits } from '@render/contracts';
+import { xmlProblem } from '@render/test-stack/strict-xml';
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { checkVariables, fillTemplate, sanitizeTemplateSvg } from '../src/lib/svg-template.ts';
-import { xmlProblem } from './helpers/strict-xml.ts';
 
 const wrap = (inner: string, attrs = '') =>
   `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"${attrs}>${inner}</svg>`;

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import Stripe from 'stripe';
 import { BillingMessages, type BillingPrices } from '../lib/billing.ts';
+import { proPriceIds, proPrices } from '../stand-in/stand-in-prices.ts';
 import { startStripeStandIn } from '../stand-in/stripe-stand-in.ts';
 
 export interface Billing {
@@ -35,14 +36,6 @@ export interface StripePluginOptions {
   standIn?: { stateFile?: string; port?: number };
 }
 
-// The stand-in's prices: Pro at 49 a month or 490 a year, in dollars and euros (docs/spec/limits.md).
-const STAND_IN_PRICES = {
-  price_stand_in_month_usd: { unit_amount: 4900, currency: 'usd', interval: 'month' },
-  price_stand_in_year_usd: { unit_amount: 49000, currency: 'usd', interval: 'year' },
-  price_stand_in_month_eur: { unit_amount: 4900, currency: 'eur', interval: 'month' },
-  price_stand_in_year_eur: { unit_amount: 49000, currency: 'eur', interval: 'year' },
-} as const;
-
 /**
  * Starts the stand-in and answers the options that point the Stripe SDK at it. Its webhooks go to this
  * service's own webhook route, on the address it listens on (known only once it listens).
@@ -56,7 +49,7 @@ async function standInOptions(app: FastifyInstance, standIn: NonNullable<StripeP
     return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/api/auth/stripe/webhook`;
   };
   const stripe = await startStripeStandIn({
-    prices: STAND_IN_PRICES,
+    prices: proPrices('price_stand_in'),
     stateFile: standIn.stateFile,
     port: standIn.port,
     pages: { webhook: { url: webhookUrl, secret: webhookSecret } },
@@ -66,10 +59,7 @@ async function standInOptions(app: FastifyInstance, standIn: NonNullable<StripeP
   return {
     secretKey: 'sk_test_stand_in',
     webhookSecret,
-    prices: {
-      month: { usd: 'price_stand_in_month_usd', eur: 'price_stand_in_month_eur' },
-      year: { usd: 'price_stand_in_year_usd', eur: 'price_stand_in_year_eur' },
-    },
+    prices: proPriceIds('price_stand_in'),
     host: '127.0.0.1',
     port: Number(stripe.env.STRIPE_API_PORT),
     protocol: 'http',

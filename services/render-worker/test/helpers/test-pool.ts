@@ -1,10 +1,12 @@
+import { parseAllowlist } from '@render/egress-policy';
 import { createLogger } from '@render/logger';
 import type { LaunchOptions } from 'puppeteer-core';
 import { BrowserManager } from '../../src/browser/browser-manager.ts';
 import { chromiumLaunchOptions } from '../../src/browser/chromium-args.ts';
 import { createRenderCluster, type RenderCluster, type RenderClusterOptions } from '../../src/browser/render-cluster.ts';
 import { DEFAULT_FONTCONFIG_FILE } from '../../src/config.ts';
-import type { PoolName } from '../../src/renderers/page/renderer.ts';
+import { startEgressProxy } from '../../src/egress/egress-proxy.ts';
+import type { PoolName, RendererContext } from '../../src/renderers/page/renderer.ts';
 import { poolDefinitions } from '../../src/renderers/pools.ts';
 
 export interface TestPool {
@@ -56,4 +58,28 @@ export async function startTestPool(
     await manager.close();
     throw err;
   }
+}
+
+/**
+ * A renderer context over one test pool per kind (generic, chart, code), behind a refuse-all egress proxy:
+ * what a test calling the renderers directly needs. `close` stops the pools, then the proxy.
+ */
+export async function startRendererContext(label: string): Promise<{ ctx: RendererContext; proxyUrl: string; close(): Promise<void> }> {
+  const proxy = await startEgressProxy({ allowlist: parseAllowlist('') });
+  const names: PoolName[] = ['generic', 'chart', 'code'];
+  const started = await Promise.all(names.map((name) => startTestPool(name, proxy.url, `${label}-${name}`)));
+  const pools = new Map<PoolName, TestPool>(names.map((name, i) => [name, started[i]!]));
+  const ctx: RendererContext = {
+    pool: async (name) => pools.get(name)!.cluster,
+    timeoutMs: 20_000,
+    imageFetch: { proxyUrl: proxy.url, maxBytes: 1_000_000, timeoutMs: 1_000 },
+  };
+  return {
+    ctx,
+    proxyUrl: proxy.url,
+    close: async () => {
+      await Promise.all([...pools.values()].map((pool) => pool.close()));
+      await proxy.close();
+    },
+  };
 }

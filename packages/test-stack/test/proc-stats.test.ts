@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuTicksOf, kbField, linearFit, machineCpu, sumTreeMemory, treeMemory } from '../lib/proc-stats.ts';
+import { cpuTicksOf, kbField, linearFit, machineCpu, sumTreeMemory, treeMemory } from '../src/proc-stats.ts';
 
 describe('kbField', () => {
   const status = 'Name:\tchrome\nVmHWM:\t  200000 kB\nVmRSS:\t  123456 kB\nRssAnon:\t 1000 kB\n';

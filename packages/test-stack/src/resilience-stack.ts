@@ -11,7 +11,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { treeCpuSeconds } from '../../../../bench/lib/proc-stats.ts';
+import { treeCpuSeconds } from './proc-stats.ts';
+import { signUpThroughGateway, waitForHttp, waitForPing } from './process-http.ts';
 import {
   cleanupAll,
   descendantsOf,
@@ -21,11 +22,10 @@ import {
   type Service,
   startNodeService,
   startService,
-} from '../../../../bench/lib/processes.ts';
-import { waitForPing } from '../../../../bench/lib/stack.ts';
-import { signUpThroughGateway, waitForHttp } from '../../../../bench/lib/template-stack.ts';
+} from './processes.ts';
+import { repoRoot } from './repo-root.ts';
 
-export const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+export { repoRoot };
 
 /** What the gateway allows a convert call (queue wait, render, one retry) before its 504. */
 export const RENDER_DEADLINE_MS = 20_000;
