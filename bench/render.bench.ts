@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { CHART_JS_4 } from './lib/formats.ts';
 import { cleanupAll, failRun, installExitHandlers } from '@render/test-stack/processes';
+import { CHART_JS_4 } from './lib/formats.ts';
 import type { LoadResult } from './lib/load.ts';
 import { parseOptions } from './lib/options.ts';
 import { openRawPage, openRawScreenshots, type RawResults, runNaive, runRaw } from './lib/raw.ts';

@@ -4,8 +4,10 @@
 import { Type } from 'typebox';
 import { ChartConvertBody, ChartFormats } from './chart.ts';
 import { CodeCatalogResponse, CodeConvertBody } from './code.ts';
+import { HighchartsExportBody, HighchartsExportParams, HighchartsExportTypes } from './highcharts-export.ts';
 import { LimitsResponse } from './limits.ts';
 import { McpMessage, McpResponse } from './mcp.ts';
+import { QuickChartBody, QuickChartQuery } from './quickchart.ts';
 import {
   ErrorResponse,
   formatMessages,
@@ -18,7 +20,7 @@ import {
   SvgOutputFormats,
 } from './render.ts';
 import { type HttpMethod, type PublicRoute, publicRouteOf, type RouteHead, type RouteSchema } from './route.ts';
-import { AsyncRenderHeads, McpHeads, RenderHeads, SystemHeads } from './route-heads.ts';
+import { AsyncRenderHeads, CompatHeads, McpHeads, RenderHeads, SystemHeads } from './route-heads.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 import { ScreenshotConvertBody } from './screenshot.ts';
 import { TemplateGenerateBody, TemplateIdParams, TemplateLimits } from './template.ts';
@@ -192,5 +194,57 @@ export const McpRoutes = {
       401: ErrorResponse,
       503: ErrorResponse,
     },
+  }),
+};
+
+const QUICKCHART_DESCRIPTION =
+  'QuickChart-compatible: the same parameters as QuickChart (`chart`/`c`, `width`/`w`, `height`/`h`, `devicePixelRatio`, ' +
+  '`backgroundColor`/`bkg`, `format`/`f`, `version`/`v`, `encoding`), so `<img src>` tags and clients written for QuickChart ' +
+  'work with only the base URL changed. The config may be JavaScript (function callbacks), evaluated only inside the ' +
+  'isolated render page. Chart.js 2.9.4 by default (`version=2`), Chart.js 4 for `version=3` or `4`, with datalabels, ' +
+  'annotation, outlabels (v2) and doughnut centre labels (v2); QuickChart types `sparkline`, `progressBar`, `donut`. ' +
+  'Billed as chart-to-img: anonymous per-IP limits, or an API key (`X-API-Key`, Bearer, or `key=` in the query). ' +
+  'Errors answer 4xx JSON with the reason, also in the `X-quickchart-error` header.';
+
+const HIGHCHARTS_EXPORT_DESCRIPTION =
+  'The Highcharts export server’s `POST /` (node-export-server): point a client of it at `/highcharts` and change nothing ' +
+  'else. The body comes as JSON, form-urlencoded or multipart: the chart’s options in `infile` (or `options`, `data`), or ' +
+  'an SVG in `svg`; `type` png, jpeg, pdf or svg (or their media types); `constr` chart, stockChart, mapChart (with the map ' +
+  'as inline GeoJSON or TopoJSON in `chart.map` or a series’ `mapData`) or ganttChart; `width`, `height`, `scale`, ' +
+  '`globalOptions`, `themeOptions`. The answer is the file, as an attachment named `{filename}.{type}` (the path’s ' +
+  'filename, else `chart`) unless `noDownload`, or its base64 text with `b64`. `callback`, `customCode` and `resources` ' +
+  'are refused with 400 unless the operator enables custom code. Limits and credits are those of chart-to-img.';
+
+const QUICKCHART_FORMATS = ['png', 'webp', 'jpeg', 'svg', 'pdf'] as const;
+
+/** The drop-in endpoints for other chart servers' clients; the gateway serves them over the chart pipeline. */
+export const CompatRoutes = {
+  quickChartGet: imageRoute(CompatHeads.quickChartGet, QUICKCHART_FORMATS, {
+    tags: ['quickchart'],
+    summary: 'QuickChart-compatible chart image (GET)',
+    description: QUICKCHART_DESCRIPTION,
+    querystring: QuickChartQuery,
+  }),
+  quickChartPost: imageRoute(CompatHeads.quickChartPost, QUICKCHART_FORMATS, {
+    tags: ['quickchart'],
+    summary: 'QuickChart-compatible chart image (POST)',
+    description: QUICKCHART_DESCRIPTION,
+    body: QuickChartBody,
+    querystring: QuickChartQuery,
+  }),
+  highchartsExport: imageRoute(CompatHeads.highchartsExport, HighchartsExportTypes, {
+    tags: ['convert'],
+    summary: 'Highcharts export server: render chart options or an SVG',
+    description: HIGHCHARTS_EXPORT_DESCRIPTION,
+    body: HighchartsExportBody,
+  }),
+  // A {filename} such as `..` takes the URL out of these routes: no such route.
+  highchartsExportFile: imageRoute(CompatHeads.highchartsExportFile, HighchartsExportTypes, {
+    tags: ['convert'],
+    summary: 'Highcharts export server: render, with the download’s file name',
+    description: HIGHCHARTS_EXPORT_DESCRIPTION,
+    body: HighchartsExportBody,
+    params: HighchartsExportParams,
+    response: { 404: ErrorResponse },
   }),
 };

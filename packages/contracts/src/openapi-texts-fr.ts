@@ -1,5 +1,5 @@
-import { QuickChartTextsFr } from './openapi-texts-fr-quickchart.ts';
 import { HighchartsExportTextsFr } from './highcharts-export-texts-fr.ts';
+import { QuickChartTextsFr } from './openapi-texts-fr-quickchart.ts';
 
 /**
  * The French text of every `summary` and `description` of the OpenAPI document, keyed by its English text

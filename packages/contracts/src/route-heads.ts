@@ -4,7 +4,7 @@
 // (`@render/contracts/route-heads`), which keeps the schemas out of its initial JavaScript.
 import type { AccountRoutes } from './account-routes.ts';
 import { AppError } from './errors.ts';
-import type { AsyncRenderRoutes, McpRoutes, RenderRoutes, SystemRoutes } from './gateway-routes.ts';
+import type { AsyncRenderRoutes, CompatRoutes, McpRoutes, RenderRoutes, SystemRoutes } from './gateway-routes.ts';
 import type { TemplateRoutes } from './template-routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -104,6 +104,14 @@ export const SystemHeads = heads('system', {
   limits: { method: 'GET', url: '/api/limits', access: 'public' },
 });
 
+/** Drop-in endpoints for clients written for other chart servers (QuickChart, the Highcharts export server). */
+export const CompatHeads = heads('compat', {
+  quickChartGet: { method: 'GET', url: '/chart', access: 'anyone' },
+  quickChartPost: { method: 'POST', url: '/chart', access: 'anyone' },
+  highchartsExport: { method: 'POST', url: '/highcharts', access: 'anyone' },
+  highchartsExportFile: { method: 'POST', url: '/highcharts/:filename', access: 'anyone' },
+});
+
 export const McpHeads = heads('mcp', {
   mcp: { method: 'POST', url: '/api/mcp', access: 'signedIn' },
 });
@@ -116,6 +124,7 @@ export interface RouteGroups {
   asyncRender: typeof AsyncRenderRoutes;
   system: typeof SystemRoutes;
   mcp: typeof McpRoutes;
+  compat: typeof CompatRoutes;
 }
 
 /** The full contract (schemas included) a head belongs to. */

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
 // The web app's signed-URL builder: what the SDK makes must be what the dashboard makes, and served.
 import { signTemplateUrl as webSignTemplateUrl } from '@render/contracts/signed-template-url';
+import { decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderApiError, RenderClient, verifyWebhookSignature } from '../src/index.ts';
 // The real account service (own throwaway database, real SMTP), templates service, render worker (real

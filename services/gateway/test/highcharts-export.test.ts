@@ -1,7 +1,7 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from './helpers/images.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { type Decoded, decodeJpeg, decodePng, near, webpSize } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Decoded, decodeJpeg, decodePng, near, webpSize } from './helpers/images.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Issue 29 §1 through the real stack: QuickChart's documented requests, as `<img>` tags and clients send them,

@@ -70,7 +70,7 @@ const normalized = (svg: string) => svg.replace(/highcharts-[a-z0-9]{7}-\d+-?/g,
 /** Draws the chart and, before clearing it, lists the elements whose patched font size differs from the computed one. */
 async function drawAndCheck(page: Page, options: Record<string, unknown>): Promise<{ svg: string; mismatches: string[] }> {
   const config = buildPageConfig(payloadOf(options));
-  return page.evaluate(
+  return page.evaluate<[], () => { svg: string; mismatches: string[] }>(
     `(() => {
       const answer = window.__renderChart(${JSON.stringify(config)});
       const getStyle = window.Highcharts.SVGElement.prototype.getStyle;

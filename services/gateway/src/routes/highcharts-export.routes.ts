@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, ErrorResponse, HighchartsExportBody, HighchartsExportParams, MimeTypes } from '@render/contracts';
+import { AppError, CompatRoutes, type HighchartsExportBody, MimeTypes } from '@render/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type ExportAnswer, type HighchartsExportJob, toHighchartsExportJob } from '../convert/highcharts-export-request.ts';
@@ -19,15 +19,6 @@ async function formFields(body: Buffer, contentType: string): Promise<Record<str
   for (const [name, value] of form.entries()) fields[name] = typeof value === 'string' ? value : await value.text();
   return fields;
 }
-
-const EXPORT_DESCRIPTION =
-  'The Highcharts export server’s `POST /` (node-export-server): point a client of it at `/highcharts` and change nothing ' +
-  'else. The body comes as JSON, form-urlencoded or multipart: the chart’s options in `infile` (or `options`, `data`), or ' +
-  'an SVG in `svg`; `type` png, jpeg, pdf or svg (or their media types); `constr` chart, stockChart, mapChart (with the map ' +
-  'as inline GeoJSON or TopoJSON in `chart.map` or a series’ `mapData`) or ganttChart; `width`, `height`, `scale`, ' +
-  '`globalOptions`, `themeOptions`. The answer is the file, as an attachment named `{filename}.{type}` (the path’s ' +
-  'filename, else `chart`) unless `noDownload`, or its base64 text with `b64`. `callback`, `customCode` and `resources` ' +
-  'are refused with 400 unless the operator enables custom code. Limits and credits are those of chart-to-img.';
 
 const fileAnswer = {
   description: 'The file (attachment unless noDownload), or its base64 text with b64',
@@ -71,25 +62,12 @@ const highchartsExportRoutes: FastifyPluginAsyncTypebox<HighchartsExportRoutesOp
     return sendExport(reply, outcome, job.answer);
   };
 
-  const spec = (summary: string, withFilename: boolean) => {
-    const options = imageRoute(app, {
-      tags: ['convert'],
-      access: 'anyone',
-      ledgerKind: 'chart',
-      formats: ['png', 'jpeg', 'pdf', 'svg'],
-      // A {filename} such as `..` takes the URL out of these routes: no such route.
-      ...(withFilename ? { errors: { 404: ErrorResponse } } : {}),
-      schema: {
-        summary,
-        description: EXPORT_DESCRIPTION,
-        body: HighchartsExportBody,
-        ...(withFilename ? { params: HighchartsExportParams } : {}),
-      },
-    });
+  const spec = (route: typeof CompatRoutes.highchartsExport | typeof CompatRoutes.highchartsExportFile) => {
+    const options = imageRoute(app, route, 'chart');
     return { ...options, schema: { ...options.schema, response: { ...options.schema.response, 200: fileAnswer } } };
   };
-  app.post('/highcharts', spec('Highcharts export server: render chart options or an SVG', false), handler);
-  app.post('/highcharts/:filename', spec('Highcharts export server: render, with the download’s file name', true), handler);
+  app.route({ method: 'POST', url: CompatRoutes.highchartsExport.url, ...spec(CompatRoutes.highchartsExport), handler });
+  app.route({ method: 'POST', url: CompatRoutes.highchartsExportFile.url, ...spec(CompatRoutes.highchartsExportFile), handler });
 };
 
 export default highchartsExportRoutes;

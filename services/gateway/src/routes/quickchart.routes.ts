@@ -1,17 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, QuickChartBody, QuickChartQuery } from '@render/contracts';
+import { AppError, CompatRoutes } from '@render/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toQuickChartRequest } from '../convert/quickchart-request.ts';
 import { imageRoute } from '../images/image-route.ts';
-
-const DESCRIPTION =
-  'QuickChart-compatible: the same parameters as QuickChart (`chart`/`c`, `width`/`w`, `height`/`h`, `devicePixelRatio`, ' +
-  '`backgroundColor`/`bkg`, `format`/`f`, `version`/`v`, `encoding`), so `<img src>` tags and clients written for QuickChart ' +
-  'work with only the base URL changed. The config may be JavaScript (function callbacks), evaluated only inside the ' +
-  'isolated render page. Chart.js 2.9.4 by default (`version=2`), Chart.js 4 for `version=3` or `4`, with datalabels, ' +
-  'annotation, outlabels (v2) and doughnut centre labels (v2); QuickChart types `sparkline`, `progressBar`, `donut`. ' +
-  'Billed as chart-to-img: anonymous per-IP limits, or an API key (`X-API-Key`, Bearer, or `key=` in the query). ' +
-  'Errors answer 4xx JSON with the reason, also in the `X-quickchart-error` header.';
 
 /** QuickChart takes its key as `key=` in the query: it becomes the X-API-Key header before identity reads it. */
 async function keyFromQuery(request: FastifyRequest): Promise<void> {
@@ -26,17 +17,7 @@ async function keyFromQuery(request: FastifyRequest): Promise<void> {
  */
 const quickChartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const spec = (method: 'GET' | 'POST') =>
-    imageRoute(app, {
-      tags: ['quickchart'],
-      access: 'anyone',
-      ledgerKind: 'chart',
-      formats: ['png', 'webp', 'jpeg', 'svg', 'pdf'],
-      schema: {
-        summary: `QuickChart-compatible chart image (${method})`,
-        description: DESCRIPTION,
-        ...(method === 'GET' ? { querystring: QuickChartQuery } : { body: QuickChartBody, querystring: QuickChartQuery }),
-      },
-    });
+    imageRoute(app, method === 'GET' ? CompatRoutes.quickChartGet : CompatRoutes.quickChartPost, 'chart');
 
   const answer = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) => {
     try {
@@ -59,7 +40,7 @@ const quickChartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const onRequest = [keyFromQuery, ...(options.onRequest ? [options.onRequest] : [])];
     app.route({
       method,
-      url: '/chart',
+      url: CompatRoutes.quickChartGet.url,
       ...options,
       onRequest,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {

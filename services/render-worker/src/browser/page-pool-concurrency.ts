@@ -245,18 +245,18 @@ class PagePool {
   constructor(protected readonly scope: PoolScope) {}
 
   /**
-     * Affinity, before a job runs on `slot`: the caller's kept context (`claimKept`), if there is one and it
-     * is usable, replaces the slot's fresh one, which goes back to being the slot's spare (still untouched).
-     * Otherwise the job runs on the fresh context, kept for the caller afterwards. Without a caller nothing
-     * changes: the job runs on the fresh context and it is closed afterwards.
+   * Affinity, before a job runs on `slot`: the caller's kept context (`claimKept`), if there is one and it
+   * is usable, replaces the slot's fresh one, which goes back to being the slot's spare (still untouched).
+   * Otherwise the job runs on the fresh context, kept for the caller afterwards. Without a caller nothing
+   * changes: the job runs on the fresh context and it is closed afterwards.
    */
   static async claimIn(scope: PoolScope, slot: PageSlot, caller: string | undefined): Promise<void> {
     const { affinity, claimKept, dropKept } = scope;
     if (!affinity || !caller || !slot.page || !slot.context) return;
     slot.caller = caller;
-      const entry = await claimKept(caller, affinity);
+    const entry = await claimKept(caller, affinity);
     if (entry) {
-        if (slot.spare === undefined) {
+      if (slot.spare === undefined) {
         slot.spare = Promise.resolve({ page: slot.page, context: slot.context, generation: slot.browserGeneration });
         Object.assign(slot, {
           page: entry.page,

@@ -1,4 +1,4 @@
-import { AccountHeads, RenderHeads } from '@render/contracts/route-heads';
+import { AccountHeads, CompatHeads, RenderHeads } from '@render/contracts/route-heads';
 import type { Operation } from './openapi-fields.ts';
 
 /** The docs tabs (docs/spec/screens.md) and which operations of the document each one shows. */
@@ -50,8 +50,8 @@ export const DOCS_SECTIONS: DocsSection[] = [
   {
     id: 'highcharts-export',
     label: 'Highcharts export server',
-    match: (path) => path === '/highcharts' || path.startsWith('/highcharts/'),
-    example: { path: '/highcharts', outputFile: 'chart.png' },
+    match: (path) => path === CompatHeads.highchartsExport.url || path.startsWith(`${CompatHeads.highchartsExport.url}/`),
+    example: { path: CompatHeads.highchartsExport.url, outputFile: 'chart.png' },
     guide: 'highcharts-export',
   },
   {

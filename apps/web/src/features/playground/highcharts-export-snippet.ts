@@ -1,3 +1,4 @@
+import { CompatHeads } from '@render/contracts/route-heads';
 import type { SnippetRequest } from '../../lib/request-snippets.ts';
 
 type Json = Record<string, unknown>;
@@ -34,7 +35,7 @@ export function highchartsExportRequest(body: Json, baseUrl: string, apiKey: str
   return {
     baseUrl,
     method: 'POST',
-    path: '/highcharts',
+    path: CompatHeads.highchartsExport.url,
     body: {
       infile,
       type,

@@ -1,4 +1,5 @@
 import { fileExtension } from '@render/contracts';
+import { RenderHeads } from '@render/contracts/route-heads';
 import { useTranslation } from 'react-i18next';
 import { RequestPanel } from '../../components/render-form/request-panel.tsx';
 import { AsyncResultPanel } from './async-result.tsx';
@@ -36,7 +37,7 @@ export function PlaygroundResult({ definition, playground }: { definition: Playg
             body.webhook !== undefined || body[definition.outputField] === 'json' ? undefined : `image.${fileExtension(outputFormat)}`,
         }}
       />
-      {definition.endpoint === '/api/chart-to-img/convert' && <QuickChartSnippet body={snippetBody} apiKey={apiKey ?? undefined} />}
+      {definition.route === RenderHeads.chart && <QuickChartSnippet body={snippetBody} apiKey={apiKey ?? undefined} />}
       {exportServer && <RequestPanel title={t('highchartsExportTitle')} request={exportServer} />}
     </>
   );

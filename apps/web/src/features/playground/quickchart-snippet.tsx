@@ -1,3 +1,4 @@
+import { CompatHeads } from '@render/contracts/route-heads';
 import { useTranslation } from 'react-i18next';
 import { RequestPanel } from '../../components/render-form/request-panel.tsx';
 
@@ -30,7 +31,7 @@ export function QuickChartSnippet({ body, apiKey }: { body: Body; apiKey?: strin
       request={{
         baseUrl: window.location.origin,
         method: 'POST',
-        path: '/chart',
+        path: CompatHeads.quickChartPost.url,
         body: { chart, version: '4', width: body.width ?? 500, height: body.height ?? 300, devicePixelRatio: 1 },
         auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
         outputFile: 'chart.png',

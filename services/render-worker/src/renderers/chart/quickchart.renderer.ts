@@ -1,9 +1,9 @@
 import { type ChartRenderPayload, isCssColor, MimeTypes, type QuickChartJob } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import type { PageSlot } from '../../browser/page-pool-concurrency.ts';
-import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, withDeadline } from '../page-ops.ts';
-import { RenderError } from '../render-error.ts';
-import type { RenderedImage, RendererContext } from '../renderer.ts';
+import { applyPageSettings, dataUrlBytes, evaluateInPage, pageCall, withDeadline } from '../page/page-ops.ts';
+import { RenderError } from '../page/render-error.ts';
+import type { RenderedImage, RendererContext } from '../page/renderer.ts';
 import type { QuickChartPageConfig, QuickChartPageResult } from './page/quickchart.ts';
 
 const isJson = (source: string): boolean => {
