@@ -15,7 +15,7 @@ export interface DocsSection {
   guide?: DocsGuide;
 }
 
-export const DOCS_GUIDES = ['quickchart', 'highcharts-export', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
+export const DOCS_GUIDES = ['highcharts-export', 'quickchart', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
 export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
