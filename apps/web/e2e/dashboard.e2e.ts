@@ -3,7 +3,7 @@ import type { UserView } from '@render/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { seriousAxeViolations } from './helpers/axe.ts';
-import { baseUrl, closeBrowser, DESKTOP, openPage, overflowsHorizontally, PHONE, screenshot } from './helpers/browser.ts';
+import { baseUrl, closeBrowser, DESKTOP, openPage, overflowsHorizontally, PHONE, screenshot, waitForApp } from './helpers/browser.ts';
 import { mailedCode } from './helpers/mail.ts';
 
 afterAll(closeBrowser);
@@ -178,6 +178,8 @@ describe('dashboard', () => {
     await page.getByTestId('dashboard-upgrade').getByRole('link', { name: 'Upgrade to Pro' }).click();
     await page.waitForURL(/\/dashboard\/billing$/);
     await page.goto(`${baseUrl()}/pricing`);
+    // Prerendered for visitors: the signed-in way to Pro is there once the app is live.
+    await waitForApp(page);
     await page.getByTestId('plan-pro-cta').click();
     await page.waitForURL(/\/dashboard\/billing$/);
     await expect.poll(() => page.getByTestId('billing-plan').textContent()).toBe('Free');

@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { baseUrl, closeBrowser, openPage } from './helpers/browser.ts';
+import { baseUrl, closeBrowser, openPage, waitForApp } from './helpers/browser.ts';
 
 afterAll(closeBrowser);
 
@@ -10,6 +10,8 @@ it('switches to French, stores it under `language`, and keeps it across a reload
   expect(await page.getByTestId('price-pro').textContent()).toBe('$49');
   expect(await page.locator('html').getAttribute('lang')).toBe('en');
 
+  // The prerendered page shows the switch before it works: a reader's choice comes once the app is live.
+  await waitForApp(page);
   await page.getByLabel('Language').first().selectOption('fr');
   await page.getByRole('heading', { level: 1, name: 'Des tarifs simples' }).waitFor();
   expect(await page.locator('html').getAttribute('lang')).toBe('fr');

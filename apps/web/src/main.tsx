@@ -27,11 +27,16 @@ const app = (
     <App session={session} queryClient={queryClient} router={router} />
   </StrictMode>
 );
-if (servedLanguage && servedLanguage === document.documentElement.lang) {
+if (servedLanguage && servedLanguage === document.documentElement.lang && !window.location.search) {
   // What TanStack Router's own hydration marks: its top-level Suspense wrappers are left out, as in the HTML.
   router.ssr = { manifest: undefined };
   await router.load();
   hydrateRoot(container, app);
+} else if (servedLanguage) {
+  // The page was drawn for its path alone; a query (a docs tab, a blog filter) may draw it otherwise. Its code is
+  // loaded first, so the prerendered HTML gives way to the page itself in one step, without a skeleton between.
+  await router.load();
+  createRoot(container).render(app);
 } else {
   createRoot(container).render(app);
 }

@@ -55,6 +55,9 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: options.fullPage ?? true });
 }
 
+/** Waits until the app has attached its handlers (a prerendered page shows its content before that). */
+export const waitForApp = (page: Page) => page.waitForSelector('html[data-hydrated]', { state: 'attached' });
+
 /** True when the page is wider than its viewport (horizontal scrolling). */
 export const overflowsHorizontally = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);

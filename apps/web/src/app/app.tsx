@@ -1,6 +1,6 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { SessionProvider } from '../lib/session/session.context.tsx';
 import type { SessionStore } from '../lib/session/session.store.ts';
 import { LazyAppToaster } from './app-toaster-lazy.tsx';
@@ -17,6 +17,10 @@ export interface AppProps {
 export function App({ session, queryClient: givenClient, router: givenRouter }: AppProps) {
   const [queryClient] = useState(() => givenClient ?? createQueryClient());
   const [router] = useState(() => givenRouter ?? createAppRouter({ session, queryClient }));
+  // A prerendered page looks ready before its handlers are attached: this says when they are (tests wait on it).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = '';
+  }, []);
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider store={session}>

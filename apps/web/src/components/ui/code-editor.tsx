@@ -24,6 +24,7 @@ interface CodeEditorProps {
 export function CodeEditor({ value, onChange, onBlur, language, labelledBy, describedBy, invalid, minHeight = '12rem' }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  const placeholder = useRef<HTMLPreElement>(null);
   const latest = useRef({ onChange, onBlur, value });
   latest.current = { onChange, onBlur, value };
   const [ready, setReady] = useState(false);
@@ -48,6 +49,9 @@ export function CodeEditor({ value, onChange, onBlur, language, labelledBy, desc
       )
       .then((created) => {
         if (cancelled) return created.destroy();
+        // The editor was appended below the placeholder: hide it in the same task, before a frame can show both
+        // (React removes it on the next render, which may come after a paint and would move the editor up).
+        if (placeholder.current) placeholder.current.style.display = 'none';
         editor = created;
         view.current = created;
         setReady(true);
@@ -74,6 +78,7 @@ export function CodeEditor({ value, onChange, onBlur, language, labelledBy, desc
     >
       {!ready && (
         <pre
+          ref={placeholder}
           aria-hidden
           style={{ minHeight }}
           className="m-0 max-h-[28rem] overflow-hidden whitespace-pre-wrap break-words py-1 pr-0.5 pl-[2.6rem] font-mono text-[13px] leading-[1.4] text-[#c3c8d1]"

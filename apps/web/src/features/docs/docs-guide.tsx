@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { useMessageText } from '../../i18n/use-message.ts';
+import { useOrigin } from '../../lib/use-origin.ts';
 import { useMarkdown } from '../content/use-markdown.ts';
 import type { DocsGuide as Guide } from './docs-sections.ts';
 
@@ -34,7 +35,7 @@ export function DocsGuide({ guide, apiKey }: { guide: Guide; apiKey?: string }) 
   const { t } = useTranslation();
   const message = useMessageText();
   const page = useMarkdown('guide', guide);
-  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+  const origin = useOrigin();
   const html = useMemo(
     () => (page ? prepareGuideHtml(page.html, { origin, apiKey, copyLabel: t('copy.copy') }) : ''),
     [page, origin, apiKey, t],

@@ -10,6 +10,7 @@ import completeCollection from '../../generated/render-api.postman_collection.js
 import chartCodeCollection from '../../generated/render-api-chart-code.postman_collection.json?url';
 import htmlSvgCollection from '../../generated/render-api-html-svg.postman_collection.json?url';
 import { useSession } from '../../lib/session/session.context.tsx';
+import { useOrigin } from '../../lib/use-origin.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { DocsGuide } from './docs-guide.tsx';
 import { DOCS_SECTIONS, type DocsSection } from './docs-sections.ts';
@@ -74,6 +75,7 @@ function SectionContent({ section }: { section: DocsSection }) {
   const operations = operationsFor(doc, section.match);
   const apiKey = session.status === 'signedIn' && session.user.apiKey ? session.user.apiKey : 'YOUR_API_KEY';
   const examples = section.example ? examplesOf(doc, 'post', section.example.path) : [];
+  const origin = useOrigin();
   if (section.guide) {
     return (
       <div className="min-w-0">
@@ -129,7 +131,7 @@ function SectionContent({ section }: { section: DocsSection }) {
               <RequestSnippets
                 title={example?.name ? t('exampleNamed', { name: example.name }) : undefined}
                 request={{
-                  baseUrl: typeof window === 'undefined' ? '' : window.location.origin,
+                  baseUrl: origin,
                   method: 'POST',
                   path: section.example!.path,
                   body: example?.body,

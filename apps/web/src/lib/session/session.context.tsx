@@ -15,5 +15,6 @@ export function useSessionStore(): SessionStore {
 
 export function useSession(): SessionState {
   const store = useSessionStore();
-  return useSyncExternalStore(store.subscribe, store.getState, store.getState);
+  // A prerendered page was drawn before any session was read: hydration reads that first state, then the real one.
+  return useSyncExternalStore(store.subscribe, store.getState, store.getInitialState);
 }

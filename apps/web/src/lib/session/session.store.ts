@@ -23,6 +23,8 @@ type Listener = () => void;
 
 export interface SessionStore {
   getState(): SessionState;
+  /** The state before start() read storage: what a prerendered page shows. */
+  getInitialState(): SessionState;
   subscribe(listener: Listener): () => void;
   /** Reads storage, checks the profile when a token exists, and starts the refresh timer. */
   start(): Promise<void>;
@@ -38,7 +40,8 @@ export interface SessionStore {
 const SIGNED_OUT: SessionState = { status: 'signedOut', token: null, user: null };
 
 export function createSessionStore(log: Pick<Console, 'warn'> = console): SessionStore {
-  let state: SessionState = { status: 'loading', token: null, user: null };
+  const initial: SessionState = { status: 'loading', token: null, user: null };
+  let state = initial;
   const listeners = new Set<Listener>();
   let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -63,6 +66,7 @@ export function createSessionStore(log: Pick<Console, 'warn'> = console): Sessio
 
   const store: SessionStore = {
     getState: () => state,
+    getInitialState: () => initial,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
