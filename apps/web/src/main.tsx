@@ -5,6 +5,7 @@ import { createQueryClient } from './app/query-client.ts';
 import { createAppRouter } from './app/router.tsx';
 import { initI18n } from './i18n/i18n.ts';
 import { readAppConfig } from './lib/app-config.ts';
+import { expectHydration } from './lib/page-live.ts';
 import { createSessionStore } from './lib/session/session.store.ts';
 import { startTelemetry } from './lib/telemetry.ts';
 import './styles.css';
@@ -27,14 +28,16 @@ const app = (
     <App session={session} queryClient={queryClient} router={router} />
   </StrictMode>
 );
-if (servedLanguage && servedLanguage === document.documentElement.lang && !window.location.search) {
+// (The gateway sends a prerendered page only for a URL it fits: its path, no query but campaign tags.)
+if (servedLanguage && servedLanguage === document.documentElement.lang) {
   // What TanStack Router's own hydration marks: its top-level Suspense wrappers are left out, as in the HTML.
   router.ssr = { manifest: undefined };
   await router.load();
+  expectHydration();
   hydrateRoot(container, app);
 } else if (servedLanguage) {
-  // The page was drawn for its path alone; a query (a docs tab, a blog filter) may draw it otherwise. Its code is
-  // loaded first, so the prerendered HTML gives way to the page itself in one step, without a skeleton between.
+  // The page's code is loaded first, so the prerendered HTML gives way to the page in the stored language in one
+  // step, without a skeleton between.
   await router.load();
   createRoot(container).render(app);
 } else {

@@ -7,9 +7,10 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import { type InProcessService, type LogOptions, listen } from './in-process.ts';
 import { type ReceivedMail, startSmtp } from './smtp.ts';
+import { testEnv } from './test-env.ts';
 
 // scripts/test always sets this; fail loudly rather than skip, so a misconfigured run cannot pass by testing nothing.
-const adminUrl = process.env.TEST_DATABASE_URL;
+const adminUrl = testEnv.TEST_DATABASE_URL;
 if (!adminUrl) throw new Error('TEST_DATABASE_URL is required (run the tests through ./scripts/test)');
 
 export const JWT_SECRET = randomBytes(32).toString('hex');
@@ -70,7 +71,7 @@ export async function startAuthStack<C>(
     INTERNAL_TOKEN,
     SMTP_URL: smtp.url,
     APP_URL: 'http://app.test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: testEnv.TEST_LOG_LEVEL ?? 'silent',
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     ...env,

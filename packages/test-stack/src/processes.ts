@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { testEnv } from './test-env.ts';
 
 /**
  * Everything this run must tear down, whatever way it ends. Async cleanups run on normal exit, errors and
@@ -152,9 +153,9 @@ export interface Service {
  * BENCH_CPU_PROF_DIR/<service>/ (bench/results/profiles) when it stops: open it in Chrome DevTools or speedscope.
  */
 function profileArgs(name: string): string[] {
-  const wanted = (process.env.BENCH_CPU_PROF ?? '').split(',').map((s) => s.trim());
+  const wanted = testEnv.BENCH_CPU_PROF.split(',').map((s) => s.trim());
   if (!wanted.includes(name) && !wanted.includes('all')) return [];
-  const dir = process.env.BENCH_CPU_PROF_DIR || path.join(import.meta.dirname, '..', 'results', 'profiles');
+  const dir = testEnv.BENCH_CPU_PROF_DIR ?? path.join(import.meta.dirname, '..', 'results', 'profiles');
   // One directory per service: Node writes a profile per thread (the main one is the largest).
   return ['--cpu-prof', `--cpu-prof-dir=${path.join(dir, name)}`];
 }

@@ -1,4 +1,5 @@
 import { execSync } from 'node:child_process';
+import { testEnv } from './test-env.ts';
 
 let containerUrl: Promise<string> | undefined;
 
@@ -7,7 +8,7 @@ let containerUrl: Promise<string> | undefined;
  * throwaway container through testcontainers where a Docker engine exists.
  */
 export function testRedisUrl(): Promise<string> {
-  const fromEnv = process.env.TEST_REDIS_URL;
+  const fromEnv = testEnv.TEST_REDIS_URL;
   if (fromEnv) return Promise.resolve(fromEnv);
   containerUrl ??= (async () => {
     try {

@@ -24,6 +24,7 @@ import {
   startService,
 } from './processes.ts';
 import { repoRoot } from './repo-root.ts';
+import { inheritedEnv, testEnv } from './test-env.ts';
 
 export { repoRoot };
 
@@ -35,7 +36,7 @@ const STALLED_INTERVAL_MS = 1_500;
 
 /** Same rule as scripts/lib/setup.sh: CHROMIUM_PATH, else Debian's headless shell, else chromium. */
 export function chromiumPath(): string {
-  const given = process.env.CHROMIUM_PATH;
+  const given = testEnv.CHROMIUM_PATH;
   if (given) return given;
   for (const candidate of ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium']) if (existsSync(candidate)) return candidate;
   throw new Error('no Chromium: set CHROMIUM_PATH (scripts/lib/setup.sh installs and exports it)');
@@ -69,7 +70,7 @@ async function startOwnRedis(): Promise<OwnRedis> {
       'redis',
       // `--save` makes the SIGTERM shutdown write a snapshot, so a restart keeps the queues (jobs in flight).
       ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '3600 1', '--appendonly', 'no', '--daemonize', 'no'],
-      process.env,
+      inheritedEnv(),
       dir,
       { command: 'redis-server' },
     );
@@ -98,7 +99,7 @@ async function startOwnPostgres(): Promise<OwnPostgres> {
   // Not created here: as root the cluster runs as the postgres OS user, and the CLI creates and hands over
   // the directory itself (a mkdtemp directory would be closed to that user).
   const dataDir = path.join(os.tmpdir(), `render-resilience-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const env = { ...process.env, EMBEDDED_PG_PORT: String(port), EMBEDDED_PG_DIR: dataDir };
+  const env = { ...inheritedEnv(), EMBEDDED_PG_PORT: String(port), EMBEDDED_PG_DIR: dataDir };
   const cli = (command: 'start' | 'stop') =>
     run(process.execPath, ['--import', 'tsx', 'src/embedded-postgres.cli.ts', command], {
       cwd: path.join(repoRoot, 'packages/db'),
@@ -124,7 +125,7 @@ async function startOwnPostgres(): Promise<OwnPostgres> {
   });
   await run(process.execPath, ['--import', 'tsx', 'packages/db/src/migrate.cli.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: url },
+    env: { ...inheritedEnv(), DATABASE_URL: url },
     timeoutMs: 120_000,
   });
   const pidFile = path.join(dataDir, 'postmaster.pid');
@@ -204,7 +205,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const mailDir = await mkdtemp(path.join(os.tmpdir(), 'render-resilience-mail-'));
   onCleanup({ name: 'mail dir', run: () => rm(mailDir, { recursive: true, force: true }), runSync: () => undefined });
   const [authPort, unusedPort] = [await freePort(), await freePort()];
-  const common = { ...process.env, REDIS_URL: redis.url, QUEUE_PREFIX: queuePrefix, HOST: '127.0.0.1' };
+  const common = { ...inheritedEnv(), REDIS_URL: redis.url, QUEUE_PREFIX: queuePrefix, HOST: '127.0.0.1' };
   const services: Service[] = [];
 
   const auth = startNodeService(

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { INTERNAL_TOKEN, type Stack, startAuthStack } from './auth-stack.ts';
 import { type InProcessService, type LogOptions, listen } from './in-process.ts';
 import { testRedisUrl } from './redis.ts';
+import { inheritedEnv, testEnv } from './test-env.ts';
 
 export const uniquePrefix = (label: string) => `test-${label}-${randomUUID().slice(0, 8)}`;
 
@@ -32,15 +33,15 @@ export async function startWorker<C extends { LOG_LEVEL: string }, H>(
 ): Promise<H> {
   const config = worker.loadConfig({
     REDIS_URL: await testRedisUrl(),
-    CHROMIUM_PATH: process.env.CHROMIUM_PATH,
+    CHROMIUM_PATH: testEnv.CHROMIUM_PATH,
     RENDER_PAGES: '2',
     RENDER_TIMEOUT_MS: '8000',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+    LOG_LEVEL: testEnv.TEST_LOG_LEVEL ?? 'error',
     ...env,
   });
   // Chromium inherits the test process's environment (PATH, HOME, …), as it does in a deployed worker.
   const logger = createLogger('render-worker', config.LOG_LEVEL, log.logStream);
-  return worker.start({ ...config, CHROMIUM_ENV: process.env }, logger);
+  return worker.start({ ...config, CHROMIUM_ENV: inheritedEnv() }, logger);
 }
 
 export interface TestGateway {
@@ -58,7 +59,7 @@ export async function startGateway<C>(
 ): Promise<TestGateway> {
   const config = gateway.loadConfig({
     REDIS_URL: await testRedisUrl(),
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+    LOG_LEVEL: testEnv.TEST_LOG_LEVEL ?? 'error',
     RENDER_DEADLINE_MS: '20000',
     // Existing tests convert anonymously and in bursts; the anonymous limit has its own test.
     ANON_RATE_LIMIT_PER_MINUTE: '1000000',
@@ -97,7 +98,7 @@ export async function startTemplates<C>(
   const config = templates.loadConfig({
     DATABASE_URL: databaseUrl,
     INTERNAL_TOKEN: internalToken,
-    LOG_LEVEL: options.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: options.logLevel ?? testEnv.TEST_LOG_LEVEL ?? 'silent',
   });
   const { onRequest } = options;
   const { url, close } = await listen(templates, config, {

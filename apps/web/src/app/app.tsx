@@ -1,6 +1,7 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { livePage } from '../lib/page-live.ts';
 import { SessionProvider } from '../lib/session/session.context.tsx';
 import type { SessionStore } from '../lib/session/session.store.ts';
 import { LazyAppToaster } from './app-toaster-lazy.tsx';
@@ -17,10 +18,7 @@ export interface AppProps {
 export function App({ session, queryClient: givenClient, router: givenRouter }: AppProps) {
   const [queryClient] = useState(() => givenClient ?? createQueryClient());
   const [router] = useState(() => givenRouter ?? createAppRouter({ session, queryClient }));
-  // A prerendered page looks ready before its handlers are attached: this says when they are (tests wait on it).
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = '';
-  }, []);
+  useEffect(() => livePage('app'), []);
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider store={session}>

@@ -12,7 +12,9 @@ export function Logo() {
   }, []);
   return (
     <Link to="/" className="flex shrink-0 items-center gap-2 whitespace-nowrap font-semibold text-zinc-900" aria-label={t('nav.homeLabel')}>
-      {!failed && <img ref={seeIfBroken} src="/logo.svg" alt="" width={28} height={28} onError={() => setFailed(true)} data-testid="logo" />}
+      {!failed && (
+        <img ref={seeIfBroken} src="/logo.svg" alt="" width={28} height={28} onError={() => setFailed(true)} data-testid="logo" />
+      )}
       <span>{t('brand')}</span>
     </Link>
   );

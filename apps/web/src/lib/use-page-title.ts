@@ -1,6 +1,7 @@
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { livePage } from './page-live.ts';
 
 export interface PageHead {
   /** "<page> · <brand>", or the brand alone. */
@@ -76,4 +77,5 @@ export function usePageTitle(title: string | undefined, options: { description?:
   if (import.meta.env.SSR) serverHead.head = headAt(serverHead.origin);
   // biome-ignore lint/correctness/useExhaustiveDependencies: headAt reads exactly these.
   useEffect(() => applyPageHead(headAt(window.location.origin)), [title, brand, description, image, language, pathname, t]);
+  useEffect(() => livePage('page'), []);
 }

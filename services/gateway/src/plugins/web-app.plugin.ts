@@ -5,7 +5,7 @@ import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { pageKey, pageLanguage, pagePath, readPrerenderedPages } from '../web-app/prerendered-pages.ts';
+import { drawnForPathAlone, pageKey, pageLanguage, pagePath, readPrerenderedPages } from '../web-app/prerendered-pages.ts';
 import { appConfigElement, type WebAppConfig } from '../web-app/web-telemetry.ts';
 
 export interface WebAppOptions {
@@ -69,7 +69,7 @@ async function webAppPlugin(app: FastifyInstance, opts: WebAppOptions) {
     const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip', 'identity']) ?? 'identity';
     if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
     const language = pageLanguage(request.headers.cookie, request.headers['accept-language']);
-    const page = prerendered.get(pageKey(language, pagePath(request.url))) ?? indexHtml;
+    const page = (drawnForPathAlone(request.url) && prerendered.get(pageKey(language, pagePath(request.url)))) || indexHtml;
     return reply
       .code(200)
       .type('text/html; charset=utf-8')

@@ -37,6 +37,18 @@ export const pagePath = (url: string) => {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
 };
 
+// Campaign and referrer tags: they never change what a page shows.
+const NEUTRAL_PARAM = /^(utm_[a-z_]+|ref|fbclid|gclid|msclkid)$/;
+
+/**
+ * Whether the page prerendered for the URL's path is the page the URL shows: no query, or only campaign tags.
+ * Any other parameter (a docs tab, a blog filter) may draw it otherwise, so the client renders it instead.
+ */
+export const drawnForPathAlone = (url: string) => {
+  const query = url.split('?')[1];
+  return !query || [...new URLSearchParams(query).keys()].every((key) => NEUTRAL_PARAM.test(key));
+};
+
 /**
  * The prerendered pages of a build, `dist/prerendered/<lang><path>/index.html`, by language then path.
  * A build without them (an older one) answers an empty map: every page is then the client-rendered index.html.

@@ -41,7 +41,7 @@ const SIGNED_OUT: SessionState = { status: 'signedOut', token: null, user: null 
 
 export function createSessionStore(log: Pick<Console, 'warn'> = console): SessionStore {
   const initial: SessionState = { status: 'loading', token: null, user: null };
-  let state = initial;
+  let state: SessionState = initial;
   const listeners = new Set<Listener>();
   let timer: ReturnType<typeof setInterval> | undefined;
 
