@@ -1,17 +1,9 @@
 import { CompatHeads } from '@render/contracts/route-heads';
 import type { SnippetRequest } from '../../lib/request-snippets.ts';
+import { parsedTyped } from './typed-json.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** The form sends what the user typed: JSON text, or a value. */
-const parsed = (value: unknown): unknown => {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-};
 const EXPORT_TYPES = new Set(['png', 'jpeg', 'pdf', 'svg']);
 
 /**
@@ -21,8 +13,8 @@ const EXPORT_TYPES = new Set(['png', 'jpeg', 'pdf', 'svg']);
  */
 export function highchartsExportRequest(body: Json, baseUrl: string, apiKey: string): SnippetRequest | undefined {
   if (body.library !== 'highcharts') return undefined;
-  const options = parsed(body.chartOptions ?? {});
-  const data = parsed(body.chartData ?? {});
+  const options = parsedTyped(body.chartOptions ?? {});
+  const data = parsedTyped(body.chartData ?? {});
   if (!isObject(options) || (data !== undefined && !isObject(data) && !Array.isArray(data))) return undefined;
   const chart = isObject(options.chart) ? options.chart : {};
   const infile: Json = {

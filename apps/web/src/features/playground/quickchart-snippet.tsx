@@ -1,17 +1,10 @@
 import { CompatHeads } from '@render/contracts/route-heads';
 import { useTranslation } from 'react-i18next';
 import { RequestPanel } from '../../components/render-form/request-panel.tsx';
+import { parsedTyped } from './typed-json.ts';
 
 type Body = Record<string, unknown>;
 
-const parsed = (value: unknown): unknown => {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-};
 
 /**
  * A Chart.js playground's chart as a QuickChart-compatible call (`POST /chart`, issue 29): the same config
@@ -21,8 +14,8 @@ const parsed = (value: unknown): unknown => {
 export function QuickChartSnippet({ body, apiKey }: { body: Body; apiKey?: string }) {
   const { t } = useTranslation('playground');
   if (body.library !== 'chartjs') return null;
-  const data = parsed(body.chartData);
-  const options = parsed(body.chartOptions);
+  const data = parsedTyped(body.chartData);
+  const options = parsedTyped(body.chartOptions);
   if (data === undefined || options === undefined) return null;
   const chart = { type: body.chartType ?? 'bar', data, ...(options ? { options } : {}) };
   return (

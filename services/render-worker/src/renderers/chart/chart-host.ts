@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -7,6 +6,7 @@ import type { ChartRenderPayload } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import { buildPageConfig } from './chart-config.ts';
 import { chartJsExtensionFiles } from './chartjs-libraries.ts';
+import { closedHostHtml } from './closed-host-page.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -111,39 +111,15 @@ function highchartsStyledModeCss(): string {
   return `<style id="highcharts-css" media="not all">${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`;
 }
 
-/** `</script` inside a library string would end the inline script early; `<\/script` means the same in JS. */
-const inlineSafe = (source: string) => source.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
-
 let cachedHost: string | undefined;
 
 /**
  * The chart page: the libraries inlined (read once per process, never fetched), a fixed container, and
- * a Content-Security-Policy that allows only these nonce'd scripts. So even if a chart library ever turned
- * user text into markup, an inline handler, `javascript:` URL, eval or network request could not run, and
- * the page loads nothing (the egress proxy would refuse it anyway).
+ * the closed page's policy (closed-host-page.ts). So even if a chart library ever turned user text into markup,
+ * an inline handler, `javascript:` URL, eval or network request could not run.
  */
 export function chartHostHtml(): string {
-  if (cachedHost) return cachedHost;
-  const nonce = randomBytes(16).toString('base64');
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    'font-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-  const scripts = librarySources()
-    .map((source) => `<script nonce="${nonce}">${inlineSafe(source)}</script>`)
-    .join('\n');
-  cachedHost =
-    '<!doctype html><html><head><meta charset="utf-8">' +
-    `<meta http-equiv="Content-Security-Policy" content="${csp}">` +
-    '<style>@page{margin:0}html,body{margin:0;padding:0;background:transparent;overflow:hidden}' +
-    '#chart{position:relative;overflow:hidden}</style>' +
-    highchartsStyledModeCss() +
-    `</head><body><div id="chart"></div>\n${scripts}</body></html>`;
+  cachedHost ??= closedHostHtml({ sources: librarySources(), head: highchartsStyledModeCss() });
   return cachedHost;
 }
 

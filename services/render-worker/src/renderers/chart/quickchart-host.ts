@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { chartJsExtensionFiles, chartJsFile } from './chartjs-libraries.ts';
+import { closedHostHtml } from './closed-host-page.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -41,44 +41,26 @@ function pageScript(): string {
   return output.text;
 }
 
-const inlineSafe = (source: string) => source.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
-
 let cachedHost: string | undefined;
 
 /**
- * The QuickChart page. Its CSP differs from the chart page's in one thing: 'unsafe-eval', because QuickChart
- * configs are JavaScript (page/quickchart.ts evaluates them). Everything else is as closed: no source for
- * connections, frames, workers, images or fonts but data:, so a config's code can fetch nothing; the
- * egress proxy would refuse private addresses anyway.
+ * The QuickChart page. Its policy differs from the chart page's in one thing: 'unsafe-eval', because QuickChart
+ * configs are JavaScript (page/quickchart.ts evaluates them). Everything else is as closed (closed-host-page.ts),
+ * so a config's code can fetch nothing.
  */
 export function quickChartHostHtml(): string {
-  if (cachedHost) return cachedHost;
-  const nonce = randomBytes(16).toString('base64');
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}' 'unsafe-eval'`,
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    'font-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-  const sources = [
-    // window.name outlives a navigation: whatever a previous job's code left there is gone before any job.
-    'window.name = "";',
-    ...chartJs2Files().map((file) => readFileSync(file, 'utf8')),
-    KEEP_CHART_2,
-    readFileSync(chartJsFile(), 'utf8'),
-    ...chartJsExtensionFiles().map((file) => readFileSync(file, 'utf8')),
-    pageScript(),
-  ];
-  const scripts = sources.map((source) => `<script nonce="${nonce}">${inlineSafe(source)}</script>`).join('\n');
-  cachedHost =
-    '<!doctype html><html><head><meta charset="utf-8">' +
-    `<meta http-equiv="Content-Security-Policy" content="${csp}">` +
-    '<style>@page{margin:0}html,body{margin:0;padding:0;background:transparent;overflow:hidden}' +
-    '#chart{position:relative;overflow:hidden}</style>' +
-    `</head><body><div id="chart"></div>\n${scripts}</body></html>`;
+  cachedHost ??= closedHostHtml({
+    allowEval: true,
+    sources: [
+      // window.name outlives a navigation: whatever a previous job's code left there is gone before any job.
+      'window.name = "";',
+      ...chartJs2Files().map((file) => readFileSync(file, 'utf8')),
+      KEEP_CHART_2,
+      readFileSync(chartJsFile(), 'utf8'),
+      ...chartJsExtensionFiles().map((file) => readFileSync(file, 'utf8')),
+      pageScript(),
+    ],
+  });
   return cachedHost;
 }
 
