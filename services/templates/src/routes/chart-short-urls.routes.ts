@@ -6,7 +6,11 @@ import type { ChartShortUrlRow } from '@render/db';
 export interface ChartShortUrlsRoutesOptions {
   /** How long a short URL answers, in days. */
   ttlDays: number;
+  /** How often expired rows are deleted (they stop answering at once; this only frees their space). */
+  sweepEveryMs?: number;
 }
+
+const SWEEP_EVERY_MS = 3_600_000;
 
 const DAY_MS = 86_400_000;
 
@@ -42,6 +46,17 @@ const chartShortUrlsRoutes: FastifyPluginAsyncTypebox<ChartShortUrlsRoutesOption
     if (!row) throw notFound();
     return toShortUrl(row);
   });
+
+  const sweep = () =>
+    chartShortUrls.deleteExpired().then(
+      (deleted) => deleted > 0 && app.log.info({ deleted }, 'expired chart short URLs deleted'),
+      (err: unknown) => app.log.warn({ err }, 'expired chart short URLs not deleted'),
+    );
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    timer = setInterval(sweep, opts.sweepEveryMs ?? SWEEP_EVERY_MS).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 };
 
 export default chartShortUrlsRoutes;
