@@ -7,7 +7,14 @@ import { CodeCatalogResponse, CodeConvertBody } from './code.ts';
 import { HighchartsExportBody, HighchartsExportParams, HighchartsExportTypes } from './highcharts-export.ts';
 import { LimitsResponse } from './limits.ts';
 import { McpMessage, McpResponse } from './mcp.ts';
-import { QuickChartBody, QuickChartQuery } from './quickchart.ts';
+import {
+  QuickChartBody,
+  QuickChartCreateResponse,
+  QuickChartLimits,
+  QuickChartQuery,
+  QuickChartRenderQuery,
+  QuickChartShortUrlParams,
+} from './quickchart.ts';
 import {
   ErrorResponse,
   formatMessages,
@@ -206,6 +213,19 @@ const QUICKCHART_DESCRIPTION =
   'Billed as chart-to-img: anonymous per-IP limits, or an API key (`X-API-Key`, Bearer, or `key=` in the query). ' +
   'Errors answer 4xx JSON with the reason, also in the `X-quickchart-error` header.';
 
+const QUICKCHART_CREATE_DESCRIPTION =
+  'QuickChart’s short URLs: the same parameters as `POST /chart` (long and short names), checked as it checks them, ' +
+  'kept under a random id; the answer is QuickChart’s `{ "success": true, "url": … }`, the url being ' +
+  '`/chart/render/{id}` on this server. Creating costs no credit (anonymous calls take one unit of the per-IP limit); ' +
+  `each GET of the url renders and is billed as \`GET /chart\`. A short URL answers for ${QuickChartLimits.shortUrlDays} days ` +
+  'by default (the operator’s CHART_SHORT_URL_TTL_DAYS), whoever created it; an API key’s owner is recorded.';
+
+const QUICKCHART_RENDER_DESCRIPTION =
+  'The chart a short URL (`POST /chart/create`) keeps, rendered as `GET /chart` renders (same queue, limits, billing ' +
+  'and errors: anonymous per-IP limits, or an API key as `X-API-Key`, Bearer or `key=`). The query may override ' +
+  '`width`/`w`, `height`/`h`, `devicePixelRatio`, `backgroundColor`/`bkg`, `format`/`f` and `version`/`v`. An unknown or ' +
+  'expired id answers 404.';
+
 const HIGHCHARTS_EXPORT_DESCRIPTION =
   'The Highcharts export server’s `POST /` (node-export-server): point a client of it at `/highcharts` and change nothing ' +
   'else. The body comes as JSON, form-urlencoded or multipart: the chart’s options in `infile` (or `options`, `data`), or ' +
@@ -231,6 +251,22 @@ export const CompatRoutes = {
     description: QUICKCHART_DESCRIPTION,
     body: QuickChartBody,
     querystring: QuickChartQuery,
+  }),
+  quickChartCreate: publicRouteOf(CompatHeads.quickChartCreate, {
+    tags: ['quickchart'],
+    summary: 'QuickChart-compatible short URL: store a chart, get its URL',
+    description: QUICKCHART_CREATE_DESCRIPTION,
+    body: QuickChartBody,
+    querystring: QuickChartQuery,
+    response: { 200: QuickChartCreateResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse },
+  }),
+  quickChartRender: imageRoute(CompatHeads.quickChartRender, QUICKCHART_FORMATS, {
+    tags: ['quickchart'],
+    summary: 'QuickChart-compatible short URL: the stored chart’s image',
+    description: QUICKCHART_RENDER_DESCRIPTION,
+    params: QuickChartShortUrlParams,
+    querystring: QuickChartRenderQuery,
+    response: { 404: ErrorResponse },
   }),
   highchartsExport: imageRoute(CompatHeads.highchartsExport, HighchartsExportTypes, {
     tags: ['convert'],

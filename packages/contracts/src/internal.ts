@@ -4,6 +4,8 @@
 import { type Static, Type } from 'typebox';
 import { UserView } from './auth.ts';
 import { PlanRulesResponse } from './limits.ts';
+import { QuickChartShortIdParams, QuickChartShortIdPattern, QuickChartStoredRequest } from './quickchart.ts';
+import { ErrorResponse } from './render.ts';
 import { defineRoute } from './route.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 import { TemplateIdParams, TemplateVariableValues, templateErrorResponses } from './template.ts';
@@ -243,5 +245,37 @@ export const TemplatesInternalRoutes = {
     summary: "A template's owner and last change",
     params: TemplateIdParams,
     response: { 200: TemplateOwnerInfo, ...templateErrorResponses },
+  }),
+};
+
+// QuickChart short URLs (services/templates: it keeps stored render definitions).
+
+/** A chart request to keep under a new short URL; `userId`: the creator's account, absent for an anonymous one. */
+export const ChartShortUrlCreateBody = Type.Object(
+  { request: QuickChartStoredRequest, userId: Type.Optional(UserId) },
+  { additionalProperties: false },
+);
+export type ChartShortUrlCreateBody = Static<typeof ChartShortUrlCreateBody>;
+
+/** A stored short URL: its id, its request, and until when it answers (ISO 8601). */
+export const ChartShortUrl = Type.Object({
+  id: Type.String({ pattern: QuickChartShortIdPattern }),
+  request: QuickChartStoredRequest,
+  expiresAt: Type.String({ maxLength: 40 }),
+});
+export type ChartShortUrl = Static<typeof ChartShortUrl>;
+
+export const ChartShortUrlsInternalRoutes = {
+  create: defineRoute('POST', '/internal/chart-short-urls', {
+    tags,
+    summary: 'Keep a QuickChart request under a new random id, until it expires',
+    body: ChartShortUrlCreateBody,
+    response: { 200: ChartShortUrl },
+  }),
+  get: defineRoute('GET', '/internal/chart-short-urls/:id', {
+    tags,
+    summary: 'A short URL’s stored request, while it has not expired (404 otherwise)',
+    params: QuickChartShortIdParams,
+    response: { 200: ChartShortUrl, 404: ErrorResponse },
   }),
 };

@@ -25,4 +25,14 @@ export const QuickChartTextsFr: Readonly<Record<string, string>> = {
   'png (default), webp, jpg, svg (the PNG in an SVG document), pdf, or base64 (a PNG data URL as text)':
     'png (par défaut), webp, jpg, svg (le PNG dans un document SVG), pdf, ou base64 (une URL data PNG en texte)',
   'url (default) or base64: how `chart` is encoded': 'url (par défaut) ou base64 : l’encodage de `chart`',
+  'QuickChart-compatible short URL: store a chart, get its URL':
+    'URL courte compatible QuickChart : enregistrer un graphique, obtenir son URL',
+  'QuickChart-compatible short URL: the stored chart’s image': 'URL courte compatible QuickChart : l’image du graphique enregistré',
+  'GET it to render the chart; query parameters override the stored ones':
+    'Un GET dessus rend le graphique ; les paramètres de la requête remplacent ceux enregistrés',
+  'The id in the url that POST /chart/create answered': 'L’identifiant de l’URL qu’a répondue POST /chart/create',
+  'QuickChart’s short URLs: the same parameters as `POST /chart` (long and short names), checked as it checks them, kept under a random id; the answer is QuickChart’s `{ "success": true, "url": … }`, the url being `/chart/render/{id}` on this server. Creating costs no credit (anonymous calls take one unit of the per-IP limit); each GET of the url renders and is billed as `GET /chart`. A short URL answers for 30 days by default (the operator’s CHART_SHORT_URL_TTL_DAYS), whoever created it; an API key’s owner is recorded.':
+    'Les URL courtes de QuickChart : les mêmes paramètres que `POST /chart` (noms longs et courts), vérifiés comme il les vérifie, enregistrés sous un identifiant aléatoire ; la réponse est celle de QuickChart, `{ "success": true, "url": … }`, l’URL étant `/chart/render/{id}` sur ce serveur. La création ne coûte aucun crédit (un appel anonyme prend une unité de la limite par adresse IP) ; chaque GET de l’URL rend le graphique et est facturé comme `GET /chart`. Une URL courte répond 30 jours par défaut (CHART_SHORT_URL_TTL_DAYS de l’opérateur), quel que soit son créateur ; le propriétaire d’une clé API est enregistré.',
+  'The chart a short URL (`POST /chart/create`) keeps, rendered as `GET /chart` renders (same queue, limits, billing and errors: anonymous per-IP limits, or an API key as `X-API-Key`, Bearer or `key=`). The query may override `width`/`w`, `height`/`h`, `devicePixelRatio`, `backgroundColor`/`bkg`, `format`/`f` and `version`/`v`. An unknown or expired id answers 404.':
+    'Le graphique qu’une URL courte (`POST /chart/create`) enregistre, rendu comme le rend `GET /chart` (même file, mêmes limites, même facturation et mêmes erreurs : limites anonymes par adresse IP, ou une clé API en `X-API-Key`, Bearer ou `key=`). La requête peut remplacer `width`/`w`, `height`/`h`, `devicePixelRatio`, `backgroundColor`/`bkg`, `format`/`f` et `version`/`v`. Un identifiant inconnu ou expiré répond 404.',
 };

@@ -70,8 +70,56 @@ export const QuickChartCreateResponse = Type.Object(
   },
   { additionalProperties: false },
 );
+export type QuickChartCreateResponse = Static<typeof QuickChartCreateResponse>;
 
-export const QuickChartShortIdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{8,40}$' }) });
+/** A short URL's id: random, URL-safe (base64url of 16 random bytes is 22 characters). */
+export const QuickChartShortIdPattern = '^[A-Za-z0-9_-]{16,40}$';
+export const QuickChartShortIdParams = Type.Object({ id: Type.String({ pattern: QuickChartShortIdPattern }) });
+/**
+ * The public path's id: any short text, so that an id which cannot exist is the same 404 as an unknown one
+ * (the gateway checks the pattern before asking for it).
+ */
+export const QuickChartShortUrlParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100, description: 'The id in the url that POST /chart/create answered' }),
+});
+
+/** What `GET /chart/render/{id}` may change of the stored chart: its size, density, background, format, version. */
+export const QuickChartRenderQuery = Type.Object(
+  {
+    width: sharedParameters.width,
+    w: sharedParameters.w,
+    height: sharedParameters.height,
+    h: sharedParameters.h,
+    devicePixelRatio: sharedParameters.devicePixelRatio,
+    backgroundColor: sharedParameters.backgroundColor,
+    bkg: sharedParameters.bkg,
+    format: sharedParameters.format,
+    f: sharedParameters.f,
+    version: sharedParameters.version,
+    v: sharedParameters.v,
+    key: sharedParameters.key,
+  },
+  { additionalProperties: true },
+);
+export type QuickChartRenderQuery = Static<typeof QuickChartRenderQuery>;
+
+/**
+ * A short URL's stored request: QuickChart's parameters as the gateway validated them, under their long names,
+ * the config as its (decoded) text. Rendering reads it back through the same checks as `/chart`.
+ */
+export const QuickChartStoredRequest = Type.Object(
+  {
+    chart: Type.String({ minLength: 1, maxLength: QuickChartLimits.maxSourceLength }),
+    width: Type.Integer({ minimum: 1, maximum: QuickChartLimits.maxSide }),
+    height: Type.Integer({ minimum: 1, maximum: QuickChartLimits.maxSide }),
+    devicePixelRatio: Type.Number({ exclusiveMinimum: 0, maximum: QuickChartLimits.maxDevicePixelRatio }),
+    backgroundColor: Type.Optional(Type.String({ maxLength: 64 })),
+    format: Type.String({ maxLength: 16 }),
+    version: Type.String({ maxLength: 16 }),
+  },
+  { additionalProperties: false },
+);
+export type QuickChartStoredRequest = Static<typeof QuickChartStoredRequest>;
 
 /** What a QuickChart call becomes in a chart job: the config's source, evaluated only in the render page. */
 export const QuickChartJob = Type.Object(

@@ -108,6 +108,8 @@ export const SystemHeads = heads('system', {
 export const CompatHeads = heads('compat', {
   quickChartGet: { method: 'GET', url: '/chart', access: 'anyone' },
   quickChartPost: { method: 'POST', url: '/chart', access: 'anyone' },
+  quickChartCreate: { method: 'POST', url: '/chart/create', access: 'anyone' },
+  quickChartRender: { method: 'GET', url: '/chart/render/:id', access: 'anyone' },
   highchartsExport: { method: 'POST', url: '/highcharts', access: 'anyone' },
   highchartsExportFile: { method: 'POST', url: '/highcharts/:filename', access: 'anyone' },
 });

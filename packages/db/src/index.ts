@@ -7,6 +7,7 @@ export {
   migrateToLatest,
 } from './migrator.ts';
 export { type ApiKeyOwner, type ApiKeyRow, ApiKeysRepository, type NewApiKey } from './repositories/api-keys.repository.ts';
+export { type ChartShortUrlRow, ChartShortUrlsRepository, type NewChartShortUrl } from './repositories/chart-short-urls.repository.ts';
 export {
   type CreditAccount,
   CreditLedgerRepository,
@@ -47,6 +48,7 @@ export { default as repositoriesPlugin } from './repositories.plugin.ts';
 export type {
   ApiKeysTable,
   BillingInterval,
+  ChartShortUrlsTable,
   CreditLedgerTable,
   CreditStatus,
   DB,

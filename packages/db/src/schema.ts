@@ -161,6 +161,19 @@ export interface TemplateStarsTable {
   created_at: Timestamp;
 }
 
+/**
+ * A QuickChart short URL (POST /chart/create): the chart request as the gateway validated it (QuickChart's
+ * parameters under their long names, the config as text), read back by GET /chart/render/{id} until it expires.
+ */
+export interface ChartShortUrlsTable {
+  id: string;
+  request: ColumnType<Record<string, unknown>, string, string>;
+  /** The account whose credentials created it; null for an anonymous creator. */
+  user_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface DB {
   service_heartbeats: ServiceHeartbeatsTable;
   users: UsersTable;
@@ -174,4 +187,5 @@ export interface DB {
   template_stars: TemplateStarsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   webhook_secrets: WebhookSecretsTable;
+  chart_short_urls: ChartShortUrlsTable;
 }

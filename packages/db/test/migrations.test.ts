@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiKeysRepository,
+  ChartShortUrlsRepository,
   createDb,
   type DB,
   migrateDown,
@@ -62,7 +63,16 @@ describe('migrations', () => {
       Object.keys(migrations).map((name) => [name, 'Up', 'Success']),
     );
     expect(await tableExists('service_heartbeats')).toBe(true);
-    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets', 'templates', 'template_stars', 'rate_limit_buckets']) {
+    for (const table of [
+      'users',
+      'api_keys',
+      'email_codes',
+      'password_resets',
+      'templates',
+      'template_stars',
+      'rate_limit_buckets',
+      'chart_short_urls',
+    ]) {
       expect(await tableExists(table)).toBe(true);
     }
   });
@@ -128,6 +138,33 @@ describe('migrations', () => {
     expect(await tableRowCount('templates')).toBe(0);
   });
 
+  it('chart short URLs: read back until they expire, random ids only, owned rows go with the account', async () => {
+    const owner = await new UsersRepository(db).create({
+      name: 'Quinn',
+      email: 'quinn@example.com',
+      password_hash: 'x',
+      company: null,
+      usage_source: 'other',
+      referral_source: 'other',
+      planned_services: ['html2img'],
+    });
+    const urls = new ChartShortUrlsRepository(db);
+    const later = new Date(Date.now() + 60_000);
+    const request = { chart: "{type:'bar'}", width: 500 };
+    await urls.create({ id: 'owned_0123456789ab', request, userId: owner!.id, expiresAt: later });
+    await urls.create({ id: 'anonymous-0123456789', request, userId: null, expiresAt: later });
+    await urls.create({ id: 'expired_0123456789ab', request, userId: null, expiresAt: new Date(Date.now() - 1000) });
+    expect(await urls.findLive('owned_0123456789ab')).toMatchObject({ request, user_id: owner!.id });
+    expect((await urls.findLive('anonymous-0123456789'))?.user_id).toBeNull();
+    expect(await urls.findLive('expired_0123456789ab')).toBeUndefined();
+    expect(await urls.findLive('unknown_0123456789ab')).toBeUndefined();
+    await expect(urls.create({ id: 'short', request, userId: null, expiresAt: later })).rejects.toThrow(/check constraint/);
+    expect(await urls.deleteExpired()).toBe(1);
+    await db.deleteFrom('users').execute();
+    const left = await db.selectFrom('chart_short_urls').select('id').execute();
+    expect(left.map((row) => row.id)).toEqual(['anonymous-0123456789']);
+  });
+
   it('rate-limit buckets: shared takes, refill on the database clock, and pruning of refilled rows', async () => {
     const login = new PostgresTokenBuckets(db, 'test:login', 2, 60_000);
     const other = new PostgresTokenBuckets(db, 'test:login', 2, 60_000); // another replica, same limit
@@ -161,7 +198,16 @@ describe('migrations', () => {
     expect(results.every((r) => r.direction === 'Down' && r.status === 'Success')).toBe(true);
     expect(results).toHaveLength(Object.keys(migrations).length);
     expect(await tableExists('service_heartbeats')).toBe(false);
-    for (const table of ['users', 'api_keys', 'email_codes', 'password_resets', 'templates', 'template_stars', 'rate_limit_buckets']) {
+    for (const table of [
+      'users',
+      'api_keys',
+      'email_codes',
+      'password_resets',
+      'templates',
+      'template_stars',
+      'rate_limit_buckets',
+      'chart_short_urls',
+    ]) {
       expect(await tableExists(table)).toBe(false);
     }
   });

@@ -41,6 +41,7 @@ import limitsRoutes from './routes/limits.routes.ts';
 import mcpRoutes from './routes/mcp.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
 import quickChartRoutes from './routes/quickchart.routes.ts';
+import quickChartShortUrlsRoutes from './routes/quickchart-short-urls.routes.ts';
 import rendersRoutes from './routes/renders.routes.ts';
 import templateRoutes from './routes/template.routes.ts';
 import templateImageRoutes from './routes/template-image.routes.ts';
@@ -160,6 +161,7 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   await fastify.register(rendersRoutes);
   await fastify.register(convertRoutes);
   await fastify.register(quickChartRoutes);
+  await fastify.register(quickChartShortUrlsRoutes);
   await fastify.register(highchartsExportRoutes, { allowCustomCode: config.HIGHCHARTS_CUSTOM_CODE === 'enable' });
   await fastify.register(templateRoutes);
   await fastify.register(templateImageRoutes, {

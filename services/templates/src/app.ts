@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { TemplatesConfig } from './config.ts';
 import viewer from './plugins/viewer.plugin.ts';
+import chartShortUrlsRoutes from './routes/chart-short-urls.routes.ts';
 import internalRoutes from './routes/internal.routes.ts';
 import templatesRoutes from './routes/templates.routes.ts';
 
@@ -52,4 +53,5 @@ export default async function app(fastify: FastifyInstance, opts: { config: Temp
   await fastify.register(viewer, { internalToken: config.INTERNAL_TOKEN });
   await fastify.register(templatesRoutes);
   await fastify.register(internalRoutes);
+  await fastify.register(chartShortUrlsRoutes, { ttlDays: config.CHART_SHORT_URL_TTL_DAYS });
 }

@@ -1,4 +1,5 @@
 import { ListenHost, LogLevel, loadConfig } from '@render/config';
+import { QuickChartLimits } from '@render/contracts';
 import { type Static, Type } from 'typebox';
 
 export const TemplatesConfigSchema = Type.Object({
@@ -13,6 +14,8 @@ export const TemplatesConfigSchema = Type.Object({
   INTERNAL_TOKEN: Type.String({ minLength: 16 }),
   /** A saved SVG may be up to 512 KB; JSON escaping can nearly double that. */
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 2 * 1024 * 1024 }),
+  /** How long a QuickChart short URL (POST /chart/create) answers, in days, whoever created it. */
+  CHART_SHORT_URL_TTL_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: QuickChartLimits.shortUrlDays }),
 });
 
 export type TemplatesConfig = Static<typeof TemplatesConfigSchema>;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema.ts';
 import { ApiKeysRepository } from './api-keys.repository.ts';
+import { ChartShortUrlsRepository } from './chart-short-urls.repository.ts';
 import { CreditLedgerRepository } from './credit-ledger.repository.ts';
 import { EmailCodesRepository } from './email-codes.repository.ts';
 import { PasswordResetsRepository } from './password-resets.repository.ts';
@@ -15,6 +16,7 @@ import { WebhookSecretsRepository } from './webhook-secrets.repository.ts';
 export interface Repositories {
   users: UsersRepository;
   apiKeys: ApiKeysRepository;
+  chartShortUrls: ChartShortUrlsRepository;
   credits: CreditLedgerRepository;
   emailCodes: EmailCodesRepository;
   passwordResets: PasswordResetsRepository;
@@ -33,6 +35,7 @@ export function createRepositories(db: Kysely<DB>): Repositories {
   return {
     users: new UsersRepository(db),
     apiKeys: new ApiKeysRepository(db),
+    chartShortUrls: new ChartShortUrlsRepository(db),
     credits: new CreditLedgerRepository(db),
     emailCodes: new EmailCodesRepository(db),
     passwordResets: new PasswordResetsRepository(db),

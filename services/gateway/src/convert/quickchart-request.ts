@@ -7,6 +7,7 @@ import {
   type QuickChartFormat,
   QuickChartFormats,
   QuickChartLimits,
+  type QuickChartStoredRequest,
   RenderLimits,
 } from '@render/contracts';
 import { assertPixelBudget } from '../images/image-reply.ts';
@@ -76,15 +77,17 @@ export interface QuickChartRequest {
 }
 
 /**
- * QuickChart's parameters → a chart job. The config stays text: it may be JavaScript, which only the render
- * page evaluates (docs/decisions/0036); the gateway checks its size and nothing inside it.
+ * QuickChart's parameters, checked as `/chart` checks them, under their long names with the config as its
+ * decoded text: what a short URL keeps (`POST /chart/create`), and what a job is built from. The config stays
+ * text: it may be JavaScript, which only the render page evaluates (docs/decisions/0036); the gateway checks
+ * its size and nothing inside it.
  */
-export function toQuickChartRequest(params: Record<string, unknown>): QuickChartRequest {
-  const source = sourceOf(params);
+export function quickChartSettingsOf(params: Record<string, unknown>): QuickChartStoredRequest {
+  const chart = sourceOf(params);
   const side = QuickChartLimits.maxSide;
   const width = numberParam(pick(params, 'width', 'w'), 'width', QuickChartDefaults.width, 1, side, true);
   const height = numberParam(pick(params, 'height', 'h'), 'height', QuickChartDefaults.height, 1, side, true);
-  const scale = numberParam(
+  const devicePixelRatio = numberParam(
     pick(params, 'devicePixelRatio'),
     'devicePixelRatio',
     QuickChartDefaults.devicePixelRatio,
@@ -95,23 +98,63 @@ export function toQuickChartRequest(params: Record<string, unknown>): QuickChart
   const background = pick(params, 'backgroundColor', 'bkg');
   if (background !== undefined && (typeof background !== 'string' || !isCssColor(background)))
     throw invalid('backgroundColor must be a CSS colour');
-  const requested = formatOf(pick(params, 'format', 'f'));
+  const format = formatOf(pick(params, 'format', 'f'));
+  const version = chartJsOf(pick(params, 'version', 'v'));
+  assertPixelBudget(width, height, format === 'pdf' ? 1 : devicePixelRatio);
+  return {
+    chart,
+    width,
+    height,
+    devicePixelRatio,
+    ...(background !== undefined ? { backgroundColor: background.trim() } : {}),
+    format,
+    version,
+  };
+}
+
+/** Checked settings → a chart job. */
+function quickChartJobOf(settings: QuickChartStoredRequest): QuickChartRequest {
+  const requested = settings.format;
   const format = requested === 'jpg' || requested === 'jpeg' ? 'jpeg' : requested === 'base64' ? 'png' : requested;
-  assertPixelBudget(width, height, format === 'pdf' ? 1 : scale);
   return {
     dataUrl: requested === 'base64',
     payload: {
       library: 'chartjs',
       chartData: null,
       chartOptions: {},
-      format,
-      width,
-      height,
+      format: format as ChartRenderPayload['format'],
+      width: settings.width,
+      height: settings.height,
       quality: 92,
-      scale,
+      scale: settings.devicePixelRatio,
       theme: 'light',
-      ...(background !== undefined ? { backgroundColor: background.trim() } : {}),
-      quickchart: { chartJs: chartJsOf(pick(params, 'version', 'v')), source },
+      ...(settings.backgroundColor !== undefined ? { backgroundColor: settings.backgroundColor } : {}),
+      quickchart: { chartJs: chartJsOf(settings.version), source: settings.chart },
     },
   };
+}
+
+/** QuickChart's parameters → a chart job (`GET/POST /chart`, and a short URL's stored request with its overrides). */
+export function toQuickChartRequest(params: Record<string, unknown>): QuickChartRequest {
+  return quickChartJobOf(quickChartSettingsOf(params));
+}
+
+/** What a short URL's query may change, long name first (the stored request has only long names). */
+const OVERRIDES = [
+  ['width', 'w'],
+  ['height', 'h'],
+  ['devicePixelRatio'],
+  ['backgroundColor', 'bkg'],
+  ['format', 'f'],
+  ['version', 'v'],
+] as const;
+
+/** A stored request with the query's overrides (long or short names) in place of its own values. */
+export function withOverrides(stored: QuickChartStoredRequest, query: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...stored };
+  for (const names of OVERRIDES) {
+    const value = pick(query, ...names);
+    if (value !== undefined) merged[names[0]] = value;
+  }
+  return merged;
 }

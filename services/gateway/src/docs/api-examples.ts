@@ -160,6 +160,26 @@ export const API_EXAMPLES: ApiExample[] = [
     },
     expect: 200,
   },
+  // QuickChart's short URLs: create one, then GET it (the query may override the size or format).
+  {
+    method: 'POST',
+    path: '/chart/create',
+    body: {
+      chart: { type: 'bar', data: { labels: ['Q1', 'Q2', 'Q3'], datasets: [{ label: 'Users', data: [50, 60, 70] }] } },
+      width: 500,
+      height: 300,
+    },
+    expect: 200,
+    script: ["store('chartShortId', String(pm.response.json().url || '').split('/').pop());"],
+  },
+  {
+    method: 'GET',
+    path: '/chart/render/{id}',
+    params: { id: '{{chartShortId}}' },
+    query: { w: '600', f: 'png' },
+    expect: 200,
+    needs: ['chartShortId'],
+  },
   // MCP clients send initialize first; the server is stateless, so any single message can be sent on its own.
   { method: 'POST', path: '/api/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, expect: 200 },
   {

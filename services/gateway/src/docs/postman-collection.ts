@@ -64,6 +64,7 @@ export const COLLECTION_VARIABLES = [
   { key: 'token', value: '', description: 'Set by the login call' },
   { key: 'publicTemplateId', value: '', description: 'Set by the public template list: the newest public template' },
   { key: 'templateId', value: '', description: 'Set by the template create call (allowChanges)' },
+  { key: 'chartShortId', value: '', description: 'Set by the QuickChart short URL create call (POST /chart/create)' },
   { key: 'copyId', value: '', description: 'Set by the template duplicate call (allowChanges)' },
   { key: 'renderId', value: RENDER_ID_PLACEHOLDER, description: 'The id a convert call with webhook answered (202)' },
   {
@@ -238,6 +239,7 @@ const SAMPLE_VALUES: Record<string, string> = {
   password: 'Your-passw0rd',
   templateId: 'YOUR_TEMPLATE_ID',
   publicTemplateId: 'A_PUBLIC_TEMPLATE_ID',
+  chartShortId: 'A_SHORT_URL_ID',
   screenshotUrl: 'https://example.com',
 };
 

@@ -15,6 +15,12 @@ export interface Identity {
    * (`credits.reserveForKey`), one call to the account service for both.
    */
   identify(request: FastifyRequest): Promise<void>;
+  /**
+   * onRequest hook of calls open to anyone that render nothing (`POST /chart/create`): credentials are verified
+   * (401 when wrong) but nothing is reserved; without them, the per-address limits take one unit, as a render's
+   * first one.
+   */
+  identifyUnbilled(request: FastifyRequest): Promise<void>;
   /** onRequest hook of routes for signed-in users only: as `identify`, but no credentials is a 401. */
   requireAccount(request: FastifyRequest): Promise<void>;
   /** `requireAccount` for billable routes: an API key is verified by reserving the call's credit, as in `identify`. */
@@ -119,6 +125,12 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     request.caller = (await billedCaller(request)) ?? { kind: 'anonymous' };
   }
 
+  async function identifyUnbilled(request: FastifyRequest): Promise<void> {
+    const caller = await authenticated(request);
+    if (!caller) await app.anonymousLimits.admit(request);
+    request.caller = caller ?? { kind: 'anonymous' };
+  }
+
   async function requireAccount(request: FastifyRequest): Promise<void> {
     const caller = await authenticated(request);
     if (!caller) throw new AppError('UNAUTHORIZED', 'Please sign in (Bearer token) or send your API key');
@@ -151,6 +163,7 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
   app.decorateRequest('caller', null);
   app.decorate('identity', {
     identify,
+    identifyUnbilled,
     requireAccount,
     requireBilledAccount,
     identifyIfSignedIn,

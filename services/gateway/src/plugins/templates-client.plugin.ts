@@ -1,8 +1,11 @@
 import {
   AppError,
+  type ChartShortUrl,
+  ChartShortUrlsInternalRoutes,
   type ErrorCode,
   ErrorCodes,
   type FieldError,
+  type QuickChartStoredRequest,
   type RouteContract,
   routePath,
   ServiceError,
@@ -36,6 +39,10 @@ export interface TemplatesClient {
     forRequest?: string,
   ): Promise<TemplateRenderInput>;
   owner(templateId: string, forRequest?: string): Promise<TemplateOwnerInfo>;
+  /** Keeps a validated QuickChart request under a new short URL, owned by `userId` (none: anonymous). */
+  createChartShortUrl(request: QuickChartStoredRequest, userId: string | undefined, forRequest?: string): Promise<ChartShortUrl>;
+  /** A short URL's stored request; 404 (NOT_FOUND) when it is unknown or expired. */
+  chartShortUrl(id: string, forRequest?: string): Promise<ChartShortUrl>;
 }
 
 declare module 'fastify' {
@@ -55,6 +62,8 @@ const { renderInput, owner } = TemplatesInternalRoutes;
 // Compiled once, at load: the answers are checked on every generation and signed image.
 const renderInputAnswer = Compile(renderInput.schema.response[200]);
 const ownerAnswer = Compile(owner.schema.response[200]);
+const chartUrls = ChartShortUrlsInternalRoutes;
+const chartUrlAnswer = Compile(chartUrls.get.schema.response[200]);
 const errorAnswer = Compile(ServiceError);
 
 const unavailable = () => serviceUnavailable(SERVICE);
@@ -111,11 +120,11 @@ async function templatesClientPlugin(app: FastifyInstance, opts: TemplatesClient
    */
   async function expectOk<T extends TSchema>(
     route: RouteContract,
-    templateId: string,
+    id: string,
     call: TemplatesCall,
     answer: CompiledCheck<T>,
   ): Promise<Static<T>> {
-    const { status, body } = await send(route.method, routePath(route.url, { id: templateId }), call);
+    const { status, body } = await send(route.method, routePath(route.url, { id }), call);
     if (status < 400) return checkAnswer(body, answer, SERVICE);
     throw refusal(status, body);
   }
@@ -125,6 +134,9 @@ async function templatesClientPlugin(app: FastifyInstance, opts: TemplatesClient
     renderInput: (templateId, userId, variables, requestId) =>
       expectOk(renderInput, templateId, { body: { userId, variables }, requestId }, renderInputAnswer),
     owner: (templateId, requestId) => expectOk(owner, templateId, { requestId }, ownerAnswer),
+    createChartShortUrl: (request, userId, requestId) =>
+      expectOk(chartUrls.create, '', { body: { request, ...(userId ? { userId } : {}) }, requestId }, chartUrlAnswer),
+    chartShortUrl: (id, requestId) => expectOk(chartUrls.get, id, { requestId }, chartUrlAnswer),
   } satisfies TemplatesClient);
 }
 

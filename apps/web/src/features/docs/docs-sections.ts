@@ -72,7 +72,7 @@ export const DOCS_SECTIONS: DocsSection[] = [
     match: (_path, operation) => operation.tags?.includes('templates') ?? false,
     example: { path: RenderHeads.template.url, outputFile: 'template.png' },
   },
-  // Migrating from QuickChart (issue 29): the guide, then GET/POST /chart.
+  // Migrating from QuickChart (issue 29): the guide, then GET/POST /chart and the short URLs (/chart/create, /chart/render/{id}).
   {
     id: 'quickchart',
     label: 'QuickChart',
