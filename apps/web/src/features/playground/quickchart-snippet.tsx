@@ -5,7 +5,6 @@ import { parsedTyped } from './typed-json.ts';
 
 type Body = Record<string, unknown>;
 
-
 /**
  * A Chart.js playground's chart as a QuickChart-compatible call (`POST /chart`, issue 29): the same config
  * Chart.js takes, drawn with Chart.js 4 (`version: "4"`, as chart-to-img draws it), for readers moving
