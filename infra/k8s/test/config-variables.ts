@@ -5,7 +5,8 @@ import ts from 'typescript';
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (name === 'node_modules' || name === 'test' || name === 'dist') return [];
+    // packages/test-stack validates what tunes a test run (TEST_DATABASE_URL…): no deployment ever sets it.
+    if (name === 'node_modules' || name === 'test' || name === 'dist' || name === 'test-stack') return [];
     if (statSync(path).isDirectory()) return sourceFiles(path);
     return /\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name) ? [path] : [];
   });
