@@ -29,7 +29,13 @@ describe('findable', () => {
         seen.set(description, path);
       }
       expect(seen.size, 'a description per page').toBe(5);
-      expect(await tracked.page.locator('meta[property="og:image"]').getAttribute('content')).toMatch(/\/blog\/.+\.png$/);
+      // The article's social card, rendered by the product's template renderer and served by the build.
+      const card = (await tracked.page.locator('meta[property="og:image"]').getAttribute('content')) ?? '';
+      expect(card).toBe(`${baseUrl()}/blog/social/${language}/how-fast-is-a-render.jpg`);
+      const image = await fetch(card);
+      expect(image.ok).toBe(true);
+      expect(image.headers.get('content-type')).toBe('image/jpeg');
+      expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
       await tracked.context.close();
     });
   }

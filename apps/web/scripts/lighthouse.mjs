@@ -1,9 +1,13 @@
-// pnpm --filter @render/web lighthouse [--dist <dir>] [--pages /,/docs] [--langs en,fr] [--serve gateway|static]
+// pnpm --filter @render/web lighthouse [--dist <dir>] [--pages /,/docs] [--langs en,fr] [--serve gateway|static] [--origin <url>]
 // Lighthouse (pinned, mobile preset with its default throttling) over Debian's Chromium (CHROMIUM_PATH overrides)
 // against the production build served as production serves it. `--serve gateway` (the default when Redis
 // answers at REDIS_URL, redis://127.0.0.1:6379 unless set) starts the real gateway over the build (WEB_DIST_DIR):
 // precompressed assets, each prerendered page in the browser's language, the API on the same origin.
 // `--serve static` is a stand-in without the gateway's dependencies: the same files, encodings and language choice.
+// The gateway alone answers the API calls the pages make with 503s (no account service: /api/limits), which
+// Lighthouse counts as console errors. `--origin` measures a whole running stack instead, e.g. ./scripts/dev
+// with its gateway serving the build: `WEB_DIST_DIR=$PWD/apps/web/dist ./scripts/dev`, then
+// `--origin http://127.0.0.1:3000`.
 // Prints the four scores and CLS, LCP and TBT per page and language, then the landing page's initial JavaScript.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -38,6 +42,7 @@ const { values } = parseArgs({
     pages: { type: 'string', default: PAGES.join(',') },
     langs: { type: 'string', default: 'en,fr' },
     serve: { type: 'string' },
+    origin: { type: 'string' },
   },
 });
 const dist = normalize(values.dist);
@@ -146,10 +151,13 @@ async function startGatewayServer() {
   throw new Error('the gateway did not answer /api/ping within 60 s');
 }
 
-const serve = values.serve ?? ((await redisAnswers()) ? 'gateway' : 'static');
+const serve = values.origin ? 'origin' : (values.serve ?? ((await redisAnswers()) ? 'gateway' : 'static'));
 let origin;
 let closeServer;
-if (serve === 'gateway') {
+if (values.origin) {
+  origin = new URL(values.origin).origin;
+  closeServer = () => {};
+} else if (serve === 'gateway') {
   ({ origin, close: closeServer } = await startGatewayServer());
 } else {
   const server = staticServer();
@@ -157,7 +165,8 @@ if (serve === 'gateway') {
   origin = `http://127.0.0.1:${server.address().port}`;
   closeServer = () => server.close();
 }
-console.error(`measuring ${dist} served by the ${serve === 'gateway' ? 'gateway' : 'static stand-in'} at ${origin}`);
+const server = { origin: 'the running stack', gateway: 'gateway', static: 'static stand-in' }[serve];
+console.error(`measuring ${serve === 'origin' ? origin : dist} served by the ${server} at ${origin}`);
 
 /** Chromium with the language the app detects (navigator.language), on a debugging port Lighthouse drives. */
 async function launchChromium(lang) {
@@ -186,37 +195,67 @@ async function launchChromium(lang) {
   });
   return {
     port,
-    close: () => {
+    // Chromium writes to its profile until it has exited: removing it any sooner fails with ENOTEMPTY.
+    close: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();
-      rmSync(profile, { recursive: true, force: true });
+      await exited;
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }
 
 const score = (category) => (category?.score == null ? '–' : String(Math.round(category.score * 100)));
+const metric = (audit, digits = 0) => (typeof audit?.numericValue === 'number' ? audit.numericValue.toFixed(digits) : '–');
+/** A failed audit's id, with the first thing it names (the console error, the heading) so the row says what to fix. */
+const failure = (audit) => {
+  const item = audit.details?.items?.[0];
+  const what = item?.description ?? item?.node?.snippet ?? item?.url;
+  return what ? `${audit.id} (${String(what).replace(/\s+/g, ' ').slice(0, 100)})` : audit.id;
+};
+/** A page's row; a run Lighthouse could not finish (no paint, a page error) says why instead of stopping the table. */
+const rowOf = (page, lang, lhr) => {
+  const categories = lhr?.categories ?? {};
+  const audits = lhr?.audits ?? {};
+  return {
+    page,
+    lang,
+    performance: score(categories.performance),
+    accessibility: score(categories.accessibility),
+    'best-practices': score(categories['best-practices']),
+    seo: score(categories.seo),
+    CLS: metric(audits['cumulative-layout-shift'], 3),
+    'LCP ms': metric(audits['largest-contentful-paint']),
+    'TBT ms': metric(audits['total-blocking-time']),
+    // What cost a category its 100: the audits that failed, by id (Lighthouse's report names them).
+    failing: Object.values(lhr?.categories ?? {})
+      .filter((category) => category.id !== 'performance')
+      .flatMap((category) =>
+        category.auditRefs.filter((ref) => ref.weight > 0 && audits[ref.id]?.score === 0).map((ref) => failure(audits[ref.id])),
+      )
+      .concat(lhr?.runtimeError ? [`error: ${lhr.runtimeError.code}`] : [])
+      .join(' '),
+  };
+};
+/**
+ * One Lighthouse run, tried again once when Lighthouse could not read the page load from its trace
+ * (NO_NAVSTART, NO_FCP: seen now and then on a busy machine, on pages that measure fine the next time).
+ */
+async function measure(url, port) {
+  const first = (await lighthouse(url, { port, output: 'json', logLevel: 'error' }))?.lhr;
+  return first?.runtimeError ? (await lighthouse(url, { port, output: 'json', logLevel: 'error' }))?.lhr : first;
+}
 const rows = [];
 try {
   for (const lang of values.langs.split(',')) {
     const chromium = await launchChromium(lang);
     try {
       for (const path of values.pages.split(',')) {
-        const result = await lighthouse(`${origin}${path}`, { port: chromium.port, output: 'json', logLevel: 'error' });
-        const { categories, audits } = result.lhr;
-        rows.push({
-          page: path,
-          lang,
-          performance: score(categories.performance),
-          accessibility: score(categories.accessibility),
-          'best-practices': score(categories['best-practices']),
-          seo: score(categories.seo),
-          CLS: audits['cumulative-layout-shift'].numericValue.toFixed(3),
-          'LCP ms': Math.round(audits['largest-contentful-paint'].numericValue),
-          'TBT ms': Math.round(audits['total-blocking-time'].numericValue),
-        });
-        console.error(`${lang} ${path} done`);
+        rows.push(rowOf(path, lang, await measure(`${origin}${path}`, chromium.port)));
+        console.error(`${lang} ${path}: ${JSON.stringify(rows.at(-1))}`);
       }
     } finally {
-      chromium.close();
+      await chromium.close();
     }
   }
 } finally {

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '@testing-library/react';
 import i18next from 'i18next';
@@ -11,6 +11,18 @@ const SITE = 'https://render.example.com';
 const head = (selector: string, attribute = 'content') => document.head.querySelector(selector)?.getAttribute(attribute);
 
 afterEach(() => i18next.changeLanguage('en'));
+
+/** A JPEG's size from its start-of-frame segment (SOF0–SOF15 but DHT, JPG and DAC); undefined when it is no JPEG. */
+function jpegSize(bytes: Buffer): { width: number; height: number } | undefined {
+  if (bytes.readUInt16BE(0) !== 0xffd8) return undefined;
+  for (let at = 2; at + 9 < bytes.length; at += 2 + bytes.readUInt16BE(at + 2)) {
+    const marker = bytes.readUInt16BE(at);
+    if (marker >= 0xffc0 && marker <= 0xffcf && ![0xffc4, 0xffc8, 0xffcc].includes(marker)) {
+      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    }
+  }
+  return undefined;
+}
 
 describe('robots.txt and sitemap.xml', () => {
   it('lists every public page and every blog article under the site’s origin', () => {
@@ -69,5 +81,16 @@ describe('the page head', () => {
     expect(head('meta[property="og:image"]')).toBe(`${window.location.origin}/blog/how-fast-is-a-render-1.png`);
     expect(head('meta[name="twitter:card"]')).toBe('summary_large_image');
     expect(head('meta[name="twitter:image"]')).toBe(`${window.location.origin}/blog/how-fast-is-a-render-1.png`);
+  });
+});
+
+describe('blog social cards', () => {
+  it('has a 1200×630 card for every article in every language (scripts/render-social-cards.mjs renders them)', () => {
+    for (const lang of ['en', 'fr']) {
+      for (const file of readdirSync(join(import.meta.dirname, '..', 'content', 'blog', lang))) {
+        const card = join(import.meta.dirname, '..', 'public', 'blog', 'social', lang, file.replace(/\.md$/, '.jpg'));
+        expect(jpegSize(readFileSync(card)), card).toEqual({ width: 1200, height: 630 });
+      }
+    }
   });
 });

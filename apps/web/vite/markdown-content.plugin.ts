@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Marked } from 'marked';
@@ -12,6 +12,16 @@ import { parseFrontMatter } from './front-matter.ts';
  * front matter so the blog list loads without the articles themselves.
  */
 const contentDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'content');
+const publicDir = join(contentDir, '..', 'public');
+
+/**
+ * An article's social card (scripts/render-social-cards.mjs renders them with the product's template renderer):
+ * `/blog/social/<lang>/<slug>.jpg` when it exists, for og:image and twitter:image.
+ */
+const socialImage = (lang: string, slug: string): Record<string, string> => {
+  const path = `/blog/social/${lang}/${slug}.jpg`;
+  return existsSync(join(publicDir, path)) ? { socialImage: path } : {};
+};
 const INDEX_ID = 'virtual:blog-index';
 const LANGS = ['bash', 'shell', 'json', 'ts', 'typescript', 'js', 'javascript', 'python', 'html', 'xml', 'svg', 'css', 'yaml', 'text'];
 
@@ -76,6 +86,8 @@ export function markdownContent(): Plugin {
       if (!id.endsWith('.md') || relative(contentDir, id).startsWith('..')) return undefined;
       const { meta, body } = parseFrontMatter(source);
       const html = await renderMarkdown(body);
+      const [section, lang, file] = relative(contentDir, id).split(/[\\/]/);
+      if (section === 'blog' && lang && file) Object.assign(meta, socialImage(lang, basename(file, '.md')));
       return { code: `export const meta = ${JSON.stringify(meta)};\nexport const html = ${JSON.stringify(html)};\n`, map: null };
     },
     handleHotUpdate(ctx) {

@@ -11,7 +11,8 @@ export function BlogArticlePage() {
   const { slug = '' } = useParams({ strict: false }) as { slug?: string };
   const { t, i18n } = useTranslation('blog');
   const post = useMarkdown('post', slug);
-  usePageTitle(post?.meta.title, { description: post?.meta.description, image: post?.meta.image });
+  // The social card made for the article (scripts/render-social-cards.mjs), else its first illustration.
+  usePageTitle(post?.meta.title, { description: post?.meta.description, image: post?.meta.socialImage ?? post?.meta.image });
   if (!post) return <NotFoundPage />;
   const language = i18n.resolvedLanguage ?? 'en';
   return (

@@ -6,7 +6,17 @@ import { launchPeriodOn, usePlanLimits } from '../../lib/plan-limits.ts';
 import { useSession } from '../../lib/session/session.context.tsx';
 import { FREE_CREDITS_PER_30_DAYS, formatPrice, PRO_MONTHLY_PRICE } from './plans.ts';
 
-function PlanCard({ plan, price, highlighted }: { plan: 'free' | 'pro'; price: string; highlighted?: boolean }) {
+type HeadingLevel = 'h2' | 'h3';
+
+interface PlanCardProps {
+  plan: 'free' | 'pro';
+  price: string;
+  highlighted?: boolean;
+  /** The plan name's heading: h2 where the cards are a page's first section (pricing), h3 under a section's h2. */
+  heading: HeadingLevel;
+}
+
+function PlanCard({ plan, price, highlighted, heading: Heading }: PlanCardProps) {
   const { t } = useTranslation('pricing');
   const { data: limits } = usePlanLimits();
   const listed = t(`plans.${plan}.features`, { returnObjects: true }) as string[];
@@ -21,7 +31,7 @@ function PlanCard({ plan, price, highlighted }: { plan: 'free' | 'pro'; price: s
       className={`flex flex-col rounded-xl border bg-white p-6 ${highlighted ? 'border-accent-600 ring-1 ring-accent-600' : 'border-zinc-200'}`}
       data-testid={`plan-${plan}`}
     >
-      <h3 className="text-lg font-semibold text-zinc-900">{t(`plans.${plan}.name`)}</h3>
+      <Heading className="text-lg font-semibold text-zinc-900">{t(`plans.${plan}.name`)}</Heading>
       <p className="mt-1 text-sm text-zinc-600">{t(`plans.${plan}.tagline`)}</p>
       <p className="mt-5 flex items-baseline gap-1">
         <span className="text-4xl font-semibold tracking-tight text-zinc-900" data-testid={`price-${plan}`}>
@@ -57,7 +67,7 @@ function usePlanAction(plan: 'free' | 'pro'): { to: '/signup' | '/dashboard' | '
 }
 
 /** Free and Pro side by side, with the launch-period note while the period is on (docs/spec/product.md, limits.md). */
-export function PlanCards() {
+export function PlanCards({ heading = 'h3' }: { heading?: HeadingLevel }) {
   const { t, i18n } = useTranslation('pricing');
   const { data: limits } = usePlanLimits();
   const language = i18n.resolvedLanguage ?? 'en';
@@ -72,8 +82,8 @@ export function PlanCards() {
         </p>
       )}
       <div className="mx-auto grid max-w-3xl gap-6 md:grid-cols-2">
-        <PlanCard plan="free" price={formatPrice(0, language)} />
-        <PlanCard plan="pro" price={formatPrice(PRO_MONTHLY_PRICE, language)} highlighted />
+        <PlanCard plan="free" price={formatPrice(0, language)} heading={heading} />
+        <PlanCard plan="pro" price={formatPrice(PRO_MONTHLY_PRICE, language)} heading={heading} highlighted />
       </div>
     </div>
   );

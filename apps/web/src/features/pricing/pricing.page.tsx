@@ -13,7 +13,7 @@ export function PricingPage() {
         <p className="mt-4 text-lg text-zinc-600">{t('subtitle')}</p>
       </header>
       <div className="mt-12">
-        <PlanCards />
+        <PlanCards heading="h2" />
       </div>
       <section className="mx-auto mt-16 max-w-3xl" aria-labelledby="pricing-faq">
         <h2 id="pricing-faq" className="text-2xl font-semibold text-zinc-900">

@@ -32,9 +32,9 @@ export function TemplateCard({ template, actions }: { template: TemplateView; ac
       </div>
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div className="flex items-start justify-between gap-2">
-          <h3 id={`tpl-${template.id}`} className="min-w-0 break-words text-sm font-semibold text-zinc-900">
+          <h2 id={`tpl-${template.id}`} className="min-w-0 break-words text-sm font-semibold text-zinc-900">
             {template.name}
-          </h3>
+          </h2>
           <span
             className={`inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ${
               template.isPublic ? 'bg-emerald-50 text-emerald-800' : 'bg-zinc-100 text-zinc-700'
