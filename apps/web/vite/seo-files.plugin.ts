@@ -31,7 +31,26 @@ export const PUBLIC_PATHS = [
  * The public pages built as static HTML in each language (scripts/prerender.mjs), with every blog article:
  * the ones a visitor lands on from outside. The playgrounds and account screens stay client-rendered.
  */
-export const PRERENDERED_PATHS = ['/', '/docs', '/blog', '/pricing', '/about', '/contact', '/terms', '/privacy', '/cookies'];
+export const PRERENDERED_PATHS = [
+  '/',
+  '/docs',
+  '/blog',
+  '/pricing',
+  '/about',
+  '/contact',
+  '/terms',
+  '/privacy',
+  '/cookies',
+  '/html-to-image',
+  '/svg-to-image',
+  '/chart-to-image/chartjs',
+  '/chart-to-image/d3',
+  '/chart-to-image/highcharts',
+  '/code-to-image',
+  '/screenshot',
+  '/login',
+  '/signup',
+];
 
 /** What crawlers are kept out of: accounts' own pages and the API. */
 const PRIVATE_PREFIXES = ['/api/', '/dashboard', '/template/create', '/template/edit/', '/verify', '/reset-password'];

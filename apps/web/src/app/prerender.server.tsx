@@ -75,9 +75,18 @@ export async function prerenderPage(path: string, language: Language, origin: st
 async function renderToHtml(app: ReactNode): Promise<string> {
   // progressiveChunkSize: React moves a boundary bigger than this (12.8 KB by default) out of place, to be put
   // back by an inline script; a static page wants every boundary where it stands.
-  const { prelude } = await prerenderToNodeStream(app, { progressiveChunkSize: Number.POSITIVE_INFINITY });
+  // An error inside a Suspense boundary does not stop the render: React writes the boundary's fallback and
+  // leaves it to the browser (error 419 there, and the page drawn by JavaScript after all). Fail the build.
+  const errors: unknown[] = [];
+  const { prelude } = await prerenderToNodeStream(app, {
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+    onError: (error) => {
+      errors.push(error);
+    },
+  });
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk));
+  if (errors.length) throw new Error('prerender: a part of the page failed on the server', { cause: errors[0] });
   // Inline scripts (React's and the router's scroll restoration) are server-only extras the CSP would refuse
   // and the browser's first render does not draw: dropped, so hydration finds exactly the app's own elements.
   return Buffer.concat(chunks)

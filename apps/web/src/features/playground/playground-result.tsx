@@ -2,6 +2,7 @@ import { fileExtension } from '@render/contracts';
 import { RenderHeads } from '@render/contracts/route-heads';
 import { useTranslation } from 'react-i18next';
 import { RequestPanel } from '../../components/render-form/request-panel.tsx';
+import { useOrigin } from '../../lib/use-origin.ts';
 import { AsyncResultPanel } from './async-result.tsx';
 import { highchartsExportRequest } from './highcharts-export-snippet.ts';
 import type { PlaygroundDefinition } from './playground-definitions.ts';
@@ -13,10 +14,11 @@ import type { PlaygroundState } from './use-playground.ts';
 /** The render (or the accepted webhook render being followed), then the same request as code. */
 export function PlaygroundResult({ definition, playground }: { definition: PlaygroundDefinition; playground: PlaygroundState }) {
   const { t } = useTranslation('playground');
+  const origin = useOrigin();
   const { accepted, image, busy, body, apiKey } = playground;
   const snippetBody = { ...minimalBody(definition, body) };
   const outputFormat = String(body.format ?? 'png');
-  const exportServer = highchartsExportRequest(body, window.location.origin, apiKey ?? 'YOUR_API_KEY');
+  const exportServer = highchartsExportRequest(body, origin, apiKey ?? 'YOUR_API_KEY');
   return (
     <>
       {accepted ? (
@@ -27,7 +29,7 @@ export function PlaygroundResult({ definition, playground }: { definition: Playg
       <RequestPanel
         title={t('requestTitle')}
         request={{
-          baseUrl: window.location.origin,
+          baseUrl: origin,
           method: 'POST',
           path: definition.route.url,
           body: snippetBody,

@@ -1,6 +1,7 @@
 import { CompatHeads } from '@render/contracts/route-heads';
 import { useTranslation } from 'react-i18next';
 import { RequestPanel } from '../../components/render-form/request-panel.tsx';
+import { useOrigin } from '../../lib/use-origin.ts';
 import { parsedTyped } from './typed-json.ts';
 
 type Body = Record<string, unknown>;
@@ -12,6 +13,7 @@ type Body = Record<string, unknown>;
  */
 export function QuickChartSnippet({ body, apiKey }: { body: Body; apiKey?: string }) {
   const { t } = useTranslation('playground');
+  const origin = useOrigin();
   if (body.library !== 'chartjs') return null;
   const data = parsedTyped(body.chartData);
   const options = parsedTyped(body.chartOptions);
@@ -21,7 +23,7 @@ export function QuickChartSnippet({ body, apiKey }: { body: Body; apiKey?: strin
     <RequestPanel
       title={t('quickchartTitle')}
       request={{
-        baseUrl: window.location.origin,
+        baseUrl: origin,
         method: 'POST',
         path: CompatHeads.quickChartPost.url,
         body: { chart, version: '4', width: body.width ?? 500, height: body.height ?? 300, devicePixelRatio: 1 },
