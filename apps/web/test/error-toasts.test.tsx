@@ -43,18 +43,17 @@ describe('server errors in toasts', () => {
     expect(screen.queryByText(/Too many password reset requests/)).not.toBeInTheDocument();
   });
 
-  it('fr: a message the catalog holds keeps its own translation', async () => {
+  it('fr: a catalogued message is translated by its id, not by its English words', async () => {
     await i18next.changeLanguage('fr');
+    // The English text is not the catalog's (reworded, say): only `messageId` can pick the translation.
     gateway.routes['POST /api/auth/forgot-password'] = () => ({
-      status: 503,
-      body: { success: false, code: 'SERVICE_UNAVAILABLE', message: 'No response from server. Please check your internet connection.' },
+      status: 429,
+      body: { success: false, code: 'RATE_LIMITED', messageId: 'auth.tooManyRequests', message: 'Slow down a little, please' },
     });
     await submitForgot('ada@example.com', /envoyer le lien/i);
-    const fr = (await i18next.getFixedT('fr', 'messages'))('No response from server. Please check your internet connection.', {
-      keySeparator: false,
-      nsSeparator: false,
-    });
-    expect(fr).not.toMatch(/No response/);
+    const fr = (await i18next.getFixedT('fr', 'messages'))('auth.tooManyRequests', { keySeparator: false, nsSeparator: false });
+    expect(fr).not.toMatch(/Too many|auth\./);
     expect(await screen.findByText(fr)).toBeInTheDocument();
+    expect(screen.queryByText('Trop de requêtes : patientez un instant et réessayez.')).not.toBeInTheDocument();
   });
 });

@@ -28,10 +28,12 @@ export const PASSWORD_MIN = 8;
 export const AuthMessages = {
   nameRequired: 'Name is required',
   nameTooShort: `Name must be at least ${NAME_MIN} characters`,
+  nameTooLong: 'Name must be at most 100 characters',
   emailInvalid: 'Invalid email address',
   emailRequired: 'Email is required',
   passwordRequired: 'Password is required',
   passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters`,
+  passwordTooLong: 'Password must be at most 128 characters',
   passwordWeak: 'Password must contain at least one uppercase letter, one lowercase letter, and one number',
   passwordsMismatch: 'Passwords must match',
   confirmRequired: 'Please confirm your password',
@@ -39,6 +41,7 @@ export const AuthMessages = {
   referralSource: 'Please select how you heard about us',
   plannedServices: 'Please select at least one service you plan to use',
   acceptTerms: 'You must agree to the terms and conditions',
+  companyTooLong: 'Company is too long',
   registered: 'Registration successful! Please check your email for verification code.',
   emailTaken: 'An account with this email already exists',
   invalidCredentials: 'Invalid email or password',
@@ -49,11 +52,13 @@ export const AuthMessages = {
   resetDone: 'Your password has been reset. You can now log in.',
   resetInvalid: 'This password reset link is invalid or has expired. Please request a new one.',
   codeRequired: 'Verification code is required',
+  verificationInvalid: 'Invalid verification request',
   codeExpired: 'This verification code has expired. Please request a new one.',
   codeLocked: 'Too many incorrect attempts. Please request a new verification code.',
   alreadyVerified: 'This account is already verified. Please log in.',
   verified: 'Email verified successfully!',
   tooManyRequests: 'Too many requests. Please try again later.',
+  tooManyLogins: 'Too many login attempts. Please try again later.',
   invalidToken: 'Invalid or expired token',
   invalidApiKey: 'Invalid API key',
   sessionRequired: 'This call needs a session token (sign in): an API key can only read the account and its usage',
@@ -78,7 +83,7 @@ const Password = withMessages(Type.String({ minLength: 1, maxLength: 128 }), {
   required: AuthMessages.passwordRequired,
   type: AuthMessages.passwordRequired,
   minLength: AuthMessages.passwordRequired,
-  maxLength: 'Password must be at most 128 characters',
+  maxLength: AuthMessages.passwordTooLong,
 });
 
 // A new password (signup, reset) follows docs/spec/validation.md, in the schema so the document and clients know the rule.
@@ -99,7 +104,7 @@ const NewPassword = withMessages(
   {
     required: AuthMessages.passwordRequired,
     type: AuthMessages.passwordRequired,
-    maxLength: 'Password must be at most 128 characters',
+    maxLength: AuthMessages.passwordTooLong,
   },
 );
 
@@ -122,14 +127,14 @@ export const SignupBody = Type.Object({
     required: AuthMessages.nameRequired,
     type: AuthMessages.nameRequired,
     minLength: AuthMessages.nameRequired,
-    maxLength: 'Name must be at most 100 characters',
+    maxLength: AuthMessages.nameTooLong,
   }),
   email: Email,
   password: NewPassword,
   confirmPassword: ConfirmPassword,
   company: Type.Optional(
     Type.Union([
-      withMessages(Type.String({ maxLength: 200 }), { type: 'Company must be text', maxLength: 'Company is too long' }),
+      withMessages(Type.String({ maxLength: 200 }), { type: 'Company must be text', maxLength: AuthMessages.companyTooLong }),
       Type.Null(),
     ]),
   ),
@@ -154,7 +159,7 @@ export const VerifyBody = Type.Object({
   userId: withMessages(Type.String({ format: 'uuid' }), {
     required: 'userId is required',
     type: 'userId must be a string',
-    format: 'Invalid verification request',
+    format: AuthMessages.verificationInvalid,
   }),
   verificationCode: requiredString(AuthMessages.codeRequired, 16),
 });

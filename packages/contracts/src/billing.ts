@@ -2,6 +2,21 @@
 import { type TSchema, Type } from 'typebox';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 
+/** What the auth service's billing calls answer (errors and confirmations), in the specification's words. */
+export const BillingMessages = {
+  notConfigured: 'Billing is not configured',
+  providerUnavailable: 'The billing provider is unavailable. Please try again later.',
+  priceUnavailable: 'This plan is not available in the selected currency',
+  alreadySubscribed: 'You already have an active subscription. Use Manage billing to change it.',
+  noBillingAccount: 'No billing account found. Upgrade to Pro first.',
+  noSubscription: 'No active subscription found',
+  alreadyCancelling: 'Subscription is already cancelled and ends at the end of the billing period',
+  notCancelling: 'Only a cancelled subscription can be reactivated',
+  periodEnded: 'The billing period has ended. Please upgrade again.',
+  cancelled: 'Subscription cancelled successfully',
+  reactivated: 'Subscription reactivated successfully',
+} as const;
+
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const UpgradeBody = Type.Object(

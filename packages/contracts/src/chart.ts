@@ -13,6 +13,12 @@ export const ChartFormatMessages = {
   pdf: `PDF output is only available for Highcharts charts; use ${[...RasterFormats, 'svg'].join(', ')}`,
   svg: `SVG output is only available for D3 and Highcharts charts; Chart.js renders to ${RasterFormats.join(', ')}`,
 } as const;
+/** docs/spec/validation.md's wording for a chart's data and options, which the gateway prefixes to each more specific reason. */
+export const ChartInputMessages = {
+  dataJson: 'Please enter valid JSON chart data',
+  data: 'Invalid chart data format',
+  options: 'Invalid chart options format',
+} as const;
 export const ChartJsTypes = ['bar', 'line', 'pie', 'doughnut', 'radar', 'polarArea', 'scatter', 'bubble'] as const;
 export const D3ChartTypes = ['bar', 'line', 'area', 'pie', 'donut', 'scatter'] as const;
 export type D3ChartType = (typeof D3ChartTypes)[number];

@@ -47,6 +47,14 @@ export const ErrorCodes = {
 
 export type ErrorCode = keyof typeof ErrorCodes;
 
+/** Sentences the services answer with for failures of no one field (a render's, the body's, the server's own). */
+export const ProblemMessages = {
+  invalidJson: 'Invalid JSON format',
+  unexpected: 'An unexpected error occurred',
+  renderFailed: 'Failed to generate image',
+  screenshotFailed: 'Failed to capture screenshot',
+} as const;
+
 /** RFC 9457 `title` of each code: a short summary of the problem type, the same for every occurrence. */
 export const ErrorTitles: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'Invalid request',
@@ -92,6 +100,8 @@ export interface FieldError {
   /** The field's path in the body or query (`width`, `clip.x`, `chartData.datasets.0.data`), `body` for the whole. */
   field: string;
   message: string;
+  /** The message's id in the message catalog (`field.widthRange`), when it is a catalogued sentence. */
+  messageId?: string;
 }
 
 export interface AppErrorOptions {

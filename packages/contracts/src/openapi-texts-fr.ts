@@ -37,6 +37,10 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
     'Ce qui n’a pas marché, en une phrase à afficher telle quelle (celle du premier champ refusé, pour une erreur de validation)',
   'The error code (VALIDATION_ERROR, UNAUTHORIZED, QUEUE_FULL, …): branch on this':
     'Le code d’erreur (VALIDATION_ERROR, UNAUTHORIZED, QUEUE_FULL, …) : c’est sur lui qu’il faut brancher',
+  'The stable id of `message` (`auth.emailTaken`) when it is one of the API’s catalogued sentences: translate by this, as the English words may change':
+    'L’identifiant stable de `message` (`auth.emailTaken`) quand c’est l’une des phrases cataloguées de l’API : traduisez d’après lui, car les mots anglais peuvent changer',
+  'The message’s id in the message catalog, when it is a catalogued sentence':
+    'L’identifiant du message dans le catalogue des messages, quand c’est une phrase cataloguée',
   'RFC 9457 problem type: a URI reference to the code on the documentation’s errors page (`/docs?tab=errors#<code>`)':
     'Type de problème RFC 9457 : une référence d’URI vers le code sur la page des erreurs de la documentation (`/docs?tab=errors#<code>`)',
   'RFC 9457: a short summary of the problem type': 'RFC 9457 : un court résumé du type de problème',

@@ -290,6 +290,7 @@ export type ImageJsonResponse = Static<typeof ImageJsonResponse>;
 export const FieldErrorSchema = Type.Object({
   field: Type.String({ description: 'The refused field: its path in the body or query (`width`, `clip.x`), `body` for the whole' }),
   message: Type.String(),
+  messageId: Type.Optional(Type.String({ description: 'The message’s id in the message catalog, when it is a catalogued sentence' })),
 });
 
 /**
@@ -304,6 +305,12 @@ export const ErrorResponse = Type.Object(
       description: 'What went wrong, in a sentence to show as is (the first refused field’s, for a validation error)',
     }),
     code: Type.String({ description: 'The error code (VALIDATION_ERROR, UNAUTHORIZED, QUEUE_FULL, …): branch on this' }),
+    messageId: Type.Optional(
+      Type.String({
+        description:
+          'The stable id of `message` (`auth.emailTaken`) when it is one of the API’s catalogued sentences: translate by this, as the English words may change',
+      }),
+    ),
     type: Type.String({
       description: 'RFC 9457 problem type: a URI reference to the code on the documentation’s errors page (`/docs?tab=errors#<code>`)',
     }),

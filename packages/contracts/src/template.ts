@@ -21,6 +21,14 @@ export const TemplateLimits = {
   pageSizeDefault: 20,
 } as const;
 
+/** What the templates service refuses with (the gateway says the same for a path it will not pass on). */
+export const TemplateMessages = {
+  notFound: 'Template Not Found',
+  notPermitted: 'You do not have permission to modify this template',
+  publicFrozen: 'Public templates can no longer be edited; duplicate it to make changes',
+  signInRequired: 'Please sign in to use templates',
+} as const;
+
 export const TemplateDefaults = { width: 800, height: 600, quality: 80, format: 'png' } as const;
 
 export const TemplateVariableTypes = ['text', 'number', 'image'] as const;

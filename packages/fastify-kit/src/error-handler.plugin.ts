@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode, ErrorCodes, type FieldMessages } from '@render/contracts';
+import { AppError, type ErrorCode, ErrorCodes, type FieldMessages, ProblemMessages } from '@render/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
@@ -130,7 +130,7 @@ async function errorHandlerPlugin(app: FastifyInstance) {
           reply,
           400,
           'INVALID_JSON',
-          fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty: send a JSON object' : 'Invalid JSON format',
+          fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty: send a JSON object' : ProblemMessages.invalidJson,
         );
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return send(reply, 413, 'PAYLOAD_TOO_LARGE', `Request body is too large (limit ${reply.server.initialConfig.bodyLimit} bytes)`);
@@ -154,7 +154,7 @@ async function errorHandlerPlugin(app: FastifyInstance) {
       );
     }
     request.log.error({ err: error }, 'unhandled error');
-    return send(reply, ErrorCodes.INTERNAL_ERROR, 'INTERNAL_ERROR', 'An unexpected error occurred');
+    return send(reply, ErrorCodes.INTERNAL_ERROR, 'INTERNAL_ERROR', ProblemMessages.unexpected);
   });
 
   // A path that exists under other methods is a 405 with Allow, as HTTP asks, not a 404: Fastify's router

@@ -1,4 +1,4 @@
-import { AppError } from '@render/contracts';
+import { AppError, ProblemMessages } from '@render/contracts';
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 
@@ -20,7 +20,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     } catch (err) {
       const refused = PROTOTYPE_KEY.test((err as Error).message)
         ? new AppError('VALIDATION_ERROR', 'The body may not use "__proto__" or "constructor.prototype" as a key')
-        : new AppError('INVALID_JSON', 'Invalid JSON format');
+        : new AppError('INVALID_JSON', ProblemMessages.invalidJson);
       done(refused, undefined);
     }
   });

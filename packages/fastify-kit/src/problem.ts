@@ -1,4 +1,4 @@
-import { type FieldError, problemTitle, problemType } from '@render/contracts';
+import { type FieldError, messageIdOf, problemTitle, problemType } from '@render/contracts';
 import type { FastifyReply } from 'fastify';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
@@ -18,10 +18,17 @@ export const pathOf = (url: string): string => {
   return end === -1 ? url : url.slice(0, end);
 };
 
+/** `messageId` beside a message that is a catalogued sentence (contracts' message catalog), nothing otherwise. */
+const idOf = (message: string): { messageId?: string } => {
+  const messageId = messageIdOf(message);
+  return messageId ? { messageId } : {};
+};
+
 /**
  * The one error body of the API: RFC 9457 problem details (`type`, `title`, `status`, `detail`, `instance`)
  * that keep the fields the API has always answered (`success: false`, `message`, `code`), plus the request's
- * id and, for a validation error, every refused field.
+ * id and, for a validation error, every refused field; a catalogued message has its id (`messageId`), which
+ * clients translate by.
  */
 export function problemBody(
   request: { id: string; url: string },
@@ -35,13 +42,16 @@ export function problemBody(
     success: false,
     message,
     code,
+    ...idOf(message),
     type: problemType(code),
     title: problemTitle(code),
     status,
     detail: message,
     instance: pathOf(request.url),
     requestId: request.id,
-    ...(options.fieldErrors?.length ? { errors: options.fieldErrors } : {}),
+    ...(options.fieldErrors?.length
+      ? { errors: options.fieldErrors.map(({ field, message }) => ({ field, message, ...idOf(message) })) }
+      : {}),
   };
 }
 

@@ -48,6 +48,7 @@ describe('errors of a dependency that is down', () => {
       success: false,
       code: 'INTERNAL_ERROR',
       message: 'An unexpected error occurred',
+      messageId: 'problem.unexpected',
       type: '/docs?tab=errors#internal-error',
       title: 'Internal error',
       status: 500,

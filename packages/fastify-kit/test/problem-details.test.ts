@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
-import { AppError, withMessages } from '@render/contracts';
+import { AppError, AuthMessages, withMessages } from '@render/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,10 @@ beforeAll(async () => {
   app.get('/things/:id', async (request) => {
     request.log.info('looking the thing up');
     throw new AppError('NOT_FOUND', 'Thing not found');
+  });
+  app.get('/taken', async (request) => {
+    const detail = (request.query as { detail?: string }).detail ? ' (twice)' : '';
+    throw new AppError('CONFLICT', `${AuthMessages.emailTaken}${detail}`);
   });
   app.get('/busy', async () => {
     throw new AppError('QUEUE_FULL', 'The render queue is full right now; please retry in 2 s', undefined, { retryAfterSeconds: 2 });
@@ -91,9 +95,22 @@ describe('error answers are RFC 9457 problems that keep the API’s fields', () 
     expect(body.detail).toBe('Please enter a name');
     expect(body.errors).toEqual([
       { field: 'name', message: 'Please enter a name' },
-      { field: 'width', message: 'width must be between 50 and 4000' },
+      // A catalogued sentence (packages/contracts message-catalog.ts) has its id; the others none.
+      { field: 'width', message: 'width must be between 50 and 4000', messageId: 'field.widthRange' },
       { field: 'clip.x', message: 'clip.x must be integer' },
     ]);
+    expect(body).not.toHaveProperty('messageId');
+  });
+
+  it('a catalogued message carries its id, an AppError’s as a framework error’s', async () => {
+    const taken = await (await fetch(`${base}/taken`)).json();
+    expect(taken).toMatchObject({ code: 'CONFLICT', message: AuthMessages.emailTaken, messageId: 'auth.emailTaken' });
+    const badJson = await (await post('{"name":')).json();
+    expect(badJson).toMatchObject({ code: 'INVALID_JSON', message: 'Invalid JSON format', messageId: 'problem.invalidJson' });
+    // A message that only starts with a catalogued sentence is not that sentence.
+    const prefixed = await (await fetch(`${base}/taken?detail=1`)).json();
+    expect(prefixed.message).toBe(`${AuthMessages.emailTaken} (twice)`);
+    expect(prefixed).not.toHaveProperty('messageId');
   });
 
   it('a body that is not an object is one error about the body', async () => {

@@ -42,6 +42,8 @@ describe('signup → mail → verify → login → me → refresh', () => {
       success: false,
       message: 'Please verify your email before logging in',
       code: 'FORBIDDEN',
+      // The sentence's stable id: the web app translates by it (packages/contracts message-catalog.ts).
+      messageId: 'auth.unverified',
       userId: created.userId,
       type: '/docs?tab=errors#forbidden',
       title: 'Forbidden',
@@ -187,6 +189,7 @@ describe('signup validation (docs/spec/validation.md messages from the server)',
       success: false,
       message,
       code: 'VALIDATION_ERROR',
+      messageId: expect.stringMatching(/^auth\.[a-zA-Z]+$/),
       type: '/docs?tab=errors#validation-error',
       title: 'Invalid request',
       status: 400,
@@ -194,7 +197,7 @@ describe('signup validation (docs/spec/validation.md messages from the server)',
       instance: '/api/auth/signup',
       requestId: res.headers.get('x-request-id'),
       // A field the schema refuses is listed (with the same sentence); the signup rules checked after it say only the message.
-      ...(answer.errors ? { errors: [{ field: expect.any(String), message }] } : {}),
+      ...(answer.errors ? { errors: [{ field: expect.any(String), message, messageId: expect.stringMatching(/^auth\./) }] } : {}),
     });
   });
 

@@ -281,13 +281,14 @@ describe('forwarding to the real account service', () => {
       success: false,
       code: 'VALIDATION_ERROR',
       message: 'Invalid email address',
+      messageId: 'auth.emailInvalid',
       type: '/docs?tab=errors#validation-error',
       title: 'Invalid request',
       status: 400,
       detail: 'Invalid email address',
       instance: '/api/auth/login',
       requestId: 'login-check-1',
-      errors: [{ field: 'email', message: 'Invalid email address' }],
+      errors: [{ field: 'email', message: 'Invalid email address', messageId: 'auth.emailInvalid' }],
     });
     const unknown = await fetch(`${real.url}/api/auth/nope`);
     expect(unknown.status).toBe(404);

@@ -168,9 +168,10 @@ describe('problem details and the two names of the output field', () => {
     const body = await json(res);
     expect(body.message).toBe('Please enter some HTML content');
     expect(body.errors).toEqual([
-      { field: 'html', message: 'Please enter some HTML content' },
-      { field: 'width', message: 'width must be between 50 and 4000' },
-      { field: 'quality', message: 'quality must be between 1 and 100' },
+      { field: 'html', message: 'Please enter some HTML content', messageId: 'field.htmlRequired' },
+      { field: 'width', message: 'width must be between 50 and 4000', messageId: 'field.widthRange' },
+      { field: 'quality', message: 'quality must be between 1 and 100', messageId: 'field.qualityRange' },
+      // A sentence the message catalog does not hold has no id.
       { field: 'output', message: 'output must be one of: json, binary' },
     ]);
   });

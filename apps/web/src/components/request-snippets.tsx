@@ -1,6 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { WebMessages } from '../i18n/message-ids.ts';
 import { buildSnippet, type SnippetLanguage, type SnippetRequest, snippetLanguagesFor } from '../lib/request-snippets.ts';
 import { CopyButton } from './copy-button.tsx';
 
@@ -32,7 +33,7 @@ export function RequestSnippets({ request, title }: { request: SnippetRequest; t
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        <CopyButton text={buildSnippet(current, request)} toastMessage="Code copied to clipboard!" className="shrink-0" />
+        <CopyButton text={buildSnippet(current, request)} toastMessage={WebMessages.codeCopied} className="shrink-0" />
       </div>
       {languages.map((language) => (
         <Tabs.Content key={language} value={language} data-testid={`snippet-${language}`}>

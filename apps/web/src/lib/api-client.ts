@@ -1,11 +1,14 @@
+import { WebMessages } from '../i18n/message-ids.ts';
+
 /**
  * The one way the app calls the gateway. Every failure becomes an ApiError whose `message` follows
  * docs/spec/errors.md: the server's `message` when the answer has one, else "An error occurred"; no answer at all
  * gives the connection message; anything else keeps its own message or "An unexpected error occurred".
  */
 export const ErrorTexts = {
-  generic: 'An error occurred',
-  noResponse: 'No response from server. Please check your internet connection.',
+  generic: WebMessages.generic,
+  noResponse: WebMessages.noResponse,
+  // The server's own wording too (the contracts' ProblemMessages.unexpected): one entry of the catalog.
   unexpected: 'An unexpected error occurred',
 } as const;
 
@@ -25,6 +28,12 @@ export class ApiError extends Error {
   get code(): string | undefined {
     const code = (this.data as { code?: unknown } | null | undefined)?.code;
     return typeof code === 'string' ? code : undefined;
+  }
+
+  /** The error body's `messageId` (`auth.emailTaken`): the catalogued sentence it is, what it is translated by first. */
+  get messageId(): string | undefined {
+    const id = (this.data as { messageId?: unknown } | null | undefined)?.messageId;
+    return typeof id === 'string' ? id : undefined;
   }
 }
 
@@ -95,6 +104,6 @@ export async function apiJson<T>(path: string, options: RequestOptions = {}): Pr
   try {
     return (await response.json()) as T;
   } catch {
-    throw new ApiError('Invalid response structure', response.status);
+    throw new ApiError(WebMessages.invalidResponse, response.status);
   }
 }

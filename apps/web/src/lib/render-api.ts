@@ -1,5 +1,6 @@
 import type { AsyncRenderAccepted, AsyncRenderView, ImageJsonResponse, RenderWarning } from '@render/contracts';
 import { AsyncRenderHeads, type RenderHeads } from '@render/contracts/route-heads';
+import { WebMessages } from '../i18n/message-ids.ts';
 import { ApiError, apiFetch } from './api-client.ts';
 import { callRoute, fetchRoute, routeUrl } from './call-route.ts';
 
@@ -59,7 +60,7 @@ export async function startRender(call: RenderCall): Promise<RenderOutcome> {
   const response = await postRender(call);
   if (response.status !== 202) return { kind: 'image', image: await renderedImage(response, started) };
   const answer = (await response.json().catch(() => null)) as AsyncRenderAccepted | null;
-  if (!answer?.data || typeof answer.data.id !== 'string') throw new ApiError('Invalid response structure', response.status);
+  if (!answer?.data || typeof answer.data.id !== 'string') throw new ApiError(WebMessages.invalidResponse, response.status);
   return { kind: 'accepted', render: answer.data };
 }
 
@@ -70,7 +71,7 @@ export async function renderStatus(id: string, apiKey: string | undefined, signa
     { params: { id } },
     { headers: apiKey ? { 'x-api-key': apiKey } : undefined, anonymous: Boolean(apiKey), signal },
   );
-  if (!answer?.data || typeof answer.data.status !== 'string') throw new ApiError('Invalid response structure', 200);
+  if (!answer?.data || typeof answer.data.status !== 'string') throw new ApiError(WebMessages.invalidResponse, 200);
   return answer.data;
 }
 
@@ -88,7 +89,7 @@ export async function renderImageBlob(id: string, apiKey: string | undefined, si
 export async function renderedImage(response: Response, started: number): Promise<RenderedImage> {
   const answer = (await response.json().catch(() => null)) as ImageJsonResponse | null;
   const data = answer?.data;
-  if (!data || typeof data.image !== 'string') throw new ApiError('Invalid response structure', response.status);
+  if (!data || typeof data.image !== 'string') throw new ApiError(WebMessages.invalidResponse, response.status);
   const renderTime = Number(response.headers.get('x-render-time'));
   return {
     base64: data.image,

@@ -1,4 +1,4 @@
-import { AppError } from '@render/contracts';
+import { AppError, BillingMessages } from '@render/contracts';
 import type { BillingInterval, Repositories, SubscriptionRow, SubscriptionState, SubscriptionStatus, UserPlan } from '@render/db';
 import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
@@ -9,19 +9,8 @@ export type Currency = 'usd' | 'eur';
 /** Stripe Price ids per interval and currency; a missing one means that combination cannot be bought. */
 export type BillingPrices = Record<BillingInterval, Record<Currency, string | undefined>>;
 
-export const BillingMessages = {
-  notConfigured: 'Billing is not configured',
-  providerUnavailable: 'The billing provider is unavailable. Please try again later.',
-  priceUnavailable: 'This plan is not available in the selected currency',
-  alreadySubscribed: 'You already have an active subscription. Use Manage billing to change it.',
-  noBillingAccount: 'No billing account found. Upgrade to Pro first.',
-  noSubscription: 'No active subscription found',
-  alreadyCancelling: 'Subscription is already cancelled and ends at the end of the billing period',
-  notCancelling: 'Only a cancelled subscription can be reactivated',
-  periodEnded: 'The billing period has ended. Please upgrade again.',
-  cancelled: 'Subscription cancelled successfully',
-  reactivated: 'Subscription reactivated successfully',
-} as const;
+// The texts live in the contracts (the message catalog gives each an id); re-exported for the service's callers.
+export { BillingMessages };
 
 /** French speakers pay in euros, everyone else in dollars (docs/spec/limits.md); the browser's top language decides. */
 export const currencyFromAcceptLanguage = (header: string | undefined): Currency =>

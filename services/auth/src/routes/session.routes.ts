@@ -19,7 +19,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // one slows guessing one password from many addresses.
     const taken = sharedTake(await Promise.all([loginPerIp.take(request.ip), loginPerAccount.take(email)]));
     if (!taken.allowed) {
-      throw new AppError('RATE_LIMITED', 'Too many login attempts. Please try again later.', undefined, {
+      throw new AppError('RATE_LIMITED', AuthMessages.tooManyLogins, undefined, {
         retryAfterSeconds: taken.retryAfterSeconds,
       });
     }

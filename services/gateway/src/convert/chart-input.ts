@@ -3,6 +3,7 @@ import {
   type ChartConvertBody,
   ChartDefaults,
   ChartFormatMessages,
+  ChartInputMessages,
   type ChartLibrary,
   ChartLimits,
   type ChartRenderPayload,
@@ -15,11 +16,7 @@ import { assertPixelBudget } from '../images/image-reply.ts';
 import { checkChartShape } from './chart-shapes.ts';
 
 /** The wording of docs/spec/validation.md for each input, reused as the prefix of every more specific reason. */
-export const ChartMessages = {
-  dataJson: 'Please enter valid JSON chart data',
-  data: 'Invalid chart data format',
-  options: 'Invalid chart options format',
-} as const;
+export const ChartMessages = ChartInputMessages;
 
 type Part = 'data' | 'options';
 

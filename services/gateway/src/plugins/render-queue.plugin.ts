@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '@render/contracts';
+import { AppError, ProblemMessages } from '@render/contracts';
 import { Gauge, Histogram } from '@render/fastify-kit';
 import {
   createRedis,
@@ -323,6 +323,6 @@ async function recoverLostReplies(subscriber: Redis, channel: string, pending: M
 }
 
 /** A failed job's reason when it is one of the worker's answers to callers; BullMQ's own (stalls) are not. */
-const userFacingFailure = (reason: string | undefined) => (reason?.startsWith('Failed to ') ? reason : 'Failed to generate image');
+const userFacingFailure = (reason: string | undefined) => (reason?.startsWith('Failed to ') ? reason : ProblemMessages.renderFailed);
 
 export default fp(renderQueuePlugin, { name: 'render-queue', dependencies: ['redis', 'metrics', 'account-limits'], fastify: '5.x' });

@@ -9,6 +9,7 @@ import {
   type RouteContract,
   routePath,
   ServiceError,
+  TemplateMessages,
   type TemplateOwnerInfo,
   type TemplateRenderInput,
   TemplatesInternalRoutes,
@@ -72,7 +73,7 @@ const unavailable = () => serviceUnavailable(SERVICE);
 // holding one, would otherwise be resolved by the URL parser into another route of the service (ids are
 // opaque strings to the contracts). No real template id looks like that, so it is simply not found.
 const templatePath = (path: string) => {
-  if (!isPlainPath(path)) throw new AppError('NOT_FOUND', 'Template Not Found');
+  if (!isPlainPath(path)) throw new AppError('NOT_FOUND', TemplateMessages.notFound);
   return path;
 };
 

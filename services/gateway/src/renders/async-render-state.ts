@@ -2,6 +2,7 @@ import {
   AppError,
   type AsyncRenderStatus,
   type AsyncRenderView,
+  ProblemMessages,
   type RenderResultMeta,
   WebhookDelivery,
   type WebhookPayload,
@@ -92,7 +93,7 @@ export function doneRender(id: string, image: Buffer, meta: RenderResultMeta): {
 /** A failed render's fields and webhook payload: what a synchronous call would have answered (a 422, a 402…). */
 export function failedRender(id: string, format: string, err: unknown): { fields: Record<string, string>; payload: WebhookPayload } {
   const error =
-    err instanceof AppError ? { code: err.code, message: err.message } : { code: 'RENDER_FAILED', message: 'Failed to generate image' };
+    err instanceof AppError ? { code: err.code, message: err.message } : { code: 'RENDER_FAILED', message: ProblemMessages.renderFailed };
   return {
     fields: { status: 'failed', errorCode: error.code, errorMessage: error.message, finishedAt: new Date().toISOString() },
     payload: { id, status: 'failed', format, size: 0, error },

@@ -1,4 +1,4 @@
-import { AppError } from '@render/contracts';
+import { AppError, TemplateMessages } from '@render/contracts';
 import { requireInternalToken } from '@render/fastify-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -39,7 +39,7 @@ async function viewerPlugin(app: FastifyInstance, opts: { internalToken: string 
     if (typeof userId === 'string' && UUID.test(userId)) request.viewer = { userId };
   });
   app.decorate('requireViewer', async (request: FastifyRequest) => {
-    if (!request.viewer) throw new AppError('UNAUTHORIZED', 'Please sign in to use templates');
+    if (!request.viewer) throw new AppError('UNAUTHORIZED', TemplateMessages.signInRequired);
   });
 }
 

@@ -6,6 +6,7 @@ import {
   type TemplateInput,
   TemplateLimits,
   type TemplateListQuery,
+  TemplateMessages,
   TemplateRoutes,
 } from '@render/contracts';
 import type { TemplateContent, TemplateListScope } from '@render/db';
@@ -16,8 +17,8 @@ import { toTemplateView } from '../lib/template-view.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const templateNotFound = () => new AppError('NOT_FOUND', 'Template Not Found');
-const notPermitted = () => new AppError('FORBIDDEN', 'You do not have permission to modify this template');
+export const templateNotFound = () => new AppError('NOT_FOUND', TemplateMessages.notFound);
+const notPermitted = () => new AppError('FORBIDDEN', TemplateMessages.notPermitted);
 
 /** A malformed id names no template: the same 404 as a missing one, never a database error. */
 export function templateId(raw: string): string {
@@ -99,13 +100,13 @@ const templatesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const viewerId = signedIn(request);
     const row = await owned(id, viewerId);
     if (row.is_public) {
-      throw new AppError('FORBIDDEN', 'Public templates can no longer be edited; duplicate it to make changes');
+      throw new AppError('FORBIDDEN', TemplateMessages.publicFrozen);
     }
     const next = content(request.body);
     // Published or deleted between the check and the write: answer as if it had happened first.
     if (!(await templates.updatePrivate(id, viewerId, next))) {
       await owned(id, viewerId);
-      throw new AppError('FORBIDDEN', 'Public templates can no longer be edited; duplicate it to make changes');
+      throw new AppError('FORBIDDEN', TemplateMessages.publicFrozen);
     }
     return view(id, viewerId);
   });

@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { TextField } from '../../components/ui/form-field.tsx';
+import { WebMessages } from '../../i18n/message-ids.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useSessionStore } from '../../lib/session/session.context.tsx';
@@ -44,7 +45,7 @@ export function LoginPage() {
           await navigate({ to: '/verify', search: { userId, email: values.email } as never });
           return;
         }
-        toast.error(text(error instanceof ApiError ? error : 'An error occurred during login'));
+        toast.error(text(error instanceof ApiError ? error : WebMessages.loginFailed));
       },
     ),
   );

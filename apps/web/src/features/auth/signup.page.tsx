@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Checkbox, FieldError, SelectField, TextField } from '../../components/ui/form-field.tsx';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { WebMessages } from '../../i18n/message-ids.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useContractForm } from '../../lib/use-contract-form.ts';
@@ -82,7 +83,7 @@ export function SignupPage() {
         await navigate({ to: '/verify', search: { userId: answer.userId, email: values.email.trim() } as never });
       },
       (error) => {
-        toast.error(text(error instanceof ApiError ? error : 'Registration failed. Please try again.'));
+        toast.error(text(error instanceof ApiError ? error : WebMessages.registrationFailed));
       },
     ),
   );

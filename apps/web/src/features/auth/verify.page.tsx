@@ -1,4 +1,4 @@
-import { EmailBody, VerifyBody } from '@render/contracts';
+import { AuthMessages, EmailBody, VerifyBody } from '@render/contracts';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -40,7 +40,7 @@ export function VerifyPage() {
 
   const submit = form.handleSubmit(async (values) => {
     if (!search.userId) {
-      toast.error(text('Invalid verification request'));
+      toast.error(text(AuthMessages.verificationInvalid));
       return;
     }
     const userId = search.userId;

@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { WebMessages } from '../../i18n/message-ids.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { useSession, useSessionStore } from '../../lib/session/session.context.tsx';
 import { dashboardApi } from './dashboard-api.ts';
@@ -121,7 +122,7 @@ export function ApiKeyUsageCard() {
     <Card
       title={t('apiKey.howToTitle')}
       icon={<Terminal className="size-4 text-zinc-500" aria-hidden />}
-      action={<CopyButton text={snippet} toastMessage="Code copied to clipboard!" tone="light" />}
+      action={<CopyButton text={snippet} toastMessage={WebMessages.codeCopied} tone="light" />}
     >
       <p className="mb-3 text-sm text-zinc-600">{t('apiKey.howToBody')}</p>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe) */}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BarChart3, Gauge, History } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { WebMessages } from '../../i18n/message-ids.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { BarChart } from './bar-chart.tsx';
 import { dashboardApi, dashboardKeys, FRESH, type RecentRender } from './dashboard-api.ts';
@@ -9,7 +10,7 @@ import { Badge, Card, ErrorNote, LoadingBlock, Stat } from './dashboard-ui.tsx';
 import { formatBytes, formatDate, formatDateTime, formatDay, formatNumber } from './format.ts';
 
 /** The text docs/spec/errors.md gives any failed statistics call. */
-export const STATS_ERROR = 'Error loading statistics';
+export const STATS_ERROR = WebMessages.statsLoadFailed;
 
 /** docs/spec/entities.md usage statistics over the rolling window: total credits, used, limit, remaining ("Unlimited" on Pro). */
 export function UsageCard({ compact = false, title }: { compact?: boolean; title?: string }) {

@@ -1,6 +1,8 @@
+import { BillingMessages } from '@render/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { WebMessages } from '../../i18n/message-ids.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { useSessionStore } from '../../lib/session/session.context.tsx';
 import { useBillingErrorText } from './billing-errors.ts';
@@ -8,13 +10,13 @@ import { dashboardApi, dashboardKeys, externalNavigation, FRESH } from './dashbo
 
 /** docs/spec/errors.md texts the billing card shows. */
 export const BillingTexts = {
-  loadError: 'Unable to load payment information',
-  loadFailed: 'Failed to load payment information',
-  portalFailed: 'Failed to open billing portal',
-  cancelFailed: 'Failed to cancel subscription',
-  reactivateFailed: 'Failed to reactivate subscription',
-  cancelled: 'Subscription cancelled successfully',
-  reactivated: 'Subscription reactivated successfully',
+  loadError: WebMessages.paymentInfoUnavailable,
+  loadFailed: WebMessages.paymentInfoFailed,
+  portalFailed: WebMessages.portalFailed,
+  cancelFailed: WebMessages.cancelFailed,
+  reactivateFailed: WebMessages.reactivateFailed,
+  cancelled: BillingMessages.cancelled,
+  reactivated: BillingMessages.reactivated,
 } as const;
 
 /**

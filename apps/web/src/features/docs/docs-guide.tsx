@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { WebMessages } from '../../i18n/message-ids.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { useOrigin } from '../../lib/use-origin.ts';
 import { useMarkdown } from '../content/use-markdown.ts';
@@ -47,7 +48,7 @@ export function DocsGuide({ guide, apiKey }: { guide: Guide; apiKey?: string }) 
     if (!button || code === undefined || code === null) return;
     try {
       await navigator.clipboard.writeText(code);
-      toast.success(message('Code copied to clipboard!'));
+      toast.success(message(WebMessages.codeCopied));
     } catch {
       toast.error(t('copy.failed'));
     }

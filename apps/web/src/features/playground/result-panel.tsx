@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { WebMessages } from '../../i18n/message-ids.ts';
 import { formatBytes, type RenderedImage } from '../../lib/render-api.ts';
 
 /**
@@ -96,7 +97,7 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
             {t('result.download')}
           </a>
           <span data-testid="copy-base64">
-            <CopyButton text={image.base64} toastMessage="Base64 content copied to clipboard" label={t('result.copyBase64')} tone="light" />
+            <CopyButton text={image.base64} toastMessage={WebMessages.base64Copied} label={t('result.copyBase64')} tone="light" />
           </span>
         </div>
       )}

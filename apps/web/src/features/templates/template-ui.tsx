@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { SignInRequiredDialog } from '../../components/sign-in-required-dialog.tsx';
 import { Button, buttonClass } from '../../components/ui/button.tsx';
 import { PageSpinner } from '../../components/ui/spinner.tsx';
+import { WebMessages } from '../../i18n/message-ids.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session/session.context.tsx';
@@ -30,10 +31,10 @@ export function TemplateStateScreen({ kind, detail }: { kind: 'notFound' | 'forb
   const message = useMessageText();
   const title =
     kind === 'forbidden'
-      ? message('Access denied')
+      ? message(WebMessages.accessDenied)
       : kind === 'notFound'
         ? message('Template Not Found')
-        : message('Failed to load template');
+        : message(WebMessages.templateLoadFailed);
   const body =
     kind === 'forbidden'
       ? message('You do not have permission to modify this template')

@@ -3,6 +3,7 @@ import { Globe, Lock, Pencil } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { buttonClass } from '../../../components/ui/button.tsx';
+import { WebMessages } from '../../../i18n/message-ids.ts';
 import type { TemplateView } from '../template-api.ts';
 
 /** The template being generated: its name, size, visibility and creator; copy its id, edit it (owner, private). */
@@ -28,7 +29,7 @@ export function TemplateHeading({ template }: { template: TemplateView }) {
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <span data-testid="copy-template-id">
-          <CopyButton text={template.id} toastMessage="Template ID copied to clipboard" label={t('generate.copyId')} tone="light" />
+          <CopyButton text={template.id} toastMessage={WebMessages.templateIdCopied} label={t('generate.copyId')} tone="light" />
         </span>
         {template.isOwner && !template.isPublic && (
           <Link to="/template/edit/$id" params={{ id: template.id }} className={buttonClass('secondary', 'px-3! py-1.5!')}>
