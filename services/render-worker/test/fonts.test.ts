@@ -226,18 +226,21 @@ describe('SVG (rasterised through <img>)', () => {
   });
 });
 
+/** What every chart job here shares: a 480×240 PNG in greys only (so colour means emoji). */
+const greyChartBase = (library: ChartRenderPayload['library']) => ({
+  library,
+  format: 'png' as const,
+  width: 480,
+  height: 240,
+  quality: 90,
+  scale: 1,
+  theme: 'light' as const,
+  colors: ['#888888'],
+});
+
 /** A chart whose title, category label and series name are `text`, in greys only (so colour means emoji). */
 function chartJob(library: ChartRenderPayload['library'], text: string): ChartRenderPayload {
-  const base = {
-    library,
-    format: 'png' as const,
-    width: 480,
-    height: 240,
-    quality: 90,
-    scale: 1,
-    theme: 'light' as const,
-    colors: ['#888888'],
-  };
+  const base = greyChartBase(library);
   if (library === 'chartjs') {
     return {
       ...base,
@@ -274,16 +277,7 @@ const CHART_TEXT_PLACES: Record<ChartRenderPayload['library'], ChartTextPlace[]>
 /** A grey chart with plain ASCII everywhere but `place`, which shows `text`. */
 function chartJobAt(library: ChartRenderPayload['library'], place: ChartTextPlace, text: string): ChartRenderPayload {
   const at = (p: ChartTextPlace) => (p === place ? text : 'abc');
-  const base = {
-    library,
-    format: 'png' as const,
-    width: 480,
-    height: 240,
-    quality: 90,
-    scale: 1,
-    theme: 'light' as const,
-    colors: ['#888888'],
-  };
+  const base = greyChartBase(library);
   if (library === 'chartjs') {
     return {
       ...base,
