@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import { type ChartRenderPayload, CodeDefaults, type CodeRenderPayload } from '@render/contracts';
-import { parseAllowlist } from '@render/egress-policy';
 import type { HtmlRenderPayload, SvgRenderPayload } from '@render/queue';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { renderChart } from '../src/renderers/chart/chart.renderer.ts';
 import { type CodeRoute, renderCodeVia } from '../src/renderers/code/code.renderer.ts';
 import { needsDomLayout } from '../src/renderers/code/code-canvas.ts';
