@@ -1,23 +1,19 @@
 import { type ChartRenderPayload, HighchartsTypes } from '@render/contracts';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import { buildPageConfig } from '../src/renderers/chart/chart-config.ts';
-import { prepareChartPage } from '../src/renderers/chart/chart-host.ts';
-import { launchOfflineBrowser } from './helpers/offline-browser.ts';
+import { oneDataset } from './helpers/chart-data.ts';
+import { useChartPage } from './helpers/chart-page.ts';
 
-let browser: Browser;
 let page: Page;
 const requests: string[] = [];
-
-beforeAll(async () => {
-  browser = await launchOfflineBrowser();
-  page = await browser.newPage();
-  page.on('request', (r) => requests.push(r.url()));
-  await prepareChartPage(page);
-}, 60_000);
-
-afterAll(() => browser?.close());
+useChartPage(
+  (opened) => {
+    page = opened;
+  },
+  (p) => p.on('request', (r) => requests.push(r.url())),
+);
 
 /** Share of pixels of an exported image that differ clearly (> 96 of 255) from a screenshot of the page. */
 async function shareUnlikeScreenshot(dataUrl: string): Promise<number> {
@@ -439,17 +435,10 @@ describe('chart host page', () => {
       { chartType: 'donut', chartData: { labels, datasets: [{ data: [3, 7, 2, 9, 4, 6] }] } },
       {
         chartType: 'scatter',
-        chartData: {
-          datasets: [
-            {
-              label: 'S',
-              data: [
-                { x: 1, y: 2, r: 4 },
-                { x: 3, y: 5, r: 8 },
-              ],
-            },
-          ],
-        },
+        chartData: oneDataset('S', [
+          { x: 1, y: 2, r: 4 },
+          { x: 3, y: 5, r: 8 },
+        ]),
       },
     ];
     const d3Png = (overrides: Partial<ChartRenderPayload>) =>

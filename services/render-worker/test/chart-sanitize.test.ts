@@ -114,6 +114,8 @@ const payload = (over: Partial<ChartRenderPayload>): ChartRenderPayload => ({
   ...over,
 });
 
+const highchartsConfig = (over: Partial<ChartRenderPayload>) => buildPageConfig(payload({ library: 'highcharts', ...over }));
+
 describe('buildPageConfig', () => {
   it('Chart.js: animations off and fixed size, whatever the options say; bad palette entries dropped', () => {
     const config = buildPageConfig(
@@ -133,20 +135,17 @@ describe('buildPageConfig', () => {
   });
 
   it('Highcharts: series from chartData, forced size, no animation, palette and background', () => {
-    const config = buildPageConfig(
-      payload({
-        library: 'highcharts',
-        chartType: 'column',
-        chartData: [{ name: 'A', data: [1], animation: { duration: 900 } }],
-        chartOptions: {
-          chart: { width: 5000, animation: true },
-          plotOptions: { series: { animation: true } },
-          series: [{ name: 'ignored' }],
-        },
-        colors: ['#123456'],
-        backgroundColor: '#00ff00',
-      }),
-    );
+    const config = highchartsConfig({
+      chartType: 'column',
+      chartData: [{ name: 'A', data: [1], animation: { duration: 900 } }],
+      chartOptions: {
+        chart: { width: 5000, animation: true },
+        plotOptions: { series: { animation: true } },
+        series: [{ name: 'ignored' }],
+      },
+      colors: ['#123456'],
+      backgroundColor: '#00ff00',
+    });
     const options = config.options as Record<string, Record<string, unknown>>;
     expect(options.chart).toMatchObject({ type: 'column', width: 300, height: 200, animation: false, backgroundColor: '#00ff00' });
     expect(options.series).toEqual([{ name: 'A', data: [1], animation: false }]);
@@ -156,15 +155,12 @@ describe('buildPageConfig', () => {
   });
 
   it('Highcharts dark theme: dark background and labels, also on several axes; user settings still win', () => {
-    const config = buildPageConfig(
-      payload({
-        library: 'highcharts',
-        chartType: undefined,
-        theme: 'dark',
-        chartData: null,
-        chartOptions: { yAxis: [{ title: { text: 'a' } }, {}], title: { style: { color: '#ff0' } } },
-      }),
-    );
+    const config = highchartsConfig({
+      chartType: undefined,
+      theme: 'dark',
+      chartData: null,
+      chartOptions: { yAxis: [{ title: { text: 'a' } }, {}], title: { style: { color: '#ff0' } } },
+    });
     const options = config.options as Record<string, unknown>;
     expect(config.background).toBe(DARK_BACKGROUND);
     expect(options.chart).toMatchObject({ backgroundColor: DARK_BACKGROUND, type: 'line' });
@@ -174,7 +170,7 @@ describe('buildPageConfig', () => {
   });
 
   it('responsiveWidth hands the width to the library', () => {
-    const hc = buildPageConfig(payload({ library: 'highcharts', responsiveWidth: true }));
+    const hc = highchartsConfig({ responsiveWidth: true });
     expect((hc.options as { chart: { width: unknown } }).chart.width).toBeNull();
     const cj = buildPageConfig(payload({ responsiveWidth: true }));
     expect(cj.options).toMatchObject({ responsive: true });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPageConfig } from '../src/renderers/chart/chart-config.ts';
 import { prepareChartPage } from '../src/renderers/chart/chart-host.ts';
 import { chartJsExtensionFiles, chartJsFile } from '../src/renderers/chart/chartjs-libraries.ts';
+import { oneDataset } from './helpers/chart-data.ts';
 import { launchOfflineBrowser } from './helpers/offline-browser.ts';
 
 /**
@@ -221,28 +222,28 @@ function momentCases(): Case[] {
     {
       name: 'time (moment tokens): day unit "MMM D"',
       type: 'line',
-      data: { datasets: [{ label: 'A', data: timePoints(7) }] },
+      data: oneDataset('A', timePoints(7)),
       options: timeOptions(0, 'day', 'day'),
       referenceOptions: timeOptions(1, 'day', 'day'),
     },
     {
       name: 'time (moment tokens): month unit "MMM YYYY", bar',
       type: 'bar',
-      data: { datasets: [{ label: 'A', data: timePoints(8, 6, 31) }] },
+      data: oneDataset('A', timePoints(8, 6, 31)),
       options: timeOptions(0, 'month', 'month'),
       referenceOptions: timeOptions(1, 'month', 'month'),
     },
     {
       name: 'time (moment tokens): ordinal "Do MMM"',
       type: 'line',
-      data: { datasets: [{ label: 'A', data: timePoints(9, 8, 2) }] },
+      data: oneDataset('A', timePoints(9, 8, 2)),
       options: timeOptions(0, 'day', 'dayOrdinal'),
       referenceOptions: timeOptions(1, 'day', 'dayOrdinal'),
     },
     {
       name: 'time (moment tokens): hour "h A"',
       type: 'line',
-      data: { datasets: [{ label: 'A', data: hours }] },
+      data: oneDataset('A', hours),
       options: timeOptions(0, 'hour', 'hour'),
       referenceOptions: timeOptions(1, 'hour', 'hour'),
     },
@@ -308,35 +309,24 @@ const CASES: Case[] = [
   {
     name: 'bar: object data with x/y',
     type: 'bar',
-    data: {
-      datasets: [
-        {
-          label: 'A',
-          data: [
-            { x: 'one', y: 4 },
-            { x: 'two', y: 9 },
-            { x: 'three', y: 2 },
-          ],
-        },
-      ],
-    },
+    data: oneDataset('A', [
+      { x: 'one', y: 4 },
+      { x: 'two', y: 9 },
+      { x: 'three', y: 2 },
+    ]),
   },
-  { name: 'bar: object map data', type: 'bar', data: { datasets: [{ label: 'A', data: { January: 10, February: 20, March: 7 } }] } },
+  { name: 'bar: object map data', type: 'bar', data: oneDataset('A', { January: 10, February: 20, March: 7 }) },
   {
     name: 'bar: parsing xAxisKey/yAxisKey',
     type: 'bar',
-    data: {
-      datasets: [
-        {
-          label: 'A',
-          data: [
-            { id: 'Sales', nested: { value: 1500 } },
-            { id: 'Purchases', nested: { value: 500 } },
-          ],
-          parsing: { xAxisKey: 'id', yAxisKey: 'nested.value' },
-        },
+    data: oneDataset(
+      'A',
+      [
+        { id: 'Sales', nested: { value: 1500 } },
+        { id: 'Purchases', nested: { value: 500 } },
       ],
-    },
+      { parsing: { xAxisKey: 'id', yAxisKey: 'nested.value' } },
+    ),
   },
   {
     name: 'bar: grouped, grid and ticks styled',
@@ -375,7 +365,7 @@ const CASES: Case[] = [
   {
     name: 'line: linear x with {x, y}',
     type: 'line',
-    data: { datasets: [{ label: 'A', data: xy(3) }] },
+    data: oneDataset('A', xy(3)),
     options: { scales: { x: { type: 'linear' } } },
   },
   {
@@ -387,19 +377,12 @@ const CASES: Case[] = [
   {
     name: 'line: [x, y] arrays on linear x',
     type: 'line',
-    data: {
-      datasets: [
-        {
-          label: 'A',
-          data: [
-            [0, 3],
-            [2, 8],
-            [5, 1],
-            [9, 6],
-          ],
-        },
-      ],
-    },
+    data: oneDataset('A', [
+      [0, 3],
+      [2, 8],
+      [5, 1],
+      [9, 6],
+    ]),
     options: { scales: { x: { type: 'linear' } } },
   },
   { name: 'line: indexAxis y', type: 'line', data: cat(ds('A', 7)), options: { indexAxis: 'y' } },
@@ -439,7 +422,7 @@ const CASES: Case[] = [
   {
     name: 'line: object map data',
     type: 'line',
-    data: { datasets: [{ label: 'A', data: { Mon: 3, Tue: 8, Wed: 5, onSale: 6, filter: 2 } }] },
+    data: oneDataset('A', { Mon: 3, Tue: 8, Wed: 5, onSale: 6, filter: 2 }),
   },
   { name: 'doughnut', type: 'doughnut', data: { labels: ['a', 'b', 'c'], datasets: [{ data: [10, 20, 30] }] } },
   {
@@ -514,59 +497,47 @@ const CASES: Case[] = [
   {
     name: 'scatter: logarithmic x',
     type: 'scatter',
-    data: { datasets: [{ label: 'A', data: [1, 3, 10, 30, 100, 300, 1000].map((x, i) => ({ x, y: i * 2 })) }] },
+    data: oneDataset(
+      'A',
+      [1, 3, 10, 30, 100, 300, 1000].map((x, i) => ({ x, y: i * 2 })),
+    ),
     options: { scales: { x: { type: 'logarithmic', position: 'bottom' } } },
   },
-  { name: 'scatter: showLine', type: 'scatter', data: { datasets: [{ label: 'A', data: xy(4), showLine: true }] } },
+  { name: 'scatter: showLine', type: 'scatter', data: oneDataset('A', xy(4), { showLine: true }) },
   {
     name: 'scatter: parsing keys',
     type: 'scatter',
-    data: {
-      datasets: [
-        {
-          label: 'A',
-          data: [
-            { a: 1, b: 4 },
-            { a: 3, b: 1 },
-            { a: 6, b: 7 },
-          ],
-          parsing: { xAxisKey: 'a', yAxisKey: 'b' },
-        },
+    data: oneDataset(
+      'A',
+      [
+        { a: 1, b: 4 },
+        { a: 3, b: 1 },
+        { a: 6, b: 7 },
       ],
-    },
+      { parsing: { xAxisKey: 'a', yAxisKey: 'b' } },
+    ),
   },
   {
     name: 'bubble',
     type: 'bubble',
-    data: {
-      datasets: [
-        {
-          label: 'A',
-          data: [
-            { x: 20, y: 30, r: 15 },
-            { x: 40, y: 10, r: 10 },
-            { x: 30, y: 22, r: 25 },
-          ],
-        },
-      ],
-    },
+    data: oneDataset('A', [
+      { x: 20, y: 30, r: 15 },
+      { x: 40, y: 10, r: 10 },
+      { x: 30, y: 22, r: 25 },
+    ]),
   },
   {
     name: 'bubble: without r',
     type: 'bubble',
-    data: {
-      datasets: [
-        {
-          label: 'A',
-          data: [
-            { x: 1, y: 2 },
-            { x: 3, y: 5 },
-            { x: 4, y: 1 },
-          ],
-          radius: 8,
-        },
+    data: oneDataset(
+      'A',
+      [
+        { x: 1, y: 2 },
+        { x: 3, y: 5 },
+        { x: 4, y: 1 },
       ],
-    },
+      { radius: 8 },
+    ),
   },
   { name: 'bubble: plain numbers', type: 'bubble', data: { labels: ['a', 'b', 'c'], datasets: [{ label: 'A', data: [4, 9, 6] }] } },
   // mixed
@@ -598,13 +569,16 @@ const CASES: Case[] = [
   {
     name: 'time: ISO strings, day unit',
     type: 'line',
-    data: { datasets: [{ label: 'A', data: timePoints(1) }] },
+    data: oneDataset('A', timePoints(1)),
     options: { scales: { x: { type: 'time', time: { unit: 'day' } } } },
   },
   {
     name: 'time: timestamps, week unit',
     type: 'line',
-    data: { datasets: [{ label: 'A', data: days(12, Date.UTC(2024, 0, 1), 5).map((d, i) => ({ x: Date.parse(d), y: i * i })) }] },
+    data: oneDataset(
+      'A',
+      days(12, Date.UTC(2024, 0, 1), 5).map((d, i) => ({ x: Date.parse(d), y: i * i })),
+    ),
     options: { scales: { x: { type: 'time', time: { unit: 'week' } } } },
   },
   {
@@ -616,7 +590,7 @@ const CASES: Case[] = [
   {
     name: 'time: locale fr',
     type: 'line',
-    data: { datasets: [{ label: 'A', data: timePoints(3, 8, 30) }] },
+    data: oneDataset('A', timePoints(3, 8, 30)),
     options: { scales: { x: { type: 'time', time: { unit: 'month', displayFormats: { month: 'MMMM yyyy' } } } } },
     locale: ['fr', 'fr'],
   },
@@ -626,32 +600,28 @@ const CASES: Case[] = [
   {
     name: 'time: locale de, parser',
     type: 'line',
-    data: {
-      datasets: [
-        {
-          label: 'A',
-          data: [
-            { x: '01/02/2024', y: 3 },
-            { x: '15/03/2024', y: 7 },
-            { x: '02/05/2024', y: 5 },
-          ],
-        },
-      ],
-    },
+    data: oneDataset('A', [
+      { x: '01/02/2024', y: 3 },
+      { x: '15/03/2024', y: 7 },
+      { x: '02/05/2024', y: 5 },
+    ]),
     options: { scales: { x: { type: 'time', time: { parser: 'dd/MM/yyyy', unit: 'month', displayFormats: { month: 'MMMM' } } } } },
     locale: ['de', 'de'],
   },
   {
     name: 'time: locale ja, hour unit',
     type: 'line',
-    data: { datasets: [{ label: 'A', data: Array.from({ length: 8 }, (_, i) => ({ x: `2024-03-01T0${i}:00:00`, y: i % 3 })) }] },
+    data: oneDataset(
+      'A',
+      Array.from({ length: 8 }, (_, i) => ({ x: `2024-03-01T0${i}:00:00`, y: i % 3 })),
+    ),
     options: { scales: { x: { type: 'time', time: { unit: 'hour', displayFormats: { hour: 'aaa h時' } } } } },
     locale: ['ja', 'ja'],
   },
   {
     name: 'time: locale zh-CN',
     type: 'bar',
-    data: { datasets: [{ label: 'A', data: timePoints(4, 5, 40) }] },
+    data: oneDataset('A', timePoints(4, 5, 40)),
     options: { scales: { x: { type: 'time', time: { unit: 'month', displayFormats: { month: 'LLLL' } } } } },
     locale: ['zh-CN', 'zhCN'],
   },
@@ -734,7 +704,7 @@ const CASES: Case[] = [
   {
     name: 'annotation + datalabels on a time axis',
     type: 'line',
-    data: { datasets: [{ label: 'A', data: timePoints(5, 6, 7) }] },
+    data: oneDataset('A', timePoints(5, 6, 7)),
     options: {
       scales: { x: { type: 'time', time: { unit: 'week' } } },
       plugins: {
@@ -782,18 +752,11 @@ describe('issue 14: what Chart.js accepts and our page used to refuse or drop', 
   const timeCase = (locale?: string): Case => ({
     name: 'time',
     type: 'line',
-    data: {
-      datasets: [
-        {
-          label: 'A',
-          data: [
-            { x: '2024-01-10', y: 3 },
-            { x: Date.UTC(2024, 2, 5), y: 7 },
-            { x: '2024-06-20T12:00:00Z', y: 5 },
-          ],
-        },
-      ],
-    },
+    data: oneDataset('A', [
+      { x: '2024-01-10', y: 3 },
+      { x: Date.UTC(2024, 2, 5), y: 7 },
+      { x: '2024-06-20T12:00:00Z', y: 5 },
+    ]),
     options: {
       scales: {
         x: {
@@ -829,7 +792,7 @@ describe('issue 14: what Chart.js accepts and our page used to refuse or drop', 
 
   it('object-map data keeps every key as a label, including ones shaped like option names (on…, filter)', async () => {
     const values = { Mon: 3, onSale: 8, filter: 5, sort: 2 };
-    const asMap = await render({ name: 'map', type: 'bar', data: { datasets: [{ label: 'A', data: values }] } });
+    const asMap = await render({ name: 'map', type: 'bar', data: oneDataset('A', values) });
     const asArray = await render({
       name: 'array',
       type: 'bar',

@@ -1,10 +1,10 @@
 import type { ChartRenderPayload } from '@render/contracts';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import { buildPageConfig } from '../src/renderers/chart/chart-config.ts';
-import { prepareChartPage } from '../src/renderers/chart/chart-host.ts';
-import { launchOfflineBrowser } from './helpers/offline-browser.ts';
+import { oneDataset } from './helpers/chart-data.ts';
+import { useChartPage } from './helpers/chart-page.ts';
 
 /**
  * D3 charts stay readable whatever the data (issue 14): thousands of categories, values around 1e9, long
@@ -12,16 +12,10 @@ import { launchOfflineBrowser } from './helpers/offline-browser.ts';
  * read the laid-out SVG (boxes as the page measures them) or the exported PNG.
  */
 
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchOfflineBrowser();
-  page = await browser.newPage();
-  await prepareChartPage(page);
-}, 60_000);
-
-afterAll(() => browser?.close());
+useChartPage((opened) => {
+  page = opened;
+});
 
 const WIDTH = 800;
 const HEIGHT = 400;
@@ -187,17 +181,10 @@ describe('D3 charts stay readable', () => {
     // Scatter x values too, and small values keep their plain format.
     await draw({
       chartType: 'scatter',
-      chartData: {
-        datasets: [
-          {
-            label: 'S',
-            data: [
-              { x: 2e4, y: 0.5 },
-              { x: 9e5, y: 2.5 },
-            ],
-          },
-        ],
-      },
+      chartData: oneDataset('S', [
+        { x: 2e4, y: 0.5 },
+        { x: 9e5, y: 2.5 },
+      ]),
     });
     const x = (await tickLabels('x-axis')).map((b) => b.text);
     expect(x).toContain('200k');

@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import { type ChartRenderPayload, CodeDefaults, type CodeRenderPayload } from '@render/contracts';
-import { parseAllowlist } from '@render/egress-policy';
 import type { HtmlRenderPayload, SvgRenderPayload } from '@render/queue';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { renderChart } from '../src/renderers/chart/chart.renderer.ts';
 import { type CodeRoute, renderCodeVia } from '../src/renderers/code/code.renderer.ts';
 import { needsDomLayout } from '../src/renderers/code/code-canvas.ts';
@@ -226,18 +224,21 @@ describe('SVG (rasterised through <img>)', () => {
   });
 });
 
+/** What every chart job here shares: a 480×240 PNG in greys only (so colour means emoji). */
+const greyChartBase = (library: ChartRenderPayload['library']) => ({
+  library,
+  format: 'png' as const,
+  width: 480,
+  height: 240,
+  quality: 90,
+  scale: 1,
+  theme: 'light' as const,
+  colors: ['#888888'],
+});
+
 /** A chart whose title, category label and series name are `text`, in greys only (so colour means emoji). */
 function chartJob(library: ChartRenderPayload['library'], text: string): ChartRenderPayload {
-  const base = {
-    library,
-    format: 'png' as const,
-    width: 480,
-    height: 240,
-    quality: 90,
-    scale: 1,
-    theme: 'light' as const,
-    colors: ['#888888'],
-  };
+  const base = greyChartBase(library);
   if (library === 'chartjs') {
     return {
       ...base,
@@ -274,16 +275,7 @@ const CHART_TEXT_PLACES: Record<ChartRenderPayload['library'], ChartTextPlace[]>
 /** A grey chart with plain ASCII everywhere but `place`, which shows `text`. */
 function chartJobAt(library: ChartRenderPayload['library'], place: ChartTextPlace, text: string): ChartRenderPayload {
   const at = (p: ChartTextPlace) => (p === place ? text : 'abc');
-  const base = {
-    library,
-    format: 'png' as const,
-    width: 480,
-    height: 240,
-    quality: 90,
-    scale: 1,
-    theme: 'light' as const,
-    colors: ['#888888'],
-  };
+  const base = greyChartBase(library);
   if (library === 'chartjs') {
     return {
       ...base,

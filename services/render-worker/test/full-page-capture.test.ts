@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ScreenshotRenderPayload } from '@render/contracts';
 import { parseAllowlist } from '@render/egress-policy';
 import sharp from 'sharp';
@@ -9,6 +8,8 @@ import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.t
 import { planFullPage, TILE_DEVICE_PX } from '../src/renderers/screenshot/full-page-capture.ts';
 import { renderScreenshot } from '../src/renderers/screenshot/screenshot.renderer.ts';
 import type { ScreenshotContext } from '../src/renderers/screenshot/screenshot-settings.ts';
+import { closeServers, listen } from './helpers/local-servers.ts';
+import { screenshotJob } from './helpers/screenshot-job.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // Full pages taller than one GPU texture (16,384 device px), over a real Chromium and the real egress
@@ -124,8 +125,7 @@ beforeAll(async () => {
     const page = pagesByUrl[req.url ?? ''] ?? clear;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  pages = { server, port: (server.address() as AddressInfo).port };
+  pages = { server, port: await listen(server) };
   proxy = await startEgressProxy({ allowlist: parseAllowlist(`127.0.0.1:${pages.port}`) });
   browser = await startTestPool('screenshot', proxy.url, 'full-page-test');
 });
@@ -133,8 +133,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await proxy?.close();
-  pages?.server.closeAllConnections();
-  pages?.server.close();
+  closeServers(pages?.server);
 });
 
 const context = (fullPage?: ScreenshotContext['fullPage']): ScreenshotContext => ({
@@ -144,25 +143,9 @@ const context = (fullPage?: ScreenshotContext['fullPage']): ScreenshotContext =>
   ...(fullPage ? { fullPage } : {}),
 });
 
-const payload = (extra: Partial<ScreenshotRenderPayload> = {}): ScreenshotRenderPayload => ({
-  url: `http://127.0.0.1:${pages.port}/bands`,
-  format: 'png',
-  deviceType: 'desktop',
-  fullPage: true,
-  quality: 80,
-  language: 'en-US',
-  delay: 0,
-  hideCookieBanners: false,
-  hideScrollbars: true,
-  darkMode: false,
-  transparent: false,
-  waitUntil: 'load',
-  blockAds: false,
-  blockTrackers: false,
-  width: 300,
-  height: 600,
-  ...extra,
-});
+/** The bands page whole, 300 px wide, banners left as they are; `extra` over that (another `url` among them). */
+const payload = (extra: Partial<ScreenshotRenderPayload> = {}): ScreenshotRenderPayload =>
+  screenshotJob(`http://127.0.0.1:${pages.port}/bands`, { fullPage: true, hideCookieBanners: false, width: 300, height: 600, ...extra });
 
 const decode = async (bytes: Buffer) => {
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });

@@ -1,26 +1,19 @@
 import { type ChartRenderPayload, HighchartsProductTypes, HighchartsTypes } from '@render/contracts';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import { buildPageConfig, DARK_BACKGROUND } from '../src/renderers/chart/chart-config.ts';
-import { prepareChartPage } from '../src/renderers/chart/chart-host.ts';
-import { launchOfflineBrowser } from './helpers/offline-browser.ts';
+import { useChartPage } from './helpers/chart-page.ts';
 import { highchartsSamples } from './highcharts-samples.ts';
 
 /**
  * The Highcharts build's modules (every series type the contract accepts, 3D, styled mode), drawn by the
  * real chart page through `__renderChart` and looked at as images.
  */
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchOfflineBrowser();
-  page = await browser.newPage();
-  await prepareChartPage(page);
-}, 60_000);
-
-afterAll(() => browser?.close());
+useChartPage((opened) => {
+  page = opened;
+});
 
 type PageAnswer = { ok: boolean; image?: string; svg?: string; via?: string; message?: string };
 const WIDTH = 500;

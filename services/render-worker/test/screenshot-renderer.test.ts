@@ -1,11 +1,9 @@
-import dns from 'node:dns';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScreenshotDevices, type ScreenshotRenderPayload } from '@render/contracts';
-import { type LookupFn, parseAllowlist } from '@render/egress-policy';
+import { parseAllowlist } from '@render/egress-policy';
 import { PNG } from 'pngjs';
 import { KnownDevices } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +32,8 @@ import { imageSize } from '../src/renderers/screenshot/image-size.ts';
 import { blockingRule, isBlockedRequest } from '../src/renderers/screenshot/request-blocker.ts';
 import { renderScreenshot } from '../src/renderers/screenshot/screenshot.renderer.ts';
 import { addFilterList, addTrackerDb, emptyFilters, hostsOfLine } from '../src/renderers/screenshot/tracker-filters.ts';
+import { type Canary, closeServers, listen, loopbackLookup, startCanary } from './helpers/local-servers.ts';
+import { screenshotJob } from './helpers/screenshot-job.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // The renderer on its own, over a real Chromium and the real egress proxy; the proxy gets an injected
@@ -42,16 +42,11 @@ import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 let proxy: EgressProxy;
 let browser: TestPool;
 let pages: { server: Server; port: number };
-let canary: { server: Server; port: number; hits: string[] };
+let canary: Canary;
 const adHits: string[] = [];
 /** Where the banner tests save their captures to be looked at, when set (as full-page-capture.test.ts). */
 const SHOTS_DIR = process.env.SHOTS_DIR;
 const save = (name: string, bytes: Buffer) => SHOTS_DIR && writeFileSync(path.join(SHOTS_DIR, name), bytes);
-
-const listen = async (server: Server) => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-};
 
 const BANNER_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head>
 <body style="margin:0;background:#fff">
@@ -75,13 +70,7 @@ const INJECT_BANNER = `(() => {
 const scriptHits: string[] = [];
 
 beforeAll(async () => {
-  const hits: string[] = [];
-  const canaryServer = createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
-    res.end('canary');
-  });
-  canaryServer.on('connection', () => hits.push('connection'));
-  canary = { server: canaryServer, port: await listen(canaryServer), hits };
+  canary = await startCanary();
 
   const pagesServer = createServer((req, res) => {
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -133,13 +122,7 @@ beforeAll(async () => {
   });
   pages = { server: pagesServer, port: await listen(pagesServer) };
 
-  // Only names the tests use; anything else fails like NXDOMAIN so nothing leaves the box.
-  const lookup: LookupFn = async (hostname, options) => {
-    if (hostname === 'intranet.test') return [{ address: '127.0.0.1', family: 4 }];
-    if (['ads.doubleclick.net', 'script.hotjar.com', 'tracker.example'].includes(hostname)) return [{ address: '127.0.0.1', family: 4 }];
-    if (hostname === 'localhost') return dns.promises.lookup(hostname, options);
-    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  };
+  const lookup = loopbackLookup(['intranet.test', 'ads.doubleclick.net', 'script.hotjar.com', 'tracker.example']);
   proxy = await startEgressProxy({
     allowlist: parseAllowlist(
       `127.0.0.1:${pages.port},ads.doubleclick.net:${pages.port},script.hotjar.com:${pages.port},tracker.example:${pages.port}`,
@@ -152,10 +135,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await proxy?.close();
-  pages?.server.closeAllConnections();
-  pages?.server.close();
-  canary?.server.closeAllConnections();
-  canary?.server.close();
+  closeServers(pages?.server, canary?.server);
 });
 
 const ctx: RendererContext = {
@@ -164,26 +144,6 @@ const ctx: RendererContext = {
   // Screenshots fetch no image variables.
   imageFetch: { proxyUrl: 'http://127.0.0.1:9', maxBytes: 1024, timeoutMs: 1_000 },
 };
-
-const payload = (url: string, extra: Partial<ScreenshotRenderPayload> = {}): ScreenshotRenderPayload => ({
-  url,
-  format: 'png',
-  deviceType: 'desktop',
-  fullPage: false,
-  quality: 80,
-  language: 'en-US',
-  delay: 0,
-  hideCookieBanners: true,
-  hideScrollbars: true,
-  darkMode: false,
-  transparent: false,
-  waitUntil: 'load',
-  blockAds: false,
-  blockTrackers: false,
-  width: 400,
-  height: 300,
-  ...extra,
-});
 
 const pixel = (bytes: Buffer, x: number, y: number) => {
   const png = PNG.sync.read(bytes);
@@ -202,7 +162,7 @@ const failureOf = async (p: ScreenshotRenderPayload) => {
 
 describe('screenshot renderer', () => {
   it('refuses a custom host name that resolves to loopback, naming the reason, and reaches nothing', async () => {
-    const err = await failureOf(payload(`http://intranet.test:${canary.port}/`));
+    const err = await failureOf(screenshotJob(`http://intranet.test:${canary.port}/`));
     expect(err.message).toBe(
       'Failed to capture screenshot: the address is not allowed (intranet.test points to a private, loopback or reserved network)',
     );
@@ -212,17 +172,17 @@ describe('screenshot renderer', () => {
 
   it('says a name could not be resolved, over http and https, rather than calling its address not allowed', async () => {
     for (const url of ['http://no-such-host.invalid/', 'https://no-such-host.invalid/']) {
-      const err = await failureOf(payload(url));
+      const err = await failureOf(screenshotJob(url));
       expect(err.message, url).toBe('Failed to capture screenshot: no-such-host.invalid could not be resolved (ENOTFOUND)');
       expect(err.retryable, url).toBe(false);
     }
   });
 
   it('reaches localhost when 127.0.0.1 is allow-listed on that port (loopback names match the listed address)', async () => {
-    const image = await renderScreenshot(payload(`http://localhost:${pages.port}/`), ctx);
+    const image = await renderScreenshot(screenshotJob(`http://localhost:${pages.port}/`), ctx);
     expect(image.bytes.length).toBeGreaterThan(0);
     // Not on another port of the same address.
-    const err = await failureOf(payload(`http://localhost:${canary.port}/`));
+    const err = await failureOf(screenshotJob(`http://localhost:${canary.port}/`));
     expect(err.message).toBe(
       'Failed to capture screenshot: the address is not allowed (localhost points to a private, loopback or reserved network)',
     );
@@ -230,7 +190,7 @@ describe('screenshot renderer', () => {
   });
 
   it('explains a refused https address although Chromium only reports a failed tunnel', async () => {
-    const err = await failureOf(payload(`https://127.0.0.1:${canary.port}/`));
+    const err = await failureOf(screenshotJob(`https://127.0.0.1:${canary.port}/`));
     expect(err.message).toBe(
       'Failed to capture screenshot: the address is not allowed (127.0.0.1 is in a private, loopback or reserved network)',
     );
@@ -239,26 +199,26 @@ describe('screenshot renderer', () => {
 
   it('rejects the cookie popup of a known consent platform through the autoconsent rules', async () => {
     const url = `http://127.0.0.1:${pages.port}/banner`;
-    const hidden = await renderScreenshot(payload(url), ctx);
+    const hidden = await renderScreenshot(screenshotJob(url), ctx);
     save('banner-hidden.png', hidden.bytes);
     expect(pixel(hidden.bytes, 200, 250)).toEqual([255, 255, 255]);
     // The rule clicked "Reject All" (the page's own handler marks it), rather than only hiding the popup.
     expect(pixel(hidden.bytes, 5, 5)).toEqual([0, 255, 0]);
-    const shown = await renderScreenshot(payload(url, { hideCookieBanners: false }), ctx);
+    const shown = await renderScreenshot(screenshotJob(url, { hideCookieBanners: false }), ctx);
     save('banner-shown.png', shown.bytes);
     expect(pixel(shown.bytes, 200, 250)).toEqual([255, 0, 0]);
   });
 
   it('hides a banner that appears after the load event (the cookie-notice list, applied just before the capture)', async () => {
     const url = `http://127.0.0.1:${pages.port}/late-banner`;
-    const hidden = await renderScreenshot(payload(url, { delay: 500 }), ctx);
+    const hidden = await renderScreenshot(screenshotJob(url, { delay: 500 }), ctx);
     expect(pixel(hidden.bytes, 200, 250)).toEqual([255, 255, 255]);
-    const shown = await renderScreenshot(payload(url, { delay: 500, hideCookieBanners: false }), ctx);
+    const shown = await renderScreenshot(screenshotJob(url, { delay: 500, hideCookieBanners: false }), ctx);
     expect(pixel(shown.bytes, 200, 250)).toEqual([255, 0, 0]);
   });
 
   it('waits for a consent platform whose script is still loading, then rejects its popup', async () => {
-    const shot = await renderScreenshot(payload(`http://127.0.0.1:${pages.port}/slow-consent`), ctx);
+    const shot = await renderScreenshot(screenshotJob(`http://127.0.0.1:${pages.port}/slow-consent`), ctx);
     save('slow-consent.png', shot.bytes);
     expect(pixel(shot.bytes, 200, 250)).toEqual([255, 255, 255]);
     // Clicked, not only hidden: the script arrived 600 ms after the load event and the capture waited for it.
@@ -267,10 +227,10 @@ describe('screenshot renderer', () => {
 
   it('hides a notice only the cookie-notice list knows, taking it out of the layout', async () => {
     const url = `http://127.0.0.1:${pages.port}/cookie-notice`;
-    const hidden = await renderScreenshot(payload(url), ctx);
+    const hidden = await renderScreenshot(screenshotJob(url), ctx);
     save('cookie-notice-hidden.png', hidden.bytes);
     expect(pixel(hidden.bytes, 390, 50)).toEqual([0, 255, 0]);
-    const shown = await renderScreenshot(payload(url, { hideCookieBanners: false }), ctx);
+    const shown = await renderScreenshot(screenshotJob(url, { hideCookieBanners: false }), ctx);
     save('cookie-notice-shown.png', shown.bytes);
     expect(pixel(shown.bytes, 390, 50)).toEqual([255, 0, 0]);
   });
@@ -281,18 +241,33 @@ describe('screenshot renderer', () => {
     const filters = loadScreenshotFilters({ files: [{ category: 'trackers', path: file }], trackerDb: false, cookieFiles: [] });
     const url = `http://127.0.0.1:${pages.port}/listed`;
     scriptHits.length = 0;
-    const blocked = await renderScreenshot(payload(url, { blockTrackers: true }), { ...ctx, filters });
+    const blocked = await renderScreenshot(screenshotJob(url, { blockTrackers: true }), { ...ctx, filters });
     expect(pixel(blocked.bytes, 10, 10)).toEqual([0, 0, 255]);
     expect(scriptHits).toEqual([]);
-    await renderScreenshot(payload(url, { blockTrackers: true }), ctx);
+    await renderScreenshot(screenshotJob(url, { blockTrackers: true }), ctx);
     expect(scriptHits).toEqual(['tracker.example/t.js']);
   });
 
   it('sends the language as Accept-Language and navigator.language', async () => {
-    const shot = await renderScreenshot(payload(`http://127.0.0.1:${pages.port}/language`, { language: 'ja-JP' }), ctx);
+    const shot = await renderScreenshot(screenshotJob(`http://127.0.0.1:${pages.port}/language`, { language: 'ja-JP' }), ctx);
     expect(pixel(shot.bytes, 10, 10)).toEqual([0, 255, 0]);
   });
 });
+
+/** Autoconsent's state after its first look at a page found nothing yet. */
+const STARTED_CONSENT = {
+  lifecycle: 'started' as const,
+  prehideOn: true,
+  findCmpAttempts: 1,
+  detectedCmps: [] as string[],
+  detectedPopups: [] as string[],
+  heuristicPatterns: [],
+  heuristicSnippets: [],
+  selfTest: null,
+  clicks: 0,
+  startTime: 0,
+  endTime: 0,
+};
 
 describe('screenshot units', () => {
   it.each([
@@ -302,7 +277,7 @@ describe('screenshot units', () => {
     [{ blockAds: true, blockTrackers: true }, []],
   ])('%j: requests to listed hosts are blocked before they leave the browser', async (extra, reached) => {
     adHits.length = 0;
-    const shot = await renderScreenshot(payload(`http://127.0.0.1:${pages.port}/ads`, extra), ctx);
+    const shot = await renderScreenshot(screenshotJob(`http://127.0.0.1:${pages.port}/ads`, extra), ctx);
     expect(pixel(shot.bytes, 10, 10)).toEqual([0, 0, 255]);
     expect([...adHits].sort()).toEqual(reached);
   });
@@ -394,21 +369,18 @@ describe('screenshot units', () => {
   });
 
   it('reads trackerdb only when chosen, mapping its categories', () => {
-    const db = addTrackerDb(
-      emptyFilters(),
-      [
-        '! trackerdb_id:a trackerdb_category:advertising trackerdb_filter',
-        '||ads.example^$3p',
-        '! trackerdb_id:a trackerdb_category:advertising trackerdb_domain',
-        '||owner.example^',
-        '! trackerdb_id:b trackerdb_category:site_analytics trackerdb_filter',
-        '||stats.example/pixel*.gif|',
-        '! trackerdb_id:d trackerdb_category:social_media trackerdb_filter',
-        '||social.example^',
-        '',
-      ].join('\n'),
-      'inline',
-    );
+    // trackerdb.txt: each filter under a header naming its tracker, category and kind (filter or domain).
+    const entry = ([id, category, kind, filter]: string[]) =>
+      `! trackerdb_id:${id} trackerdb_category:${category} trackerdb_${kind}\n${filter}\n`;
+    const text = [
+      ['a', 'advertising', 'filter', '||ads.example^$3p'],
+      ['a', 'advertising', 'domain', '||owner.example^'],
+      ['b', 'site_analytics', 'filter', '||stats.example/pixel*.gif|'],
+      ['d', 'social_media', 'filter', '||social.example^'],
+    ]
+      .map(entry)
+      .join('');
+    const db = addTrackerDb(emptyFilters(), text, 'inline');
     expect(db.stats.used).toEqual({ ads: 1, trackers: 1 });
     const rule = (url: string) => blockingRule(url, ['ads', 'trackers'], 'page.test', undefined, db)?.filter;
     expect(rule('https://owner.example/')).toBeUndefined();
@@ -524,19 +496,7 @@ describe('screenshot units', () => {
   });
 
   it('consent verdicts: waits while a popup is being handled, stops when done or nothing was found', () => {
-    const base = {
-      lifecycle: 'started' as const,
-      prehideOn: true,
-      findCmpAttempts: 1,
-      detectedCmps: [] as string[],
-      detectedPopups: [] as string[],
-      heuristicPatterns: [],
-      heuristicSnippets: [],
-      selfTest: null,
-      clicks: 0,
-      startTime: 0,
-      endTime: 0,
-    };
+    const base = STARTED_CONSENT;
     expect(consentVerdict(undefined)).toBeUndefined();
     expect(consentVerdict(base)).toBeUndefined();
     // A second pass running says nothing by itself: the passes that ended are counted apart (nextConsentStep).
@@ -554,19 +514,7 @@ describe('screenshot units', () => {
   });
 
   it('consent steps: the capture waits only for a platform being handled, a consent request loading, or the pass over the document', () => {
-    const state = {
-      lifecycle: 'started' as const,
-      prehideOn: true,
-      findCmpAttempts: 1,
-      detectedCmps: [] as string[],
-      detectedPopups: [] as string[],
-      heuristicPatterns: [],
-      heuristicSnippets: [],
-      selfTest: null,
-      clicks: 0,
-      startTime: 0,
-      endTime: 0,
-    };
+    const state = STARTED_CONSENT;
     const facts = { state, passesEnded: 1, passesNeeded: 1, consentLoading: false };
     expect(nextConsentStep({ ...facts, state: undefined })).toEqual({ done: { status: 'none' } }); // no script here
     expect(nextConsentStep(facts)).toEqual({ done: { status: 'none' } }); // looked, found nothing: at once

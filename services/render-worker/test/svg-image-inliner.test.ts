@@ -1,7 +1,5 @@
-import dns from 'node:dns';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type LookupFn, parseAllowlist } from '@render/egress-policy';
+import { parseAllowlist } from '@render/egress-policy';
 import { renderJobs, type SvgRenderPayload } from '@render/queue';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { RenderError } from '../src/renderers/page/render-error.ts';
 import type { ImageFetchSettings, RendererContext } from '../src/renderers/page/renderer.ts';
 import { renderSvg } from '../src/renderers/svg/svg.renderer.ts';
 import { formatSize, inlineSvgImages, replaceImageRefs, sniffImageType } from '../src/renderers/svg/svg-image-inliner.ts';
+import { type Canary, closeServers, listen, loopbackLookup, startCanary } from './helpers/local-servers.ts';
 import { startTestPool, type TestPool } from './helpers/test-pool.ts';
 
 // The fetch + inline step over real sockets: an allow-listed loopback image server, a loopback canary that
@@ -19,14 +18,9 @@ const MAX_BYTES = 64 * 1024;
 
 let proxy: EgressProxy;
 let images: { server: Server; port: number; hits: Map<string, number> };
-let canary: { server: Server; port: number; hits: string[] };
+let canary: Canary;
 let closedPort: number;
 const stalled = new Set<ServerResponse>();
-
-const listen = async (server: Server) => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-};
 
 function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
   const png = new PNG({ width, height });
@@ -40,13 +34,7 @@ const LOGO_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="blue"/></svg>';
 
 beforeAll(async () => {
-  const canaryHits: string[] = [];
-  const canaryServer = createServer((req, res) => {
-    canaryHits.push(`${req.method} ${req.url}`);
-    res.end('canary');
-  });
-  canaryServer.on('connection', () => canaryHits.push('connection'));
-  canary = { server: canaryServer, port: await listen(canaryServer), hits: canaryHits };
+  canary = await startCanary();
 
   const hits = new Map<string, number>();
   const imageServer = createServer((req, res) => {
@@ -93,13 +81,10 @@ beforeAll(async () => {
   closedPort = await listen(closed);
   await new Promise<void>((resolve) => closed.close(() => resolve()));
 
-  // Only names the tests use; anything else fails like NXDOMAIN so nothing leaves the box.
-  const lookup: LookupFn = async (hostname, options) => {
-    if (hostname === 'intranet.test') return [{ address: '127.0.0.1', family: 4 }];
-    if (hostname === 'localhost') return dns.promises.lookup(hostname, options);
-    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  };
-  proxy = await startEgressProxy({ allowlist: parseAllowlist(`127.0.0.1:${images.port},127.0.0.1:${closedPort}`), lookup });
+  proxy = await startEgressProxy({
+    allowlist: parseAllowlist(`127.0.0.1:${images.port},127.0.0.1:${closedPort}`),
+    lookup: loopbackLookup(['intranet.test']),
+  });
 });
 
 afterEach(() => {
@@ -109,10 +94,7 @@ afterEach(() => {
 
 afterAll(async () => {
   await proxy?.close();
-  for (const s of [images?.server, canary?.server]) {
-    s?.closeAllConnections();
-    s?.close();
-  }
+  closeServers(images?.server, canary?.server);
   // Every case above that aimed at it was refused before any connection.
   expect(canary.hits).toEqual([]);
 });

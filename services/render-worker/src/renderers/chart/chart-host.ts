@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ChartRenderPayload } from '@render/contracts';
 import type { Page } from 'puppeteer-core';
 import { buildPageConfig } from './chart-config.ts';
 import { chartJsExtensionFiles } from './chartjs-libraries.ts';
 import { closedHostHtml } from './closed-host-page.ts';
+import { compiledPageScript } from './page-script.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -79,28 +79,13 @@ function librarySources(): string[] {
   return [...files.map((file) => readFileSync(file, 'utf8')), chartPageScript()];
 }
 
-/**
- * How the page code (`page/`, TypeScript) becomes one classic script for the page (an IIFE: the page has no
- * modules): its entry, output name and esbuild options, shared with `scripts/build-services.mjs`, which
- * compiles it into the worker's dist/ for production.
- */
-const PAGE_BUILD = new URL('./chart-page.build.json', import.meta.url);
-
-/**
- * The compiled page code: the file the build put next to the bundle (production), else compiled from
- * source now with esbuild (a root devDependency, present wherever the TypeScript source runs).
- */
-function chartPageScript(): string {
-  const built = fileURLToPath(new URL('./chart-host.browser.js', import.meta.url));
-  if (existsSync(built)) return readFileSync(built, 'utf8');
-  const build = JSON.parse(readFileSync(PAGE_BUILD, 'utf8')) as { entry: string; esbuild: import('esbuild').BuildOptions };
-  const esbuild = require('esbuild') as typeof import('esbuild');
-  const entry = fileURLToPath(new URL(build.entry, PAGE_BUILD));
-  const result = esbuild.buildSync({ ...build.esbuild, entryPoints: [entry], write: false, logLevel: 'silent' });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error('the chart page script did not compile');
-  return output.text;
-}
+/** The chart page's code (`page/`): see page-script.ts. */
+const chartPageScript = () =>
+  compiledPageScript({
+    config: new URL('./chart-page.build.json', import.meta.url),
+    built: new URL('./chart-host.browser.js', import.meta.url),
+    name: 'the chart page script',
+  });
 
 /**
  * Highcharts' style sheet for styled mode (`chart.styledMode`), off (`media="not all"`) until a styled chart
@@ -144,40 +129,25 @@ export async function prepareChartPage(page: Page): Promise<void> {
 
 const WARM_UP_LABELS = ['a', 'b', 'c', 'd', 'e', 'f'];
 const WARM_UP_VALUES = [3, 7, 2, 9, 4, 6];
+/** A bar or line chart of the warm-up numbers, for the libraries that take Chart.js-shaped data. */
+const warmUpCategories = (library: 'chartjs' | 'd3', chartType: 'bar' | 'line') => ({
+  library,
+  chartType,
+  chartData: { labels: WARM_UP_LABELS, datasets: [{ label: 'x', data: WARM_UP_VALUES }] },
+  chartOptions: {},
+});
 const warmUpConfigs = () =>
-  (
-    [
-      {
-        library: 'chartjs',
-        chartType: 'bar',
-        chartData: { labels: WARM_UP_LABELS, datasets: [{ label: 'x', data: WARM_UP_VALUES }] },
-        chartOptions: {},
-      },
-      {
-        library: 'chartjs',
-        chartType: 'line',
-        chartData: { labels: WARM_UP_LABELS, datasets: [{ label: 'x', data: WARM_UP_VALUES }] },
-        chartOptions: {},
-      },
-      {
-        library: 'd3',
-        chartType: 'line',
-        chartData: { labels: WARM_UP_LABELS, datasets: [{ label: 'x', data: WARM_UP_VALUES }] },
-        chartOptions: {},
-      },
-      {
-        library: 'd3',
-        chartType: 'bar',
-        chartData: { labels: WARM_UP_LABELS, datasets: [{ label: 'x', data: WARM_UP_VALUES }] },
-        chartOptions: {},
-      },
-      {
-        library: 'highcharts',
-        chartData: {},
-        chartOptions: { chart: { type: 'column' }, xAxis: { categories: WARM_UP_LABELS }, series: [{ name: 'x', data: WARM_UP_VALUES }] },
-      },
-    ] as const
-  ).map((c) =>
+  [
+    warmUpCategories('chartjs', 'bar'),
+    warmUpCategories('chartjs', 'line'),
+    warmUpCategories('d3', 'line'),
+    warmUpCategories('d3', 'bar'),
+    {
+      library: 'highcharts',
+      chartData: {},
+      chartOptions: { chart: { type: 'column' }, xAxis: { categories: WARM_UP_LABELS }, series: [{ name: 'x', data: WARM_UP_VALUES }] },
+    },
+  ].map((c) =>
     buildPageConfig({ ...c, format: 'png', width: 400, height: 200, quality: 90, scale: 1, theme: 'light' } as ChartRenderPayload),
   );
 

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { chartJsExtensionFiles, chartJsFile } from './chartjs-libraries.ts';
 import { closedHostHtml } from './closed-host-page.ts';
+import { compiledPageScript } from './page-script.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -27,19 +27,13 @@ function chartJs2Files(): string[] {
 /** Between the two versions: Chart.js 2 keeps its own name; datalabels 0.7 registered itself globally there. */
 const KEEP_CHART_2 = 'window.Chart2 = window.Chart; window.ChartDataLabels2 = window.ChartDataLabels; window.Chart = undefined;';
 
-const PAGE_BUILD = new URL('./quickchart-page.build.json', import.meta.url);
-
-/** The compiled page code (see chart-host.ts's chartPageScript: the same, for page/quickchart.ts). */
-function pageScript(): string {
-  const built = fileURLToPath(new URL('./quickchart-host.browser.js', import.meta.url));
-  if (existsSync(built)) return readFileSync(built, 'utf8');
-  const build = JSON.parse(readFileSync(PAGE_BUILD, 'utf8')) as { entry: string; esbuild: import('esbuild').BuildOptions };
-  const esbuild = require('esbuild') as typeof import('esbuild');
-  const entry = fileURLToPath(new URL(build.entry, PAGE_BUILD));
-  const [output] = esbuild.buildSync({ ...build.esbuild, entryPoints: [entry], write: false, logLevel: 'silent' }).outputFiles;
-  if (!output) throw new Error('the QuickChart page script did not compile');
-  return output.text;
-}
+/** The QuickChart page's code (`page/quickchart.ts`): see page-script.ts. */
+const pageScript = () =>
+  compiledPageScript({
+    config: new URL('./quickchart-page.build.json', import.meta.url),
+    built: new URL('./quickchart-host.browser.js', import.meta.url),
+    name: 'the QuickChart page script',
+  });
 
 let cachedHost: string | undefined;
 

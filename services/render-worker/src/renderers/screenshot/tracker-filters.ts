@@ -164,15 +164,20 @@ export function addFilterList(filters: TrackerFilters, text: string, category: B
       for (const host of hosts) addRule(filters, host, { category, filter: line });
       continue;
     }
-    const parsed = parseFilter(line);
-    if ('skip' in parsed) {
-      filters.stats.skipped[parsed.skip]++;
-      continue;
-    }
-    const { host, ...rule } = parsed.rule;
-    addRule(filters, host, { category, ...rule });
+    addFilter(filters, line, category);
   }
   return filters;
+}
+
+/** One adblock filter: added as a rule of `category`, or counted under the reason it was skipped. */
+function addFilter(filters: TrackerFilters, filter: string, category: BlockCategory): void {
+  const parsed = parseFilter(filter);
+  if ('skip' in parsed) {
+    filters.stats.skipped[parsed.skip]++;
+    return;
+  }
+  const { host, ...rule } = parsed.rule;
+  addRule(filters, host, { category, ...rule });
 }
 
 const TRACKERDB_FILTER = /^! trackerdb_id:\S+ trackerdb_category:(\S+) trackerdb_filter\s*$/;
@@ -193,14 +198,7 @@ export function addTrackerDb(filters: TrackerFilters, text: string, source: stri
     if (!header) continue;
     const category = TrackerDbCategory[header[1]!];
     const filter = lines[++i]!.trim();
-    if (!category || !filter || filter.startsWith('!')) continue;
-    const parsed = parseFilter(filter);
-    if ('skip' in parsed) {
-      filters.stats.skipped[parsed.skip]++;
-      continue;
-    }
-    const { host, ...rule } = parsed.rule;
-    addRule(filters, host, { category, ...rule });
+    if (category && filter && !filter.startsWith('!')) addFilter(filters, filter, category);
   }
   return filters;
 }
