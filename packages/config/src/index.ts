@@ -44,6 +44,17 @@ export const LogLevel = Type.Union(
   { default: 'info' },
 );
 
+/** DATABASE_URL of a service that keeps its data in Postgres. */
+export const PostgresUrl = Type.String({ pattern: '^postgres(ql)?://' });
+
+/** The first settings of a service the gateway calls: where it listens, how much it logs, its Postgres. */
+export const postgresServiceSettings = (port: number) => ({
+  PORT: Type.Integer({ default: port }),
+  HOST: ListenHost,
+  LOG_LEVEL: LogLevel,
+  DATABASE_URL: PostgresUrl,
+});
+
 /**
  * REDIS_TLS, in the spelling of KEDA's redis TriggerAuthentication (`enable` | `disable`), so one secret key
  * turns TLS on for the services and for the autoscaler alike (infra/k8s/base/secrets.template.yaml).

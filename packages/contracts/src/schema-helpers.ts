@@ -31,3 +31,21 @@ export const boundedInteger = (field: string, bounds: { min: number; max: number
 export const conditional = (condition: Record<string, unknown>, consequence: Record<string, unknown>) =>
   // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable.
   ({ if: condition, then: consequence });
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * TypeBox lists every property of an object as required unless it is wrapped in Optional, and the request
+ * schemas keep their defaulted fields un-wrapped so that handlers see them filled in (Ajv applies the
+ * defaults). To a client (the OpenAPI document, an MCP tool) such a field is optional: this drops every
+ * property that has a `default` from one schema object's `required`, and removes `required` when nothing is
+ * left. It changes `node` in place: callers walk a copy.
+ */
+export function dropDefaultedRequired(node: Record<string, unknown>): void {
+  const properties = node.properties;
+  if (!isJsonObject(properties) || !Array.isArray(node.required)) return;
+  const required = node.required.filter((name) => !(isJsonObject(properties[name]) && 'default' in properties[name]));
+  if (required.length > 0) node.required = required;
+  else delete node.required;
+}

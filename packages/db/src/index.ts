@@ -70,3 +70,4 @@ export type {
   UserStatus,
   UsersTable,
 } from './schema.ts';
+export { postgresCheck, registerPostgres } from './service-postgres.ts';

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiKeysRepository,
@@ -15,17 +13,23 @@ import {
   UsersRepository,
 } from '../src/index.ts';
 import { migrations } from '../src/migrations/index.ts';
+import { newUser } from './helpers/new-user.ts';
+import { createThrowawayDatabase, type ThrowawayDatabase } from './helpers/throwaway-database.ts';
 
-// scripts/test always sets this (to the embedded or the given Postgres); fail
-// loudly rather than skip, so a misconfigured run cannot pass by testing nothing.
-const adminUrl = process.env.TEST_DATABASE_URL;
-if (!adminUrl) throw new Error('TEST_DATABASE_URL is required (run the tests through ./scripts/test)');
-
-// Each run gets its own database so it never touches dev data and parallel
-// runs against one server cannot collide.
-const databaseName = `render_test_${randomBytes(6).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
+let database: ThrowawayDatabase;
 let db: Kysely<DB>;
+
+/** The tables the migrations create besides `service_heartbeats`. */
+const TABLES = [
+  'users',
+  'api_keys',
+  'email_codes',
+  'password_resets',
+  'templates',
+  'template_stars',
+  'rate_limit_buckets',
+  'chart_short_urls',
+];
 
 async function tableExists(name: string): Promise<boolean> {
   const { rows } = await sql<{
@@ -43,17 +47,13 @@ async function tableRowCount(name: 'templates'): Promise<number> {
 }
 
 beforeAll(async () => {
-  await admin.connect();
-  await admin.query(`create database ${admin.escapeIdentifier(databaseName)}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  db = createDb(url.toString(), { poolSize: 2 });
+  database = await createThrowawayDatabase();
+  db = createDb(database.url, { poolSize: 2 });
 });
 
 afterAll(async () => {
   await db?.destroy();
-  await admin.query(`drop database if exists ${admin.escapeIdentifier(databaseName)} with (force)`);
-  await admin.end();
+  await database?.drop();
 });
 
 describe('migrations', () => {
@@ -63,16 +63,7 @@ describe('migrations', () => {
       Object.keys(migrations).map((name) => [name, 'Up', 'Success']),
     );
     expect(await tableExists('service_heartbeats')).toBe(true);
-    for (const table of [
-      'users',
-      'api_keys',
-      'email_codes',
-      'password_resets',
-      'templates',
-      'template_stars',
-      'rate_limit_buckets',
-      'chart_short_urls',
-    ]) {
+    for (const table of TABLES) {
       expect(await tableExists(table)).toBe(true);
     }
   });
@@ -90,18 +81,10 @@ describe('migrations', () => {
 
   it('accounts: emails are stored lowercased and a user has at most one active API key', async () => {
     const users = new UsersRepository(db);
-    const user = {
-      name: 'Ada',
-      password_hash: 'x',
-      company: null,
-      usage_source: 'other',
-      referral_source: 'other',
-      planned_services: ['html2img'],
-    };
-    await expect(users.create({ ...user, email: 'Ada@Example.com' })).rejects.toThrow(/check constraint/);
-    const created = await users.create({ ...user, email: 'ada@example.com' });
+    await expect(users.create(newUser('Ada', 'Ada@Example.com', ['html2img']))).rejects.toThrow(/check constraint/);
+    const created = await users.create(newUser('Ada', 'ada@example.com', ['html2img']));
     expect(created).toMatchObject({ role: 'user', status: 'pending', plan: 'free', planned_services: ['html2img'] });
-    expect(await users.create({ ...user, email: 'ada@example.com' })).toBeUndefined();
+    expect(await users.create(newUser('Ada', 'ada@example.com', ['html2img']))).toBeUndefined();
 
     const keys = new ApiKeysRepository(db);
     const key = (n: number) => ({ user_id: created!.id, key_hash: `hash-${n}`, key_ciphertext: 'c', prefix: 'rk_live_' });
@@ -114,15 +97,7 @@ describe('migrations', () => {
   });
 
   it('templates: public is irreversible in the schema and stars cannot go negative', async () => {
-    const owner = await new UsersRepository(db).create({
-      name: 'Tess',
-      email: 'tess@example.com',
-      password_hash: 'x',
-      company: null,
-      usage_source: 'other',
-      referral_source: 'other',
-      planned_services: ['svg2img'],
-    });
+    const owner = await new UsersRepository(db).create(newUser('Tess', 'tess@example.com', ['svg2img']));
     const templates = new TemplatesRepository(db);
     const id = await templates.create(owner!.id, { name: 'T', width: 100, height: 100, svg: '<svg/>', variables: [] });
     await expect(db.updateTable('templates').set({ is_public: true }).where('id', '=', id).execute()).rejects.toThrow(
@@ -139,15 +114,7 @@ describe('migrations', () => {
   });
 
   it('chart short URLs: read back until they expire, random ids only, owned rows go with the account', async () => {
-    const owner = await new UsersRepository(db).create({
-      name: 'Quinn',
-      email: 'quinn@example.com',
-      password_hash: 'x',
-      company: null,
-      usage_source: 'other',
-      referral_source: 'other',
-      planned_services: ['html2img'],
-    });
+    const owner = await new UsersRepository(db).create(newUser('Quinn', 'quinn@example.com', ['html2img']));
     const urls = new ChartShortUrlsRepository(db);
     const later = new Date(Date.now() + 60_000);
     const request = { chart: "{type:'bar'}", width: 500 };
@@ -198,16 +165,7 @@ describe('migrations', () => {
     expect(results.every((r) => r.direction === 'Down' && r.status === 'Success')).toBe(true);
     expect(results).toHaveLength(Object.keys(migrations).length);
     expect(await tableExists('service_heartbeats')).toBe(false);
-    for (const table of [
-      'users',
-      'api_keys',
-      'email_codes',
-      'password_resets',
-      'templates',
-      'template_stars',
-      'rate_limit_buckets',
-      'chart_short_urls',
-    ]) {
+    for (const table of TABLES) {
       expect(await tableExists(table)).toBe(false);
     }
   });

@@ -1,33 +1,24 @@
-import { randomBytes } from 'node:crypto';
 import type { TokenBucketStore } from '@render/contracts';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DB, migrateToLatest, PostgresBucketSet, PostgresTokenBuckets, sharedTake, takeAllShared } from '../src/index.ts';
+import { createThrowawayDatabase, type ThrowawayDatabase } from './helpers/throwaway-database.ts';
 
 // The auth service's login and mail limits: buckets in Postgres that say what they left, so a 429 carries a
 // true Retry-After (how long until the refusing bucket has a token again, on the database's clock).
 
-const adminUrl = process.env.TEST_DATABASE_URL;
-if (!adminUrl) throw new Error('TEST_DATABASE_URL is required (run the tests through ./scripts/test)');
-
-const databaseName = `render_test_${randomBytes(6).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
+let database: ThrowawayDatabase;
 let db: Kysely<DB>;
 
 beforeAll(async () => {
-  await admin.connect();
-  await admin.query(`create database ${admin.escapeIdentifier(databaseName)}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  db = createDb(url.toString(), { poolSize: 2 });
+  database = await createThrowawayDatabase();
+  db = createDb(database.url, { poolSize: 2 });
   await migrateToLatest(db);
 });
 
 afterAll(async () => {
   await db?.destroy();
-  await admin.query(`drop database if exists ${admin.escapeIdentifier(databaseName)} with (force)`);
-  await admin.end();
+  await database?.drop();
 });
 
 const HOUR_MS = 3_600_000;

@@ -20,4 +20,5 @@ export {
   serveRoute,
 } from './serve-route.ts';
 export { recordServedRoutes, routeKey, type ServedRoutes } from './served-routes.ts';
+export { registerInternalServiceBase, type ServiceServerOptions, serviceServerOptions } from './service-base.ts';
 export { MemoryTokenBuckets, TokenBuckets, takeAll } from './token-buckets.ts';

@@ -39,17 +39,16 @@ async function build(register: (app: FastifyInstance) => void): Promise<FastifyI
   return app;
 }
 
+/** The contract's call, `POST /api/greet/x`, with `authorization` and the JSON body `payload`. */
+const greetAs = (authorization: string, payload: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/api/greet/x', headers: { authorization }, payload });
+
 describe('serveRoute', () => {
   it('serves a contract at its method and path, validating with its schema', async () => {
     await build((app) =>
       serveRoute(app, guards, greet, async (request) => ({ success: true as const, hello: (request.body as { name: string }).name })),
     );
-    const ok = await app.inject({
-      method: 'POST',
-      url: '/api/greet/x',
-      headers: { authorization: 'Bearer good' },
-      payload: { name: 'Ada' },
-    });
+    const ok = await greetAs('Bearer good', { name: 'Ada' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ success: true, hello: 'Ada' });
     // Another method or path than the contract's is not served.
@@ -59,12 +58,7 @@ describe('serveRoute', () => {
 
   it('answers a body that breaks the contract with a 400 naming the field', async () => {
     await build((app) => serveRoute(app, guards, greet, async () => ({ success: true as const, hello: 'never' })));
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/greet/x',
-      headers: { authorization: 'Bearer good' },
-      payload: { name: 'A' },
-    });
+    const res = await greetAs('Bearer good', { name: 'A' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR', errors: [expect.objectContaining({ field: 'name' })] });
   });

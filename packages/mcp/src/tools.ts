@@ -1,6 +1,7 @@
 import {
   ChartConvertBody,
   CodeConvertBody,
+  dropDefaultedRequired,
   HtmlConvertBody,
   RenderLimits,
   ScreenshotConvertBody,
@@ -57,12 +58,7 @@ export function toolInputSchema(schema: object, omit: readonly string[] = TRANSP
     if (!isObject(node)) return;
     delete node['x-messages'];
     delete node.$id;
-    const properties = node.properties;
-    if (isObject(properties) && Array.isArray(node.required)) {
-      const required = node.required.filter((name) => !(isObject(properties[name]) && 'default' in properties[name]));
-      if (required.length > 0) node.required = required;
-      else delete node.required;
-    }
+    dropDefaultedRequired(node);
     for (const value of Object.values(node)) visit(value);
   };
   // Several MCP clients (and the model APIs behind them) refuse combinators at the top of a tool's schema;

@@ -5,18 +5,8 @@ export { RenderClient, type RenderClientOptions } from './client.ts';
 export { parseRetryAfter, RenderApiError, type RenderApiFieldError } from './errors.ts';
 export { type SignedTemplateUrlInput, type SignTemplateUrlInput, signTemplateUrl, templateImageSigningString } from './signed-url.ts';
 export { createsSomething, type FetchLike } from './transport.ts';
-export type {
-  CallOptions,
-  ChartRenderOptions,
-  CodeRenderOptions,
-  HtmlRenderOptions,
-  ImageMeta,
-  ImageWithMeta,
-  paths,
-  ScreenshotRenderOptions,
-  SvgRenderOptions,
-  TemplateRenderOptions,
-} from './types.ts';
+// The render options and answers, paths (the generated OpenAPI types) among them.
+export type * from './types.ts';
 export {
   parseSignatureHeader,
   signWebhookPayload,

@@ -13,13 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderApiError, RenderClient, verifyWebhookSignature } from '../src/index.ts';
 // The real account service (own throwaway database, real SMTP), templates service, render worker (real
 // Chromium, Redis) and gateway, on real sockets, as the gateway's own tests start them.
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
-import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import { verifiedUser } from './helpers/auth-stack.ts';
+import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 const BIN = resolve(import.meta.dirname, '../bin/renderapi.mjs');
 
-// startFullStack's parts, started here so the worker also gets the account service (webhook secrets).
-let stack: { auth: Stack; gateway: TestGateway; close(): Promise<void> };
+let stack: FullStack;
 let site: Server;
 let siteOrigin: string;
 let hooks: Server;
@@ -57,33 +56,11 @@ beforeAll(async () => {
   const hooksPort = (hooks.address() as AddressInfo).port;
   hooksOrigin = `http://127.0.0.1:${hooksPort}`;
 
-  const prefix = uniquePrefix('sdk');
-  const auth = await startStack();
-  const templates = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
-  const worker = await startWorker({
-    QUEUE_PREFIX: prefix,
-    AUTH_SERVICE_URL: auth.url,
-    INTERNAL_TOKEN,
-    RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${port},127.0.0.1:${hooksPort}`,
-  });
-  const gateway = await startGateway({
-    QUEUE_PREFIX: prefix,
-    AUTH_SERVICE_URL: auth.url,
-    TEMPLATES_SERVICE_URL: templates.url,
-    INTERNAL_TOKEN,
+  stack = await startFullStack('sdk', {
+    worker: { RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${port},127.0.0.1:${hooksPort}` },
     // The gateway refuses a webhook on a loopback address at submit time unless it is allow-listed too.
-    RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${hooksPort}`,
+    gateway: { RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${hooksPort}` },
   });
-  stack = {
-    auth,
-    gateway,
-    async close() {
-      await gateway.close();
-      await worker.close();
-      await templates.close();
-      await auth.close();
-    },
-  };
   user = await verifiedUser(stack.auth, { name: 'Sdk User' });
   render = new RenderClient({ baseUrl: stack.gateway.url, apiKey: user.apiKey });
   work = await mkdtemp(join(tmpdir(), 'render-sdk-'));

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DB } from '@render/db';
 import { createDb, migrateToLatest } from '@render/db';
 import type { FastifyInstance } from 'fastify';
@@ -148,6 +148,18 @@ export async function verifiedUser(stack: Stack, overrides: Record<string, unkno
   });
   const session = (await verify.json()) as { token: string; user: { apiKey: string } };
   return { ...body, userId, token: session.token, apiKey: session.user.apiKey };
+}
+
+/** Fills a user's window with `n` charged credits, `daysAgo` old, straight in the ledger; answers when they were taken. */
+export async function seedCharged(stack: Stack, userId: string, n: number, daysAgo = 0): Promise<Date> {
+  const created = new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000);
+  await stack.db
+    .insertInto('credit_ledger')
+    .values(
+      Array.from({ length: n }, () => ({ user_id: userId, request_id: randomUUID(), status: 'charged' as const, created_at: created })),
+    )
+    .execute();
+  return created;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tests assert on whatever JSON the service sent

@@ -9,29 +9,19 @@ export interface Decoded {
   pixel(x: number, y: number): [number, number, number, number];
 }
 
-export function decodePng(bytes: Buffer): Decoded {
-  const png = PNG.sync.read(bytes);
-  return {
-    width: png.width,
-    height: png.height,
-    pixel: (x, y) => {
-      const i = (png.width * y + x) * 4;
-      return [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!, png.data[i + 3]!];
-    },
-  };
-}
+/** An image from its RGBA bytes, row by row (what both decoders give). */
+const rgbaImage = ({ width, height, data }: { width: number; height: number; data: Uint8Array }): Decoded => ({
+  width,
+  height,
+  pixel: (x, y) => {
+    const i = (width * y + x) * 4;
+    return [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+  },
+});
 
-export function decodeJpeg(bytes: Buffer): Decoded {
-  const img = jpeg.decode(bytes, { useTArray: true });
-  return {
-    width: img.width,
-    height: img.height,
-    pixel: (x, y) => {
-      const i = (img.width * y + x) * 4;
-      return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!, img.data[i + 3]!];
-    },
-  };
-}
+export const decodePng = (bytes: Buffer): Decoded => rgbaImage(PNG.sync.read(bytes));
+
+export const decodeJpeg = (bytes: Buffer): Decoded => rgbaImage(jpeg.decode(bytes, { useTArray: true }));
 
 /** Width and height from a WebP's first image chunk (lossy VP8 or lossless VP8L). */
 export function webpSize(bytes: Buffer): { width: number; height: number } {
@@ -49,3 +39,19 @@ export function webpSize(bytes: Buffer): { width: number; height: number } {
 /** Close enough for anti-aliased, compressed output. */
 export const near = (actual: number[], expected: number[], tolerance = 12) =>
   expected.every((v, i) => Math.abs((actual[i] ?? -999) - v) <= tolerance);
+
+/**
+ * Share of the pixels sampled every `step` pixels each way that are close to `rgba`: robust to where exactly
+ * a chart library puts its bars.
+ */
+export function colourShare(img: Decoded, rgba: number[], step: number, tolerance = 12): number {
+  let hits = 0;
+  let total = 0;
+  for (let y = 0; y < img.height; y += step) {
+    for (let x = 0; x < img.width; x += step) {
+      total += 1;
+      if (near(img.pixel(x, y), rgba, tolerance)) hits += 1;
+    }
+  }
+  return hits / total;
+}

@@ -1,17 +1,7 @@
-import { dbPlugin as db, repositoriesPlugin as repositories } from '@render/db';
-import {
-  ajvOptions,
-  clientErrorHandler,
-  errorHandler,
-  frameworkErrors,
-  health,
-  metrics,
-  RequestLogController,
-  requestIdOptions,
-} from '@render/fastify-kit';
+import { postgresCheck, registerPostgres } from '@render/db';
+import { registerInternalServiceBase, serviceServerOptions } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { sql } from 'kysely';
 import type { AuthConfig } from './config.ts';
 import { bootstrapAdmin } from './lib/admin-bootstrap.ts';
 import creditReconciler from './plugins/credit-reconciler.plugin.ts';
@@ -32,16 +22,12 @@ import webhookSecretRoutes from './routes/webhook-secret.routes.ts';
 
 export function serverOptions(config: AuthConfig): FastifyServerOptions {
   return {
-    logger: loggerOptions('auth', config.LOG_LEVEL),
-    // One line per request instead of Fastify's two; the gateway's calls (credits, API keys) belong to a
-    // request the gateway logs already, so their successes are logged at debug.
-    logController: new RequestLogController({ quiet: (request) => request.url.startsWith('/internal/') }),
-    bodyLimit: config.BODY_LIMIT_BYTES,
-    ajv: ajvOptions,
-    frameworkErrors,
-    clientErrorHandler,
-    // X-Request-Id: the caller's (validated) or a new one, in every log line and answer of the request.
-    ...requestIdOptions,
+    ...serviceServerOptions({
+      logger: loggerOptions('auth', config.LOG_LEVEL),
+      bodyLimit: config.BODY_LIMIT_BYTES,
+      // The gateway's calls (credits, API keys) belong to a request the gateway logs already.
+      quiet: (request) => request.url.startsWith('/internal/'),
+    }),
     // The gateway sets X-Forwarded-For; per-IP login limits need the client's address, so trust it (only).
     trustProxy: config.TRUST_PROXY,
   };
@@ -50,21 +36,8 @@ export function serverOptions(config: AuthConfig): FastifyServerOptions {
 /** The auth service as one plugin: dependencies first, then routes. server.ts and the tests both register it. */
 export default async function app(fastify: FastifyInstance, opts: { config: AuthConfig }) {
   const { config } = opts;
-  await fastify.register(errorHandler);
-  await fastify.register(db, { url: config.DATABASE_URL });
-  await fastify.register(repositories);
-  // /metrics is served open: this service is reachable only inside the cluster (the gateway guards its own).
-  await fastify.register(metrics, { service: 'auth' });
-  await fastify.register(health, {
-    checks: [
-      {
-        name: 'postgres',
-        check: async () => {
-          await sql`select 1`.execute(fastify.db);
-        },
-      },
-    ],
-  });
+  await registerInternalServiceBase(fastify, { service: 'auth', checks: [postgresCheck(fastify)] });
+  await registerPostgres(fastify, config.DATABASE_URL);
   await fastify.register(security, {
     apiKeyEncryptionKey: config.API_KEY_ENCRYPTION_KEY,
     internalToken: config.INTERNAL_TOKEN,

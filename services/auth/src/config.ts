@@ -1,13 +1,10 @@
-import { ConfigError, ListenHost, LogLevel, loadConfig } from '@render/config';
+import { ConfigError, loadConfig, postgresServiceSettings } from '@render/config';
 import { type Static, Type } from 'typebox';
 
 const Optional = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
 
 export const AuthConfigSchema = Type.Object({
-  PORT: Type.Integer({ default: 3001 }),
-  HOST: ListenHost,
-  LOG_LEVEL: LogLevel,
-  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  ...postgresServiceSettings(3001),
   /** HS256 key; 32+ characters so it cannot be brute-forced from one token. */
   JWT_SECRET: Type.String({ minLength: 32 }),
   JWT_EXPIRES_IN: Type.String({ default: '7d' }),

@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proPriceEnv, proPrices } from '../src/stand-in/stand-in-prices.ts';
 import { type StripeStandIn, startStripeStandIn } from '../src/stand-in/stripe-stand-in.ts';
-import { json, STRONG_PASSWORD, type Stack, startStack, verifiedUser } from './helpers/stack.ts';
+import { json, STRONG_PASSWORD, type Stack, startStack, suiteStack, verifiedUser } from './helpers/stack.ts';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 const PRICES = proPrices('price');
@@ -295,15 +295,10 @@ describe('webhook', () => {
 });
 
 describe('without STRIPE_SECRET_KEY', () => {
-  let bare: Stack;
-  beforeAll(async () => {
-    bare = await startStack();
-  });
-  afterAll(async () => {
-    await bare?.close();
-  });
+  const bareStack = suiteStack();
 
   it('answers 503 "Billing is not configured" while the rest of the service works', async () => {
+    const bare = bareStack();
     const user = await verifiedUser(bare);
     const login = await bare.call('POST', '/api/auth/login', { body: { email: user.email.toLowerCase(), password: STRONG_PASSWORD } });
     expect(login.status).toBe(200);

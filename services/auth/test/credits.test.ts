@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditLimitMessage } from '../src/lib/credits.ts';
-import { INTERNAL_TOKEN, json, type Stack, startStack, verifiedUser } from './helpers/stack.ts';
+import { INTERNAL_TOKEN, json, type Stack, seedCharged, startStack, verifiedUser } from './helpers/stack.ts';
 
 let stack: Stack;
 let unlimited: Stack;
@@ -29,16 +29,15 @@ const settleBatch = (s: Stack, requestIds: string[], outcome: 'charged' | 'relea
 const statusOf = async (s: Stack, requestId: string) =>
   (await s.db.selectFrom('credit_ledger').select('status').where('request_id', '=', requestId).executeTakeFirst())?.status;
 
-/** Fills a user's window with `n` charged credits, `daysAgo` old, straight in the ledger; answers when they were taken. */
-async function seedCharged(s: Stack, userId: string, n: number, daysAgo = 0): Promise<Date> {
-  const created = new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000);
-  await s.db
-    .insertInto('credit_ledger')
-    .values(
-      Array.from({ length: n }, () => ({ user_id: userId, request_id: randomUUID(), status: 'charged' as const, created_at: created })),
-    )
-    .execute();
-  return created;
+/** 50 reserves at once (`reserveFor` names the account its way) for a Free account with one credit left: exactly one takes it. */
+async function expectOneOfFiftyTakesTheLast(reserveFor: (user: Awaited<ReturnType<typeof verifiedUser>>) => Promise<Response>) {
+  const user = await verifiedUser(stack);
+  await seedCharged(stack, user.userId, 49);
+  const results = await Promise.all(Array.from({ length: 50 }, () => reserveFor(user)));
+  const statuses = results.map((r) => r.status);
+  expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+  expect(statuses.filter((s) => s === 402)).toHaveLength(49);
+  expect((await usage(stack, user.token)).used).toBe(50);
 }
 
 describe('credits: reserve, settle and usage', () => {
@@ -108,13 +107,7 @@ describe('credits: reserve, settle and usage', () => {
   });
 
   it('lets exactly one of 50 concurrent reserves take the last credit', async () => {
-    const user = await verifiedUser(stack);
-    await seedCharged(stack, user.userId, 49);
-    const results = await Promise.all(Array.from({ length: 50 }, () => reserve(stack, user.userId)));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
-    expect((await usage(stack, user.token)).used).toBe(50);
+    await expectOneOfFiftyTakesTheLast((user) => reserve(stack, user.userId));
   });
 
   it('gives Pro users and administrators unlimited credits', async () => {
@@ -261,13 +254,7 @@ describe('credits: reserved by API key, settled in batches', () => {
   });
 
   it('lets exactly one of 50 concurrent reserves by key take the last credit', async () => {
-    const user = await verifiedUser(stack);
-    await seedCharged(stack, user.userId, 49);
-    const results = await Promise.all(Array.from({ length: 50 }, () => reserveByKey(stack, user.apiKey)));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
-    expect((await usage(stack, user.token)).used).toBe(50);
+    await expectOneOfFiftyTakesTheLast((user) => reserveByKey(stack, user.apiKey));
   });
 
   it('settles the charges a reservation call carries, whatever its answer', async () => {

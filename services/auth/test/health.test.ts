@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stack, startStack } from './helpers/stack.ts';
+import { expectLiveAndReady } from '@render/test-stack/health-probes';
+import { describe, expect, it } from 'vitest';
+import { suiteStack } from './helpers/stack.ts';
 
 describe('auth health and metrics', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = suiteStack();
 
   it('is live and ready with Postgres', async () => {
-    const live = await fetch(`${stack.url}/health/live`);
-    expect(live.status).toBe(200);
-    expect(await live.json()).toEqual({ status: 'ok' });
-    const ready = await fetch(`${stack.url}/health/ready`);
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok' } });
+    await expectLiveAndReady(stack().url, ['postgres']);
   });
 
   it('serves metrics with the route pattern', async () => {
-    const res = await fetch(`${stack.url}/metrics`);
+    const res = await fetch(`${stack().url}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain('process_resident_memory_bytes');

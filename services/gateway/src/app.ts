@@ -1,16 +1,6 @@
 import { AppError } from '@render/contracts';
 import { parseAllowlist } from '@render/egress-policy';
-import {
-  ajvOptions,
-  clientErrorHandler,
-  errorHandler,
-  frameworkErrors,
-  health,
-  metrics,
-  RequestLogController,
-  requestIdOptions,
-  requireInternalToken,
-} from '@render/fastify-kit';
+import { errorHandler, health, metrics, requireInternalToken, serviceServerOptions } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { anonymousAdvantages, type GatewayConfig } from './config.ts';
@@ -50,15 +40,7 @@ import { parseWebhookPorts } from './webhooks/webhook-target.ts';
 
 export function serverOptions(config: GatewayConfig): FastifyServerOptions {
   return {
-    logger: loggerOptions('gateway', config.LOG_LEVEL),
-    // One line per request instead of Fastify's two.
-    logController: new RequestLogController(),
-    bodyLimit: config.BODY_LIMIT_BYTES,
-    ajv: ajvOptions,
-    frameworkErrors,
-    clientErrorHandler,
-    // X-Request-Id: the caller's (validated) or a new one, in every log line and answer of the request.
-    ...requestIdOptions,
+    ...serviceServerOptions({ logger: loggerOptions('gateway', config.LOG_LEVEL), bodyLimit: config.BODY_LIMIT_BYTES }),
     // Render calls legitimately take seconds; the deadline is enforced by the queue wait, not the socket.
     requestTimeout: config.RENDER_DEADLINE_MS + 10_000,
     trustProxy: config.TRUST_PROXY,

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The real account service, in-process on a throwaway database, exactly as its own tests start it.
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { INTERNAL_TOKEN, type Stack, seedCharged, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { recordingProxy } from './helpers/recording-proxy.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
@@ -36,43 +35,48 @@ afterAll(async () => {
   await auth?.close();
 });
 
+/** A gateway of the test's own on the shared queues, calling the account service at `authUrl`, settling every `batchMs`. */
+const ownGateway = (authUrl: string, batchMs?: string) =>
+  startGateway({
+    QUEUE_PREFIX: queuePrefix,
+    AUTH_SERVICE_URL: authUrl,
+    INTERNAL_TOKEN,
+    ...(batchMs ? { CREDIT_SETTLE_BATCH_MS: batchMs } : {}),
+  });
+
+/** The HTML convert call this file makes, on `on`, with `headers`. */
+const convertOn = (on: TestGateway, headers: Record<string, string> = {}) =>
+  on.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, headers);
+
+/** A convert with the key on `on` that answers an image, read to its end. */
+async function convertAndRead(on: TestGateway, apiKey: string): Promise<void> {
+  const res = await convertOn(on, { 'x-api-key': apiKey });
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+}
+
 const used = async (token: string): Promise<number> => {
   const res = await auth.call('GET', '/api/auth/usage', { token });
   return ((await res.json()) as { data: { used: number } }).data.used;
 };
 
-async function seedCharged(userId: string, n: number) {
-  await auth.db
-    .insertInto('credit_ledger')
-    .values(Array.from({ length: n }, () => ({ user_id: userId, request_id: randomUUID(), status: 'charged' as const })))
-    .execute();
-}
-
 describe('authenticated convert calls and credits', () => {
   it('charges one credit for an image, with the key in X-API-Key or as a Bearer', async () => {
     const user = await verifiedUser(auth);
     expect(user.apiKey).toMatch(/^rk_/);
-    const res = await gateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+    const res = await convertOn(gateway, { 'x-api-key': user.apiKey });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(await used(user.token)).toBe(1);
 
-    const bearer = await gateway.post(
-      '/api/html-to-img/convert',
-      { html: HTML, width: 50, height: 50 },
-      { authorization: `Bearer ${user.apiKey}` },
-    );
+    const bearer = await convertOn(gateway, { authorization: `Bearer ${user.apiKey}` });
     expect(bearer.status).toBe(200);
     expect(await used(user.token)).toBe(2);
   });
 
   it('accepts the session token (JWT) as a Bearer and charges that account', async () => {
     const user = await verifiedUser(auth);
-    const res = await gateway.post(
-      '/api/html-to-img/convert',
-      { html: HTML, width: 50, height: 50 },
-      { authorization: `Bearer ${user.token}` },
-    );
+    const res = await convertOn(gateway, { authorization: `Bearer ${user.token}` });
     expect(res.status).toBe(200);
     expect(await used(user.token)).toBe(1);
   });
@@ -80,9 +84,9 @@ describe('authenticated convert calls and credits', () => {
   it('settles the charge after the answer, which already counts the credit as used', async () => {
     const user = await verifiedUser(auth);
     const ledger = () => auth.db.selectFrom('credit_ledger').select('status').where('user_id', '=', user.userId).execute();
-    const own = await startGateway({ QUEUE_PREFIX: queuePrefix, AUTH_SERVICE_URL: auth.url, INTERNAL_TOKEN });
+    const own = await ownGateway(auth.url);
     try {
-      const res = await own.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+      const res = await convertOn(own, { 'x-api-key': user.apiKey });
       expect(res.status).toBe(200);
       // Reserved or already charged, the credit counts as used the moment the image is answered.
       expect(await used(user.token)).toBe(1);
@@ -96,8 +100,7 @@ describe('authenticated convert calls and credits', () => {
     const user = await verifiedUser(auth);
     await auth.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
     // The session token, whose identity the gateway caches (API keys are verified on every call).
-    const convert = () =>
-      gateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { authorization: `Bearer ${user.token}` });
+    const convert = () => convertOn(gateway, { authorization: `Bearer ${user.token}` });
     const ok = await convert();
     expect(ok.status).toBe(200);
     expect(await used(user.token)).toBe(1);
@@ -105,7 +108,7 @@ describe('authenticated convert calls and credits', () => {
     // Downgraded and out of credits while the gateway still holds the session as Pro (its identity cache):
     // the render runs alongside the reservation, but the refusal wins and nothing is charged.
     await auth.db.updateTable('users').set({ plan: 'free' }).where('id', '=', user.userId).execute();
-    await seedCharged(user.userId, 49);
+    await seedCharged(auth, user.userId, 49);
     const refused = await convert();
     expect(refused.status).toBe(402);
     expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
@@ -124,13 +127,9 @@ describe('authenticated convert calls and credits', () => {
 
   it('lets exactly one of 50 concurrent converts use the last credit; the rest are served free on the address’s allowance', async () => {
     const user = await verifiedUser(auth);
-    await seedCharged(user.userId, 49);
+    await seedCharged(auth, user.userId, 49);
     const from = { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        gateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey, ...from }),
-      ),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => convertOn(gateway, { 'x-api-key': user.apiKey, ...from })));
     const statuses = results.map((r) => r.status);
     // The rest fall back to the address's anonymous allowance (unbounded on this gateway): free images, never a second charge.
     expect(statuses.every((s) => s === 200)).toBe(true);
@@ -140,10 +139,9 @@ describe('authenticated convert calls and credits', () => {
 
   it('serves a Free account out of credits on its address’s anonymous allowance, never worse off than no account, then 402', async () => {
     const user = await verifiedUser(auth);
-    await seedCharged(user.userId, 50);
+    await seedCharged(auth, user.userId, 50);
     const from = { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
-    const call = () =>
-      strictGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey, ...from });
+    const call = () => convertOn(strictGateway, { 'x-api-key': user.apiKey, ...from });
     for (let i = 0; i < 3; i++) {
       const res = await call();
       expect(res.status).toBe(200);
@@ -158,7 +156,7 @@ describe('authenticated convert calls and credits', () => {
     expect(await spent.json()).toMatchObject({ code: 'PAYMENT_REQUIRED', message: expect.stringMatching(LIMIT_MESSAGE) });
     // Nothing was charged past the plan, and the fallback used the same allowance as a call without a key.
     expect(await used(user.token)).toBe(50);
-    const anonymous = await strictGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, from);
+    const anonymous = await convertOn(strictGateway, from);
     expect(anonymous.status).toBe(429);
     await anonymous.arrayBuffer();
   });
@@ -178,14 +176,10 @@ describe('authenticated convert calls and credits', () => {
   });
 
   it('answers 503 to authenticated calls when the account service is down, and still serves anonymous ones', async () => {
-    const res = await authDownGateway.post(
-      '/api/html-to-img/convert',
-      { html: HTML, width: 50, height: 50 },
-      { 'x-api-key': 'rk_whatever' },
-    );
+    const res = await convertOn(authDownGateway, { 'x-api-key': 'rk_whatever' });
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    const anonymous = await authDownGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 });
+    const anonymous = await convertOn(authDownGateway);
     expect(anonymous.status).toBe(200);
   });
 });
@@ -237,19 +231,12 @@ describe('charges settled after the answer, in batches', () => {
   it('carries each charge on the next reservation call, and sends those left when the gateway closes', async () => {
     const proxy = await recordingProxy(auth.url);
     // A long batch window, so only the calls themselves and the close move charges.
-    const own = await startGateway({
-      QUEUE_PREFIX: queuePrefix,
-      AUTH_SERVICE_URL: proxy.url,
-      INTERNAL_TOKEN,
-      CREDIT_SETTLE_BATCH_MS: '600000',
-    });
+    const own = await ownGateway(proxy.url, '600000');
     let closed = false;
     try {
       const user = await verifiedUser(auth);
       for (let i = 0; i < 3; i++) {
-        const res = await own.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
-        expect(res.status).toBe(200);
-        await res.arrayBuffer();
+        await convertAndRead(own, user.apiKey);
       }
       // Answered and counted, not yet settled: the last charge waits for a call to carry it.
       expect(await used(user.token)).toBe(3);
@@ -287,17 +274,10 @@ describe('charges settled after the answer, in batches', () => {
   it('retries a batch the account service did not confirm until it is charged: a delivered image is never left unbilled', async () => {
     let refusals = 2;
     const proxy = await recordingProxy(auth.url, (path) => path === '/internal/credits/settle-batch' && refusals-- > 0);
-    const own = await startGateway({
-      QUEUE_PREFIX: queuePrefix,
-      AUTH_SERVICE_URL: proxy.url,
-      INTERNAL_TOKEN,
-      CREDIT_SETTLE_BATCH_MS: '20',
-    });
+    const own = await ownGateway(proxy.url, '20');
     const user = await verifiedUser(auth);
     try {
-      const res = await own.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
-      expect(res.status).toBe(200);
-      await res.arrayBuffer();
+      await convertAndRead(own, user.apiKey);
       const deadline = Date.now() + 5_000;
       while ((await statuses(user.userId))[0] !== 'charged' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(await statuses(user.userId)).toEqual(['charged']);
@@ -313,17 +293,10 @@ describe('charges settled after the answer, in batches', () => {
 
   it('leaves a batch the account service did not confirm reserved, counted as used, for its sweep', async () => {
     const proxy = await recordingProxy(auth.url, (path) => path === '/internal/credits/settle-batch');
-    const own = await startGateway({
-      QUEUE_PREFIX: queuePrefix,
-      AUTH_SERVICE_URL: proxy.url,
-      INTERNAL_TOKEN,
-      CREDIT_SETTLE_BATCH_MS: '600000',
-    });
+    const own = await ownGateway(proxy.url, '600000');
     const user = await verifiedUser(auth);
     try {
-      const res = await own.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
-      expect(res.status).toBe(200);
-      await res.arrayBuffer();
+      await convertAndRead(own, user.apiKey);
     } finally {
       await own.close();
       await proxy.close();
@@ -357,7 +330,7 @@ describe('anonymous convert calls', () => {
     }
     expect(statuses).toEqual([400, 400, 400, 429]);
     const user = await verifiedUser(auth);
-    const res = await strictGateway.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50 }, { 'x-api-key': user.apiKey });
+    const res = await convertOn(strictGateway, { 'x-api-key': user.apiKey });
     expect(res.status).toBe(200);
   });
 

@@ -114,23 +114,32 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 // Loopback but not allow-listed: must never see a delivery.
 let canary: Awaited<ReturnType<typeof startReceiver>>;
 
+/** A worker for `queues` of `queuePrefix` that delivers webhooks, to the receiver only. */
+const startDeliveringWorker = (queuePrefix: string, queues: string) =>
+  startWorker({
+    QUEUE_PREFIX: queuePrefix,
+    RENDER_QUEUES: queues,
+    AUTH_SERVICE_URL: auth.url,
+    INTERNAL_TOKEN,
+    RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
+  });
+
+/** What a gateway on the queues of `queuePrefix` needs to reach this file's account and templates services. */
+const servicesEnv = (queuePrefix: string) => ({
+  QUEUE_PREFIX: queuePrefix,
+  AUTH_SERVICE_URL: auth.url,
+  TEMPLATES_SERVICE_URL: templates.url,
+  INTERNAL_TOKEN,
+});
+
 beforeAll(async () => {
   receiver = await startReceiver();
   canary = await startReceiver();
   auth = await startStack();
   templates = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
-  worker = await startWorker({
-    QUEUE_PREFIX: prefix,
-    RENDER_QUEUES: 'html,svg,screenshot',
-    AUTH_SERVICE_URL: auth.url,
-    INTERNAL_TOKEN,
-    RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
-  });
+  worker = await startDeliveringWorker(prefix, 'html,svg,screenshot');
   gateway = await startGateway({
-    QUEUE_PREFIX: prefix,
-    AUTH_SERVICE_URL: auth.url,
-    TEMPLATES_SERVICE_URL: templates.url,
-    INTERNAL_TOKEN,
+    ...servicesEnv(prefix),
     // Wider than the worker's on purpose (as a stale or mistaken copy would be): the gateway only refuses
     // literal addresses early, so these reach the worker, whose check at delivery must refuse them.
     RENDER_EGRESS_ALLOWLIST: [
@@ -475,10 +484,7 @@ describe('async renders with webhooks', () => {
   it('WEBHOOK_PORTS: a webhook on another port gets a 400 at submission, one on an allowed port is delivered', async () => {
     // Another replica of the same deployment whose workers could reach only the receiver's port.
     const strict = await startGateway({
-      QUEUE_PREFIX: prefix,
-      AUTH_SERVICE_URL: auth.url,
-      TEMPLATES_SERVICE_URL: templates.url,
-      INTERNAL_TOKEN,
+      ...servicesEnv(prefix),
       RENDER_EGRESS_ALLOWLIST: [receiver.port, canary.port].map((p) => `127.0.0.1:${p}`).join(','),
       WEBHOOK_PORTS: ` ${receiver.port} `,
     });
@@ -562,10 +568,7 @@ describe('async renders with webhooks', () => {
   it('admits a name resolving to an allow-listed address (localhost when 127.0.0.1:port is listed), at submission and delivery', async () => {
     // Gateway and worker both list 127.0.0.1:<receiver> only.
     const listed = await startGateway({
-      QUEUE_PREFIX: prefix,
-      AUTH_SERVICE_URL: auth.url,
-      TEMPLATES_SERVICE_URL: templates.url,
-      INTERNAL_TOKEN,
+      ...servicesEnv(prefix),
       RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
     });
     try {
@@ -604,10 +607,7 @@ describe('webhooks without a worker to deliver them', () => {
   it('answers 503 with Retry-After while no worker consumes the webhook queue, accepting and charging nothing; 202 once one does', async () => {
     const lonely = uniquePrefix('no-webhook-worker');
     const alone = await startGateway({
-      QUEUE_PREFIX: lonely,
-      AUTH_SERVICE_URL: auth.url,
-      TEMPLATES_SERVICE_URL: templates.url,
-      INTERNAL_TOKEN,
+      ...servicesEnv(lonely),
       RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
     });
     const redis = new Redis(await testRedisUrl());
@@ -633,13 +633,7 @@ describe('webhooks without a worker to deliver them', () => {
       expect(metrics).toMatch(/^webhook_consumers\{service="gateway"\} 0$/m);
 
       // A worker that delivers webhooks comes: accepted and delivered.
-      late = await startWorker({
-        QUEUE_PREFIX: lonely,
-        RENDER_QUEUES: 'html',
-        AUTH_SERVICE_URL: auth.url,
-        INTERNAL_TOKEN,
-        RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
-      });
+      late = await startDeliveringWorker(lonely, 'html');
       expect((await post('/hooks/late')).status).toBe(202);
       await waitFor('the delivery', () => receiver.received.find((r) => r.path === '/hooks/late'));
       // It goes: refused again at once (it unlists itself as it closes).

@@ -1,5 +1,5 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
-import { type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
+import { colourShare, type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
 import { xmlProblem } from '@render/test-stack/strict-xml';
 import { closeInOrder } from '@render/test-stack/teardown';
 import { XMLValidator } from 'fast-xml-parser';
@@ -38,18 +38,7 @@ async function png(body: Record<string, unknown>): Promise<Decoded> {
   return decodePng(buf);
 }
 
-/** Share of sampled pixels close to `rgb`: robust to where exactly a library puts its bars. */
-function share(img: Decoded, rgb: number[], tolerance = 12): number {
-  let hits = 0;
-  let total = 0;
-  for (let y = 0; y < img.height; y += 4) {
-    for (let x = 0; x < img.width; x += 4) {
-      total += 1;
-      if (near(img.pixel(x, y), rgb, tolerance)) hits += 1;
-    }
-  }
-  return hits / total;
-}
+const share = (img: Decoded, rgb: number[], tolerance = 12) => colourShare(img, rgb, 4, tolerance);
 
 const labels = ['Q1', 'Q2', 'Q3', 'Q4'];
 const twoSeries = {

@@ -1,23 +1,15 @@
-import type { RenderWorkerHandle } from '@render/render-worker';
 import { type Decoded, decodePng, near } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import { startGatewayWithWorker, type TestGateway } from './helpers/stack.ts';
 
 // Issue 14 through the whole path (gateway checks → queue → worker's chart page): configs from Chart.js's
 // documentation that used to answer 400 (data forms) or 422 (time scales) now come back as images.
 let gateway: TestGateway;
-let worker: RenderWorkerHandle;
 
 beforeAll(async () => {
-  const prefix = uniquePrefix('chartjs-e2e');
-  worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_QUEUES: 'chart' });
-  gateway = await startGateway({ QUEUE_PREFIX: prefix });
+  gateway = await startGatewayWithWorker('chartjs-e2e', { RENDER_QUEUES: 'chart' });
 });
-
-afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-});
+afterAll(async () => gateway?.close());
 
 async function png(body: Record<string, unknown>): Promise<Decoded> {
   const res = await gateway.post('/api/chart-to-img/convert', { library: 'chartjs', width: 400, height: 250, ...body });

@@ -4,6 +4,7 @@ import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import { missingTextCases } from './helpers/validation-cases.ts';
 
 const CONVERT = '/api/code-to-img/convert';
 const MONOKAI_BG = [0x27, 0x28, 0x22, 255];
@@ -171,10 +172,7 @@ describe('POST /api/code-to-img/convert', () => {
 
 describe('code request validation', () => {
   it.each([
-    [{}, 'Please enter some code'],
-    [{ code: '' }, 'Please enter some code'],
-    [{ code: '  \n\t ' }, 'Please enter some code'],
-    [{ code: 42 }, 'Please enter some code'],
+    ...missingTextCases('code', 'Please enter some code', '  \n\t '),
     [{ code: 'x', height: 'tall' }, 'height must be "auto" or a whole number between 50 and 4000'],
     [{ code: 'x', height: 10 }, 'height must be between 50 and 4000'],
     [{ code: 'x', fontSize: 100 }, 'fontSize must be between 8 and 72'],

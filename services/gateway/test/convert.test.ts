@@ -23,6 +23,14 @@ afterAll(async () => {
 
 const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer());
 
+/** The PNG a 200 answer carries, checked to be `width`×`height` pixels. */
+async function pngSized(res: Response, width: number, height: number) {
+  expect(res.status).toBe(200);
+  const img = decodePng(await bytes(res));
+  expect([img.width, img.height]).toEqual([width, height]);
+  return img;
+}
+
 describe('GET /api/ping', () => {
   it('answers pong', async () => {
     const res = await fetch(`${gateway.url}/api/ping`);
@@ -48,9 +56,7 @@ describe('POST /api/html-to-img/convert', () => {
 
   it('applies scale as the device scale factor (width×scale by height×scale)', async () => {
     const res = await gateway.post('/api/html-to-img/convert', { html: RED_BOX, width: 300, height: 200, scale: 2 });
-    expect(res.status).toBe(200);
-    const img = decodePng(await bytes(res));
-    expect([img.width, img.height]).toEqual([600, 400]);
+    const img = await pngSized(res, 600, 400);
     // The 100×80 CSS-pixel box now covers 200×160 device pixels.
     expect(near(img.pixel(190, 150), [255, 0, 0, 255])).toBe(true);
     expect(near(img.pixel(210, 170), [255, 255, 255, 255])).toBe(true);
@@ -143,9 +149,7 @@ describe('POST /api/html-to-img/convert', () => {
 describe('POST /api/svg-to-img/convert', () => {
   it('renders SVG to PNG at the requested size, scaled by its viewBox', async () => {
     const res = await gateway.post('/api/svg-to-img/convert', { svg: BLUE_SVG, width: 200, height: 200 });
-    expect(res.status).toBe(200);
-    const img = decodePng(await bytes(res));
-    expect([img.width, img.height]).toEqual([200, 200]);
+    const img = await pngSized(res, 200, 200);
     expect(near(img.pixel(10, 10), [0, 0, 255, 255])).toBe(true);
     expect(near(img.pixel(150, 150), [255, 255, 255, 255])).toBe(true);
   });

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { expectLiveAndReady, expectLiveNotReady } from '@render/test-stack/health-probes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
@@ -31,21 +32,12 @@ describe('gateway health and metrics', () => {
   });
 
   it('is live and ready with Redis', async () => {
-    const live = await fetch(`${gateway.url}/health/live`);
-    expect(live.status).toBe(200);
-    expect(await live.json()).toEqual({ status: 'ok' });
-    const ready = await fetch(`${gateway.url}/health/ready`);
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { redis: 'ok' } });
+    await expectLiveAndReady(gateway.url, ['redis']);
   });
 
   it('is live but not ready without Redis', async () => {
-    expect((await fetch(`${down.url}/health/live`)).status).toBe(200);
-    const ready = await fetch(`${down.url}/health/ready`);
-    expect(ready.status).toBe(503);
-    const body = (await ready.json()) as { status: string; checks: Record<string, string> };
+    const body = await expectLiveNotReady(down.url, 'redis');
     expect(body.status).toBe('unavailable');
-    expect(body.checks.redis).not.toBe('ok');
   });
 
   it('refuses /metrics without the internal token', async () => {

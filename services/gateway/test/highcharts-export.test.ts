@@ -1,5 +1,5 @@
 import type { RenderWorkerHandle } from '@render/render-worker';
-import { type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
+import { colourShare, type Decoded, decodeJpeg, decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
@@ -26,17 +26,7 @@ afterAll(async () => {
 const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer());
 const RED = [255, 0, 0, 255];
 
-function share(img: Decoded, rgb: number[], tolerance = 12): number {
-  let hits = 0;
-  let total = 0;
-  for (let y = 0; y < img.height; y += 3) {
-    for (let x = 0; x < img.width; x += 3) {
-      total += 1;
-      if (near(img.pixel(x, y), rgb, tolerance)) hits += 1;
-    }
-  }
-  return hits / total;
-}
+const share = (img: Decoded, rgb: number[], tolerance = 12) => colourShare(img, rgb, 3, tolerance);
 
 async function ok(res: Response): Promise<Response> {
   if (res.status !== 200) throw new Error(`${res.status}: ${await res.text()}`);

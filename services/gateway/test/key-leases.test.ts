@@ -2,7 +2,7 @@ import type { RenderWorkerHandle } from '@render/render-worker';
 import { creditsUsed } from '@render/test-stack/account-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
-import { recordingProxy } from './helpers/recording-proxy.ts';
+import { type RecordingProxy, recordingProxy } from './helpers/recording-proxy.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Credits leased ahead for a busy API key (KeyLeases): fewer calls to the account service, the same ledger.
@@ -58,6 +58,29 @@ async function waves(gateway: TestGateway, apiKey: string, count: number, concur
 
 const usedThrough = (gateway: TestGateway, token: string): Promise<number> => creditsUsed(gateway.url, token);
 
+/**
+ * Every render answered, with fewer reservation calls than renders (spares leased ahead), and each image
+ * charged once; the ledger's statuses once the spares nobody took have gone back.
+ */
+async function expectLeasedAhead(
+  proxy: RecordingProxy,
+  gateway: TestGateway,
+  user: { userId: string; token: string },
+  answered: number[],
+): Promise<Record<string, number>> {
+  expect(answered.filter((status) => status !== 200)).toEqual([]);
+  const reserves = proxy.calls.filter((call) => call.path === '/internal/credits/reserve');
+  expect(reserves.some((call) => Array.isArray(call.body.spares))).toBe(true);
+  expect(reserves.length).toBeLessThan(answered.length * 0.75);
+  // Read through the gateway, usage counts every answered render at once (pending charges go first).
+  expect(await usedThrough(gateway, user.token)).toBe(answered.length);
+  // Spares nobody took go back when their time is up: only the images are charged.
+  await until(async () => !(await statuses(user.userId)).leased, 5_000);
+  const final = await statuses(user.userId);
+  expect(final.charged).toBe(answered.length);
+  return final;
+}
+
 describe('credits leased ahead for a busy API key', () => {
   it('reserves ahead for renders in flight: fewer reservation calls than renders, each image charged once, no spare kept', async () => {
     const proxy = await recordingProxy(auth.url);
@@ -66,16 +89,7 @@ describe('credits leased ahead for a busy API key', () => {
       const user = await verifiedUser(auth);
       await auth.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
       const answered = await waves(gateway, user.apiKey, 5);
-      expect(answered.filter((status) => status !== 200)).toEqual([]);
-      const reserves = proxy.calls.filter((call) => call.path === '/internal/credits/reserve');
-      expect(reserves.some((call) => Array.isArray(call.body.spares))).toBe(true);
-      expect(reserves.length).toBeLessThan(answered.length * 0.75);
-      // Read through the gateway, usage counts every answered render at once (pending charges go first).
-      expect(await usedThrough(gateway, user.token)).toBe(answered.length);
-      // Spares nobody took go back when their time is up: only the images are charged.
-      await until(async () => !(await statuses(user.userId)).leased, 5_000);
-      const final = await statuses(user.userId);
-      expect(final.charged).toBe(answered.length);
+      const final = await expectLeasedAhead(proxy, gateway, user, answered);
       expect(final.reserved).toBeUndefined();
     } finally {
       await gateway.close();
@@ -98,13 +112,7 @@ describe('credits leased ahead for a busy API key', () => {
       await auth.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', user.userId).execute();
       // One at a time, back to back (a script's loop): past the threshold the key leases ahead.
       const answered = await waves(gateway, user.apiKey, 40, 1);
-      expect(answered.filter((status) => status !== 200)).toEqual([]);
-      const reserves = proxy.calls.filter((call) => call.path === '/internal/credits/reserve');
-      expect(reserves.some((call) => Array.isArray(call.body.spares))).toBe(true);
-      expect(reserves.length).toBeLessThan(answered.length * 0.75);
-      expect(await usedThrough(gateway, user.token)).toBe(answered.length);
-      await until(async () => !(await statuses(user.userId)).leased, 5_000);
-      expect((await statuses(user.userId)).charged).toBe(answered.length);
+      await expectLeasedAhead(proxy, gateway, user, answered);
     } finally {
       await gateway.close();
       await proxy.close();

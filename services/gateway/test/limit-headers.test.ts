@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FREE_PLAN_CREDITS, templateImageSigningString } from '@render/contracts';
@@ -7,7 +7,7 @@ import { decodePng } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousAdvantages, loadGatewayConfig } from '../src/config.ts';
 // The real account service, in-process on a throwaway database, exactly as its own tests start it.
-import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
+import { INTERNAL_TOKEN, type Stack, seedCharged, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
 // Limits a caller can see (README, "Limits"): RateLimit-Policy / RateLimit on answers subject to the anonymous
@@ -57,19 +57,15 @@ function fields(value: string | null): Record<string, Record<string, string | nu
   return out;
 }
 
+/** An answer with `status` whose credit headers say `limit` and `remaining`. */
+function expectCredits(res: Response, status: number, limit: string, remaining: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('x-credits-limit')).toBe(limit);
+  expect(res.headers.get('x-credits-remaining')).toBe(remaining);
+}
+
 const html = (g: TestGateway, body: Record<string, unknown>, headers: Record<string, string>) =>
   g.post('/api/html-to-img/convert', { html: HTML, width: 50, height: 50, ...body }, headers);
-
-async function seedCharged(userId: string, n: number, daysAgo: number): Promise<Date> {
-  const created = new Date(Date.now() - daysAgo * DAY_MS);
-  await auth.db
-    .insertInto('credit_ledger')
-    .values(
-      Array.from({ length: n }, () => ({ user_id: userId, request_id: randomUUID(), status: 'charged' as const, created_at: created })),
-    )
-    .execute();
-  return created;
-}
 
 beforeAll(async () => {
   prefix = uniquePrefix('limits');
@@ -278,9 +274,7 @@ describe('calls with credentials', () => {
   it('say the credits left and the plan’s renders in flight, with a key or a session', async () => {
     const user = await verifiedUser(auth);
     const first = await html(gateway, {}, { 'x-api-key': user.apiKey });
-    expect(first.status).toBe(200);
-    expect(first.headers.get('x-credits-limit')).toBe('50');
-    expect(first.headers.get('x-credits-remaining')).toBe('49');
+    expectCredits(first, 200, '50', '49');
     expect(fields(first.headers.get('ratelimit-policy'))).toEqual({ 'free-in-flight': { q: 4, qu: 'concurrent-requests' } });
     expect(fields(first.headers.get('ratelimit'))).toEqual({ 'free-in-flight': { r: 4 } });
     const session = await html(gateway, {}, { authorization: `Bearer ${user.token}` });
@@ -321,16 +315,14 @@ describe('calls with credentials', () => {
 
   it('answer 402 with when the next credit comes back once the window is used up', async () => {
     const user = await verifiedUser(auth);
-    const oldest = await seedCharged(user.userId, 30, 20);
-    await seedCharged(user.userId, 20, 2);
+    const oldest = await seedCharged(auth, user.userId, 30, 20);
+    await seedCharged(auth, user.userId, 20, 2);
     const returnsAt = new Date(oldest.getTime() + WINDOW_MS);
     const both: Record<string, string>[] = [{ 'x-api-key': user.apiKey }, { authorization: `Bearer ${user.token}` }];
     for (const credentials of both) {
       // Past the anonymous size cap, so the address's allowance (a Free account's fallback) cannot serve it either.
       const refused = await html(gateway, { width: 2500, height: 2500 }, credentials);
-      expect(refused.status).toBe(402);
-      expect(refused.headers.get('x-credits-limit')).toBe('50');
-      expect(refused.headers.get('x-credits-remaining')).toBe('0');
+      expectCredits(refused, 402, '50', '0');
       expect(refused.headers.get('x-credits-reset')).toBe(returnsAt.toISOString());
       const { message } = await refused.json();
       const day = returnsAt.toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
@@ -400,10 +392,7 @@ describe('the launch period: one setting, LAUNCH_UNLIMITED on the account servic
 
   it('makes a Free account unlimited, and its answers say so', async () => {
     const user = await verifiedUser(launchAuth);
-    const res = await html(launchGateway, {}, { 'x-api-key': user.apiKey });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('x-credits-limit')).toBe('unlimited');
-    expect(res.headers.get('x-credits-remaining')).toBe('unlimited');
+    expectCredits(await html(launchGateway, {}, { 'x-api-key': user.apiKey }), 200, 'unlimited', 'unlimited');
   });
 });
 

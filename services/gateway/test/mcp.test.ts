@@ -2,13 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createDb } from '@render/db';
 import { seedStarterTemplates } from '@render/templates/starters/seed';
 import { STARTER_TEMPLATES } from '@render/templates/starters/starters';
 import { creditsUsed, toolText } from '@render/test-stack/account-calls';
 import { decodePng, PNG_SIGNATURE } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, verifiedUser } from './helpers/auth-stack.ts';
+import { verifiedUser } from './helpers/auth-stack.ts';
 import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // POST /api/mcp with the official MCP SDK's client over a real socket, against the whole stack (account
@@ -30,12 +29,8 @@ let user: Awaited<ReturnType<typeof verifiedUser>>;
 
 beforeAll(async () => {
   stack = await startFullStack('mcp', { worker: { RENDER_QUEUES: 'html,svg' } });
-  const db = createDb(stack.auth.databaseUrl, { poolSize: 1 });
-  try {
-    await seedStarterTemplates(db);
-  } finally {
-    await db.destroy();
-  }
+  // Straight into the database, through the account service's pool (the stacks share one database).
+  await seedStarterTemplates(stack.auth.db);
   user = await verifiedUser(stack.auth, { name: 'Mcp Tester' });
 });
 

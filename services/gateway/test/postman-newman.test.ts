@@ -74,6 +74,10 @@ const run = (env: Record<string, string>) =>
     );
   });
 
+/** The collection run against `on` as `user`, with e-mail and password, allowed to change the account. */
+const runWithChanges = (on: TestGateway, user: { apiKey: string; email: string; password: string }) =>
+  run({ baseUrl: on.url, apiKey: user.apiKey, email: user.email, password: user.password, allowChanges: 'yes' });
+
 const failuresOf = (summary: NewmanRunSummary) => summary.run.failures.map((f) => `${f.source?.name ?? '?'}: ${f.error.message}`);
 /** The requests that were sent (a skipped one has no response), sorted: the collection orders them by folder. */
 const sent = (summary: NewmanRunSummary) =>
@@ -148,13 +152,7 @@ describe('the complete Postman collection', () => {
 
   it('with e-mail, password and allowChanges = yes: every call runs and passes; billing off answers 503', async () => {
     const user = await verifiedUser(auth);
-    const summary = await run({
-      baseUrl: gateway.url,
-      apiKey: user.apiKey,
-      email: user.email,
-      password: user.password,
-      allowChanges: 'yes',
-    });
+    const summary = await runWithChanges(gateway, user);
     expect(failuresOf(summary)).toEqual([]);
     expect(sent(summary)).toEqual(API_EXAMPLES.map(exampleTitle).sort());
     expect(summary.run.stats.assertions.total).toBe(API_EXAMPLES.length);
@@ -170,13 +168,7 @@ describe('the complete Postman collection', () => {
 
   it('with billing on, the billing calls pass with what a Free account without a subscription gets', async () => {
     const user = await verifiedUser(billingAuth);
-    const summary = await run({
-      baseUrl: billingGateway.url,
-      apiKey: user.apiKey,
-      email: user.email,
-      password: user.password,
-      allowChanges: 'yes',
-    });
+    const summary = await runWithChanges(billingGateway, user);
     expect(failuresOf(summary)).toEqual([]);
     expect(summary.run.stats.assertions.total).toBe(API_EXAMPLES.length);
     const statuses = Object.fromEntries(BILLING_CALLS.map((name) => [name, byName(summary, name)?.response?.code]));

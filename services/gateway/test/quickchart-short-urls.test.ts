@@ -1,5 +1,5 @@
 import { ChartShortUrlsRepository } from '@render/db';
-import { type Decoded, decodePng, near, webpSize } from '@render/test-stack/images';
+import { colourShare, type Decoded, decodePng, near, webpSize } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_TOKEN, verifiedUser } from '../../auth/test/helpers/stack.ts';
 import { type FullStack, startFullStack, startGateway, type TestGateway } from './helpers/stack.ts';
@@ -45,16 +45,7 @@ async function pngOf(res: Response): Promise<Decoded> {
   return decodePng(Buffer.from(await res.arrayBuffer()));
 }
 
-function redShare(img: Decoded): number {
-  let hits = 0;
-  let all = 0;
-  for (let y = 0; y < img.height; y += 3)
-    for (let x = 0; x < img.width; x += 3) {
-      all += 1;
-      if (near(img.pixel(x, y), RED, 40)) hits += 1;
-    }
-  return hits / all;
-}
+const redShare = (img: Decoded) => colourShare(img, RED, 3, 40);
 
 describe('POST /chart/create → GET /chart/render/{id}', () => {
   it("answers QuickChart's { success, url } on this server, and the url renders the stored chart", async () => {

@@ -1,23 +1,15 @@
-import type { RenderWorkerHandle } from '@render/render-worker';
-import { type Decoded, decodeJpeg, decodePng, near, webpSize } from '@render/test-stack/images';
+import { colourShare, type Decoded, decodeJpeg, decodePng, near, webpSize } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import { startGatewayWithWorker, type TestGateway } from './helpers/stack.ts';
 
 // Issue 29 §1 through the real stack: QuickChart's documented requests, as `<img>` tags and clients send them,
 // answered by the gateway → chart queue → the worker's QuickChart page (Chart.js 2.9.4 or 4) in Chromium.
 let gateway: TestGateway;
-let worker: RenderWorkerHandle;
 
 beforeAll(async () => {
-  const prefix = uniquePrefix('quickchart');
-  worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_QUEUES: 'chart' });
-  gateway = await startGateway({ QUEUE_PREFIX: prefix });
+  gateway = await startGatewayWithWorker('quickchart', { RENDER_QUEUES: 'chart' });
 }, 120_000);
-
-afterAll(async () => {
-  await gateway?.close();
-  await worker?.close();
-});
+afterAll(async () => gateway?.close());
 
 const get = (query: Record<string, string>) => fetch(`${gateway.url}/chart?${new URLSearchParams(query)}`);
 
@@ -28,16 +20,7 @@ async function pngOf(res: Response): Promise<Decoded> {
 }
 
 /** The share of sampled pixels near a colour (alpha included). */
-function share(img: Decoded, rgba: number[], tolerance = 16): number {
-  let hits = 0;
-  let all = 0;
-  for (let y = 0; y < img.height; y += 3)
-    for (let x = 0; x < img.width; x += 3) {
-      all += 1;
-      if (near(img.pixel(x, y), rgba, tolerance)) hits += 1;
-    }
-  return hits / all;
-}
+const share = (img: Decoded, rgba: number[], tolerance = 16) => colourShare(img, rgba, 3, tolerance);
 
 const distinctColours = (img: Decoded) => {
   const seen = new Set<string>();

@@ -21,13 +21,19 @@ afterAll(async () => {
   }
 });
 
+/** A worker with one page and the render budget `workerTimeoutMs`, and a gateway that waits `deadlineMs` for it; closed after the file. */
+async function startOnePagePair(prefix: string, workerTimeoutMs: string, deadlineMs: string): Promise<TestGateway> {
+  const worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_PAGES: '1', RENDER_TIMEOUT_MS: workerTimeoutMs });
+  cleanups.push(() => worker.close());
+  const gateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: deadlineMs });
+  cleanups.push(() => gateway.close());
+  return gateway;
+}
+
 describe('deadlines and queue limits', () => {
   it('a render that outlives the gateway deadline → 504, and the worker then serves the next job', async () => {
     const prefix = uniquePrefix('deadline');
-    const worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_PAGES: '1', RENDER_TIMEOUT_MS: '3000' });
-    cleanups.push(() => worker.close());
-    const gateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '1500' });
-    cleanups.push(() => gateway.close());
+    const gateway = await startOnePagePair(prefix, '3000', '1500');
 
     const started = Date.now();
     const res = await gateway.post('/api/html-to-img/convert', { html: busyLoop(60_000, '#f00') });
@@ -45,10 +51,7 @@ describe('deadlines and queue limits', () => {
 
   it('an endless script inside the worker’s render budget → clear 422, not retried', async () => {
     const prefix = uniquePrefix('endless');
-    const worker = await startWorker({ QUEUE_PREFIX: prefix, RENDER_PAGES: '1', RENDER_TIMEOUT_MS: '1500' });
-    cleanups.push(() => worker.close());
-    const gateway = await startGateway({ QUEUE_PREFIX: prefix, RENDER_DEADLINE_MS: '15000' });
-    cleanups.push(() => gateway.close());
+    const gateway = await startOnePagePair(prefix, '1500', '15000');
     const started = Date.now();
     const res = await gateway.post('/api/html-to-img/convert', { html: '<script>for(;;){}</script>' });
     expect(res.status).toBe(422);

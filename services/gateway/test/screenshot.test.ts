@@ -6,6 +6,7 @@ import { closeInOrder } from '@render/test-stack/teardown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCanary, type TestServer } from './helpers/servers.ts';
 import { startGateway, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import { missingTextCases } from './helpers/validation-cases.ts';
 
 // The canary is an ordinary loopback service that must see nothing; the pages server is the one
 // allow-listed origin and serves the test pages below.
@@ -169,10 +170,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 describe('screenshot input validation', () => {
   it.each([
-    [{}, 'Please enter a URL'],
-    [{ url: '' }, 'Please enter a URL'],
-    [{ url: '   ' }, 'Please enter a URL'],
-    [{ url: 42 }, 'Please enter a URL'],
+    ...missingTextCases('url', 'Please enter a URL'),
     [{ url: 'example.com' }, 'Please enter a valid URL (including http:// or https://)'],
     [{ url: 'ftp://example.com/file' }, 'Please enter a valid URL (including http:// or https://)'],
     [{ url: 'file:///etc/passwd' }, 'Please enter a valid URL (including http:// or https://)'],

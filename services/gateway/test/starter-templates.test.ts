@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDb } from '@render/db';
 import { seedStarterTemplates } from '@render/templates/starters/seed';
 import { STARTER_OWNER, STARTER_TEMPLATES, starterSvg } from '@render/templates/starters/starters';
 import { decodePng } from '@render/test-stack/images';
@@ -17,15 +16,11 @@ let user: Awaited<ReturnType<typeof verifiedUser>>;
 
 beforeAll(async () => {
   stack = await startFullStack('starters', { worker: { RENDER_QUEUES: 'svg' } });
-  const db = createDb(stack.auth.databaseUrl, { poolSize: 1 });
-  try {
-    const first = await seedStarterTemplates(db);
-    expect(first.written).toHaveLength(STARTER_TEMPLATES.length);
-    // Idempotent: a second run writes nothing.
-    expect((await seedStarterTemplates(db)).written).toEqual([]);
-  } finally {
-    await db.destroy();
-  }
+  // Straight into the database, through the account service's pool (the stacks share one database).
+  const first = await seedStarterTemplates(stack.auth.db);
+  expect(first.written).toHaveLength(STARTER_TEMPLATES.length);
+  // Idempotent: a second run writes nothing.
+  expect((await seedStarterTemplates(stack.auth.db)).written).toEqual([]);
   user = await verifiedUser(stack.auth, { name: 'Starter Tester' });
 });
 

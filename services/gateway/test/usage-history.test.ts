@@ -68,17 +68,21 @@ async function createTemplate(token: string): Promise<string> {
   return ((await res.json()) as { data: { id: string } }).data.id;
 }
 
+/** An image made through the gateway (answered 200): its bytes and its X-Render-Time. */
+async function rendered(path: string, body: Record<string, unknown>, headers: Record<string, string>) {
+  const res = await stack.gateway.post(path, body, headers);
+  expect(res.status).toBe(200);
+  return { bytes: Buffer.from(await res.arrayBuffer()), renderMs: Number(res.headers.get('x-render-time')) };
+}
+
 describe('the usage section: renders per day and the latest renders', () => {
   it('lists a render made with an API key with its kind, format, size and render time, charged, and counts it today', async () => {
     const user = await verifiedUser(stack.auth);
-    const res = await stack.gateway.post(
+    const { bytes, renderMs } = await rendered(
       '/api/html-to-img/convert',
       { html: HTML, width: 120, height: 80, format: 'png' },
       keyHeaders(user.apiKey),
     );
-    expect(res.status).toBe(200);
-    const bytes = Buffer.from(await res.arrayBuffer());
-    const renderMs = Number(res.headers.get('x-render-time'));
 
     const rows = await settledRenders(keyHeaders(user.apiKey), 1);
     expect(rows).toHaveLength(1);
@@ -96,21 +100,15 @@ describe('the usage section: renders per day and the latest renders', () => {
 
   it('records session renders and template generations too, newest first, and refuses a bad limit at the gateway', async () => {
     const user = await verifiedUser(stack.auth);
-    const svg = await stack.gateway.post(
-      '/api/svg-to-img/convert',
-      { svg: SVG, width: 60, height: 60, format: 'jpeg' },
-      bearer(user.token),
-    );
-    expect(svg.status).toBe(200);
-    const svgBytes = (await svg.arrayBuffer()).byteLength;
+    const svgBytes = (await rendered('/api/svg-to-img/convert', { svg: SVG, width: 60, height: 60, format: 'jpeg' }, bearer(user.token)))
+      .bytes.length;
     const templateId = await createTemplate(user.token);
-    const generated = await stack.gateway.post(
+    const generated = await rendered(
       '/api/template/generate',
       { templateId, variables: { title: 'Hello' }, format: 'webp', quality: 80 },
       keyHeaders(user.apiKey),
     );
-    expect(generated.status).toBe(200);
-    const templateBytes = (await generated.arrayBuffer()).byteLength;
+    const templateBytes = generated.bytes.length;
 
     const rows = await settledRenders(bearer(user.token), 2);
     expect(rows.map((row) => [row.kind, row.format, row.sizeBytes, row.status])).toEqual([

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway, uniquePrefix } from './helpers/stack.ts';
+import { missingTextCases } from './helpers/validation-cases.ts';
 
 // No worker serves this prefix: every request here must be refused before anything is queued.
 let gateway: TestGateway;
@@ -26,10 +27,7 @@ const html = '<p>x</p>';
 
 describe('HTML convert input validation', () => {
   it.each([
-    [{}, 'Please enter some HTML content'],
-    [{ html: '' }, 'Please enter some HTML content'],
-    [{ html: '   ' }, 'Please enter some HTML content'],
-    [{ html: 123 }, 'Please enter some HTML content'],
+    ...missingTextCases('html', 'Please enter some HTML content'),
     [{ html: null }, 'Please enter some HTML content'],
     [{ html, width: 49 }, 'width must be between 50 and 4000'],
     [{ html, width: 4001 }, 'width must be between 50 and 4000'],

@@ -1,12 +1,9 @@
-import { ListenHost, LogLevel, loadConfig } from '@render/config';
+import { loadConfig, PostgresUrl, postgresServiceSettings } from '@render/config';
 import { QuickChartLimits } from '@render/contracts';
 import { type Static, Type } from 'typebox';
 
 export const TemplatesConfigSchema = Type.Object({
-  PORT: Type.Integer({ default: 3002 }),
-  HOST: ListenHost,
-  LOG_LEVEL: LogLevel,
-  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  ...postgresServiceSettings(3002),
   /**
    * Shared secret the gateway sends as X-Internal-Token. Only the gateway talks to this service: it
    * authenticates the caller and passes who they are, which is trusted only with this token.
@@ -22,7 +19,7 @@ export type TemplatesConfig = Static<typeof TemplatesConfigSchema>;
 
 /** What the starter-template seed CLI needs: only the database. */
 export const loadSeedConfig = (env: Record<string, string | undefined> = process.env) =>
-  loadConfig(Type.Object({ DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }) }), env);
+  loadConfig(Type.Object({ DATABASE_URL: PostgresUrl }), env);
 
 export const loadTemplatesConfig = (env: Record<string, string | undefined> = process.env): TemplatesConfig =>
   loadConfig(TemplatesConfigSchema, env);

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { expectLiveAndReady, expectLiveNotReady } from '@render/test-stack/health-probes';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app, { serverOptions } from '../src/app.ts';
@@ -31,19 +32,11 @@ describe('templates health and metrics', () => {
   });
 
   it('is live and ready with Postgres, without the internal token', async () => {
-    const live = await fetch(`${up.url}/health/live`);
-    expect(live.status).toBe(200);
-    expect(await live.json()).toEqual({ status: 'ok' });
-    const ready = await fetch(`${up.url}/health/ready`);
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok' } });
+    await expectLiveAndReady(up.url, ['postgres']);
   });
 
   it('is not ready without Postgres', async () => {
-    expect((await fetch(`${down.url}/health/live`)).status).toBe(200);
-    const ready = await fetch(`${down.url}/health/ready`);
-    expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { checks: Record<string, string> }).checks.postgres).not.toBe('ok');
+    await expectLiveNotReady(down.url, 'postgres');
   });
 
   it('serves metrics', async () => {

@@ -1,15 +1,12 @@
-import { ErrorResponse } from '@render/contracts';
+import { dropDefaultedRequired, ErrorResponse } from '@render/contracts';
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * TypeBox lists every property of an object as required unless it is wrapped in Optional, and the request
- * schemas keep their defaulted fields un-wrapped so that handlers see them filled in (Ajv applies the
- * defaults). To a client such a field is optional: this drops every property that has a `default` from its
- * object's `required`, throughout the document, and removes `required` when nothing is left. It works on a
- * copy: the document shares its schema objects with the routes' validators and the contracts.
+ * Every defaulted property optional to a client, throughout the document (contracts' `dropDefaultedRequired`).
+ * It works on a copy: the document shares its schema objects with the routes' validators and the contracts.
  */
 export function optionalDefaults<T>(source: T): T {
   const document = JSON.parse(JSON.stringify(source)) as T;
@@ -21,12 +18,7 @@ export function optionalDefaults<T>(source: T): T {
     }
     if (!isObject(node) || seen.has(node)) return;
     seen.add(node);
-    const properties = node.properties;
-    if (isObject(properties) && Array.isArray(node.required)) {
-      const required = node.required.filter((name) => !(isObject(properties[name]) && 'default' in properties[name]));
-      if (required.length > 0) node.required = required;
-      else delete node.required;
-    }
+    dropDefaultedRequired(node);
     for (const value of Object.values(node)) visit(value);
   };
   visit(document);
@@ -49,44 +41,41 @@ const BODY_ERRORS: Record<string, string> = {
   415: 'Content-Type other than application/json',
 };
 
-/** Adds the statuses every operation with a request body can answer, where a route does not list them itself. */
-export function bodyErrorResponses<T>(document: T): T {
+/** Calls `change` with every operation of the document (each method of each path), which it may change in place. */
+function eachOperation<T>(document: T, change: (operation: Json) => void): T {
   const paths = (document as Json).paths;
   if (!isObject(paths)) return document;
   for (const methods of Object.values(paths)) {
     if (!isObject(methods)) continue;
-    for (const operation of Object.values(methods)) {
-      if (!isObject(operation) || !operation.requestBody) continue;
-      const responses = isObject(operation.responses) ? operation.responses : {};
-      for (const [status, description] of Object.entries(BODY_ERRORS)) {
-        responses[status] ??= { description, content: { [PROBLEM]: { schema: ERROR_SCHEMA } } };
-      }
-      operation.responses = responses;
-    }
+    for (const operation of Object.values(methods)) if (isObject(operation)) change(operation);
   }
   return document;
 }
+
+/** Adds the statuses every operation with a request body can answer, where a route does not list them itself. */
+export const bodyErrorResponses = <T>(document: T): T =>
+  eachOperation(document, (operation) => {
+    if (!operation.requestBody) return;
+    const responses = isObject(operation.responses) ? operation.responses : {};
+    for (const [status, description] of Object.entries(BODY_ERRORS)) {
+      responses[status] ??= { description, content: { [PROBLEM]: { schema: ERROR_SCHEMA } } };
+    }
+    operation.responses = responses;
+  });
 
 /**
  * Error answers are RFC 9457 problems (`application/problem+json`): the routes declare their error bodies with
  * the contracts' schemas, which Fastify's swagger lists as application/json; this moves every 4xx and 5xx
  * JSON body to the problem media type.
  */
-export function problemResponses<T>(document: T): T {
-  const paths = (document as Json).paths;
-  if (!isObject(paths)) return document;
-  for (const methods of Object.values(paths)) {
-    if (!isObject(methods)) continue;
-    for (const operation of Object.values(methods)) {
-      if (!isObject(operation) || !isObject(operation.responses)) continue;
-      for (const [status, response] of Object.entries(operation.responses)) {
-        if (Number(status) < 400 || !isObject(response) || !isObject(response.content)) continue;
-        const json = response.content['application/json'];
-        if (json === undefined) continue;
-        const { 'application/json': _, ...others } = response.content;
-        response.content = { [PROBLEM]: json, ...others };
-      }
+export const problemResponses = <T>(document: T): T =>
+  eachOperation(document, (operation) => {
+    if (!isObject(operation.responses)) return;
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (Number(status) < 400 || !isObject(response) || !isObject(response.content)) continue;
+      const json = response.content['application/json'];
+      if (json === undefined) continue;
+      const { 'application/json': _, ...others } = response.content;
+      response.content = { [PROBLEM]: json, ...others };
     }
-  }
-  return document;
-}
+  });

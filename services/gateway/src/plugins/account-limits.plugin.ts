@@ -2,6 +2,7 @@ import { AppError } from '@render/contracts';
 import { Counter } from '@render/fastify-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { InFlightCounts } from '../limits/in-flight-counts.ts';
 
 /** Who a render is for, as far as limits go (`RenderOptions.account`). */
 export interface RenderAccount {
@@ -47,14 +48,13 @@ const planName = { free: 'Free', pro: 'Pro' } as const;
  * IP by `identity`.
  */
 export function createAccountLimits(opts: AccountLimitsOptions, onRefused?: (account: RenderAccount) => void): AccountLimits {
-  const inFlight = new Map<string, number>();
+  const inFlight = new InFlightCounts();
   const limitOf = (plan: RenderAccount['plan']) => (plan === 'pro' ? opts.proMaxInFlight : opts.freeMaxInFlight);
 
   function acquire(account: RenderAccount): () => void {
     if (account.role === 'admin') return () => {};
     const limit = limitOf(account.plan);
-    const current = inFlight.get(account.id) ?? 0;
-    if (current >= limit) {
+    if (inFlight.of(account.id) >= limit) {
       onRefused?.(account);
       const upgrade = account.plan === 'free' ? ', or upgrade to Pro for more' : '';
       throw new AppError(
@@ -64,19 +64,10 @@ export function createAccountLimits(opts: AccountLimitsOptions, onRefused?: (acc
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
     }
-    inFlight.set(account.id, current + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (inFlight.get(account.id) ?? 1) - 1;
-      // An idle account leaves no entry behind, so the map holds only accounts rendering now.
-      if (left > 0) inFlight.set(account.id, left);
-      else inFlight.delete(account.id);
-    };
+    return inFlight.add(account.id);
   }
 
-  return { acquire, inFlight: (accountId) => inFlight.get(accountId) ?? 0, limitOf };
+  return { acquire, inFlight: (accountId) => inFlight.of(accountId), limitOf };
 }
 
 async function accountLimitsPlugin(app: FastifyInstance, opts: AccountLimitsOptions) {

@@ -3,6 +3,7 @@ import { Counter, MemoryTokenBuckets } from '@render/fastify-kit';
 import { RedisTokenBuckets, type RenderKind, type RenderPayload } from '@render/queue';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { InFlightCounts } from '../limits/in-flight-counts.ts';
 import type { BucketLimit } from '../limits/rate-limit-fields.ts';
 import { type RenderCost, renderCost } from '../limits/render-cost.ts';
 import { limitsOf } from '../limits/request-limits.ts';
@@ -71,7 +72,7 @@ async function anonymousLimitsPlugin(app: FastifyInstance, opts: AnonymousLimits
   const shared = new RedisTokenBuckets(app.redis, `${opts.keyPrefix}:rl:anon`, limits);
   const fallback = new MemoryTokenBuckets(limits);
   const take = (ip: string, units: number) => shared.take(ip, units).catch(() => fallback.take(ip, units));
-  const inFlight = new Map<string, number>();
+  const inFlight = new InFlightCounts();
   const refused = new Counter({
     name: 'render_anonymous_limited_total',
     help: 'Calls without credentials refused by the anonymous limits',
@@ -87,7 +88,7 @@ async function anonymousLimitsPlugin(app: FastifyInstance, opts: AnonymousLimits
     ];
     const requestLimits = limitsOf(request);
     requestLimits.buckets = buckets;
-    requestLimits.concurrency = { name: 'anon-in-flight', quota: maxInFlight, inUse: () => inFlight.get(request.ip) ?? 0 };
+    requestLimits.concurrency = { name: 'anon-in-flight', quota: maxInFlight, inUse: () => inFlight.of(request.ip) };
   }
 
   function tooMany(states: BucketState[], cost?: RenderCost): AppError {
@@ -133,8 +134,7 @@ async function anonymousLimitsPlugin(app: FastifyInstance, opts: AnonymousLimits
   }
 
   function acquire(request: FastifyRequest): () => void {
-    const current = inFlight.get(request.ip) ?? 0;
-    if (current >= maxInFlight) {
+    if (inFlight.of(request.ip) >= maxInFlight) {
       refused.inc({ limit: 'in_flight' });
       throw new AppError(
         'RATE_LIMITED',
@@ -143,15 +143,7 @@ async function anonymousLimitsPlugin(app: FastifyInstance, opts: AnonymousLimits
         { retryAfterSeconds: 1 },
       );
     }
-    inFlight.set(request.ip, current + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (inFlight.get(request.ip) ?? 1) - 1;
-      if (left > 0) inFlight.set(request.ip, left);
-      else inFlight.delete(request.ip);
-    };
+    return inFlight.add(request.ip);
   }
 
   async function begin<K extends RenderKind>(request: FastifyRequest, kind: K, payload: RenderPayload<K>): Promise<() => void> {

@@ -30,3 +30,5 @@ export async function recordingProxy(target: string, fail: (path: string) => boo
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
+
+export type RecordingProxy = Awaited<ReturnType<typeof recordingProxy>>;

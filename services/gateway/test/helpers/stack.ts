@@ -8,7 +8,27 @@ import { type FullStack as AnyFullStack, bindServices } from '@render/test-stack
 import { gatewayService as gateway } from '../../src/service.ts';
 
 export type { LogOptions } from '@render/test-stack/in-process';
-export { type TestGateway, uniquePrefix } from '@render/test-stack/services';
+
+import { type TestGateway, uniquePrefix } from '@render/test-stack/services';
+
+export { type TestGateway, uniquePrefix };
 export type FullStack = AnyFullStack<RenderWorkerHandle>;
 
 export const { startStack, startTemplates, startWorker, startGateway, startFullStack } = bindServices({ auth, templates, gateway, worker });
+
+/**
+ * A render worker for `workerEnv`'s queues and a gateway in front of it, on a queue prefix of their own
+ * (`label`): the gateway answered, whose `close` closes the worker after it.
+ */
+export async function startGatewayWithWorker(label: string, workerEnv: Record<string, string>): Promise<TestGateway> {
+  const prefix = uniquePrefix(label);
+  const renderWorker = await startWorker({ QUEUE_PREFIX: prefix, ...workerEnv });
+  const front = await startGateway({ QUEUE_PREFIX: prefix });
+  return {
+    ...front,
+    async close() {
+      await front.close();
+      await renderWorker.close();
+    },
+  };
+}
