@@ -1,5 +1,6 @@
 import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { FieldLabel } from '../components/ui/form-field.tsx';
 import { LANGUAGES } from '../i18n/i18n.ts';
 import { whenPageLive } from '../lib/page-live.ts';
 
@@ -9,9 +10,7 @@ export function LanguageSwitch({ id = 'language-switch' }: { id?: string }) {
   return (
     <div className="flex items-center gap-1.5">
       <Languages className="size-4 text-zinc-500" aria-hidden />
-      <label htmlFor={id} className="sr-only">
-        {t('language.label')}
-      </label>
+      <FieldLabel htmlFor={id} text={t('language.label')} srOnly />
       <select
         id={id}
         name="language"

@@ -15,6 +15,15 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
   );
 }
 
+/** A control's label: shown above it, or only to screen readers where the control speaks for itself on screen. */
+export function FieldLabel({ htmlFor, text, srOnly = false }: { htmlFor: string; text: ReactNode; srOnly?: boolean }) {
+  return (
+    <label htmlFor={htmlFor} className={srOnly ? 'sr-only' : 'mb-1.5 block text-sm font-medium text-zinc-800'}>
+      {text}
+    </label>
+  );
+}
+
 interface FieldShellProps {
   id: string;
   label: ReactNode;
@@ -26,9 +35,7 @@ interface FieldShellProps {
 export function FieldShell({ id, label, hint, error, children }: FieldShellProps) {
   return (
     <div>
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-zinc-800">
-        {label}
-      </label>
+      <FieldLabel htmlFor={id} text={label} />
       {children}
       {hint && !error && <p className="mt-1.5 text-xs text-zinc-600">{hint}</p>}
       <FieldError id={`${id}-error`} message={error} />
