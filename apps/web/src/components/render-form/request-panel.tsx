@@ -1,6 +1,26 @@
 import type { SnippetRequest } from '../../lib/request-snippets.ts';
 import { RequestSnippets } from '../request-snippets.tsx';
 
+/**
+ * A render call as this site's pages show it: a POST to this origin with the reader's API key, or a placeholder
+ * for one; `outputFile` is where a binary answer is saved (none for a JSON answer).
+ */
+export function apiKeyPost(
+  path: string,
+  body: Record<string, unknown>,
+  apiKey: string | null | undefined,
+  outputFile?: string,
+): SnippetRequest {
+  return {
+    baseUrl: window.location.origin,
+    method: 'POST',
+    path,
+    body,
+    auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
+    outputFile,
+  };
+}
+
 /** The request the form sends, as code (curl, JavaScript, Python, …) under a title. */
 export function RequestPanel({ title, request }: { title: string; request: SnippetRequest }) {
   return (

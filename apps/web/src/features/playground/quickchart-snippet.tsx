@@ -1,6 +1,6 @@
 import { CompatHeads } from '@render/contracts/route-heads';
 import { useTranslation } from 'react-i18next';
-import { RequestPanel } from '../../components/render-form/request-panel.tsx';
+import { apiKeyPost, RequestPanel } from '../../components/render-form/request-panel.tsx';
 import { parsedTyped } from './typed-json.ts';
 
 type Body = Record<string, unknown>;
@@ -20,14 +20,12 @@ export function QuickChartSnippet({ body, apiKey }: { body: Body; apiKey?: strin
   return (
     <RequestPanel
       title={t('quickchartTitle')}
-      request={{
-        baseUrl: window.location.origin,
-        method: 'POST',
-        path: CompatHeads.quickChartPost.url,
-        body: { chart, version: '4', width: body.width ?? 500, height: body.height ?? 300, devicePixelRatio: 1 },
-        auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
-        outputFile: 'chart.png',
-      }}
+      request={apiKeyPost(
+        CompatHeads.quickChartPost.url,
+        { chart, version: '4', width: body.width ?? 500, height: body.height ?? 300, devicePixelRatio: 1 },
+        apiKey,
+        'chart.png',
+      )}
     />
   );
 }

@@ -2,6 +2,7 @@ import { Plus, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button.tsx';
 import { FieldLabel, inputClass } from '../../../components/ui/form-field.tsx';
+import { PanelTitle } from '../../../components/ui/panel-title.tsx';
 import type { EditorVariable } from '../template-rules.ts';
 import { BindingRules } from './binding-rules.tsx';
 import type { DraftVariable } from './draft.ts';
@@ -14,9 +15,7 @@ export function VariablesPanel({ editor }: { editor: TemplateEditorState }) {
   return (
     <section aria-labelledby="variables-title" className="rounded-xl border border-zinc-200 bg-white p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="variables-title" className="text-sm font-semibold text-zinc-900">
-          {t('variables.title')}
-        </h2>
+        <PanelTitle id="variables-title" text={t('variables.title')} />
         {editor.undeclared.length > 1 && (
           <Button variant="secondary" className="px-2.5! py-1! text-xs!" onClick={editor.declareAll}>
             <Plus className="size-3.5" aria-hidden />
