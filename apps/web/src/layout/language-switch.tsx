@@ -1,6 +1,6 @@
 import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { FieldLabel } from '../components/ui/form-field.tsx';
+import { FieldLabel, OptionList } from '../components/ui/form-field.tsx';
 import { LANGUAGES } from '../i18n/i18n.ts';
 import { whenPageLive } from '../lib/page-live.ts';
 
@@ -22,11 +22,7 @@ export function LanguageSwitch({ id = 'language-switch' }: { id?: string }) {
         }}
         className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-800"
       >
-        {LANGUAGES.map((lng) => (
-          <option key={lng} value={lng}>
-            {t(`language.${lng}`)}
-          </option>
-        ))}
+        <OptionList values={LANGUAGES} label={(lng) => t(`language.${lng}`)} />
       </select>
     </div>
   );

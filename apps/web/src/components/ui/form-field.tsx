@@ -24,6 +24,15 @@ export function FieldLabel({ htmlFor, text, srOnly = false }: { htmlFor: string;
   );
 }
 
+/** A select's options: each value, shown by its label. */
+export function OptionList<T extends string>({ values, label }: { values: readonly T[]; label: (value: T) => string }) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {label(value)}
+    </option>
+  ));
+}
+
 interface FieldShellProps {
   id: string;
   label: ReactNode;

@@ -1,7 +1,7 @@
 import { Search } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button.tsx';
-import { FieldLabel, inputClass } from '../../../components/ui/form-field.tsx';
+import { FieldLabel, inputClass, OptionList } from '../../../components/ui/form-field.tsx';
 import { TEMPLATE_SORTS, type TemplateSort } from '../template-api.ts';
 import type { TemplateListState } from './use-template-list-page.ts';
 
@@ -34,11 +34,7 @@ export function ListFilters({ page }: { page: TemplateListState }) {
           onChange={(event) => setDraft({ ...draft, sort: event.target.value as TemplateSort })}
           className={inputClass}
         >
-          {TEMPLATE_SORTS.map((sort) => (
-            <option key={sort} value={sort}>
-              {t(`sort.${sort}`)}
-            </option>
-          ))}
+          <OptionList values={TEMPLATE_SORTS} label={(sort) => t(`sort.${sort}`)} />
         </select>
       </div>
       <Button type="submit" variant="secondary" data-testid="apply-filters">
