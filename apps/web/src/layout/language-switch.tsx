@@ -1,6 +1,5 @@
 import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { FieldLabel, OptionList } from '../components/ui/form-field.tsx';
 import { LANGUAGES } from '../i18n/i18n.ts';
 import { whenPageLive } from '../lib/page-live.ts';
 
@@ -10,7 +9,9 @@ export function LanguageSwitch({ id = 'language-switch' }: { id?: string }) {
   return (
     <div className="flex items-center gap-1.5">
       <Languages className="size-4 text-zinc-500" aria-hidden />
-      <FieldLabel htmlFor={id} text={t('language.label')} srOnly />
+      <label htmlFor={id} className="sr-only">
+        {t('language.label')}
+      </label>
       <select
         id={id}
         name="language"
@@ -22,7 +23,11 @@ export function LanguageSwitch({ id = 'language-switch' }: { id?: string }) {
         }}
         className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-800"
       >
-        <OptionList values={LANGUAGES} label={(lng) => t(`language.${lng}`)} />
+        {LANGUAGES.map((lng) => (
+          <option key={lng} value={lng}>
+            {t(`language.${lng}`)}
+          </option>
+        ))}
       </select>
     </div>
   );

@@ -1,8 +1,8 @@
-import { AppLink } from './app-link.tsx';
+import { Link, type LinkProps } from '@tanstack/react-router';
 import { buttonClass, type Variant } from './button.tsx';
 
 export interface LinkButton {
-  to: string;
+  to: LinkProps['to'];
   label: string;
   variant: Variant;
 }
@@ -10,8 +10,8 @@ export interface LinkButton {
 /** Links that look like buttons, in a row's order (a screen's or a dialog's way on). */
 export function LinkButtons({ links }: { links: LinkButton[] }) {
   return links.map((link) => (
-    <AppLink key={link.to} to={link.to} className={buttonClass(link.variant)}>
+    <Link key={link.to} to={link.to} className={buttonClass(link.variant)}>
       {link.label}
-    </AppLink>
+    </Link>
   ));
 }
