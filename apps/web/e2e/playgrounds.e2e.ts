@@ -1,23 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, inject, it } from 'vitest';
+import { PLAYGROUND_PATHS } from '../vite/seo-files.plugin.ts';
 import { baseUrl, closeBrowser, openPage, overflowsHorizontally, PHONE, screenshot } from './helpers/browser.ts';
 
 afterAll(closeBrowser);
 
-const PLAYGROUNDS = [
-  '/html-to-image',
-  '/svg-to-image',
-  '/chart-to-image',
-  '/chart-to-image/chartjs',
-  '/chart-to-image/d3',
-  '/chart-to-image/highcharts',
-  '/code-to-image',
-  '/screenshot',
-];
-
 const SIGNATURES: Record<string, number[]> = { png: [0x89, 0x50, 0x4e, 0x47], jpeg: [0xff, 0xd8, 0xff], webp: [0x52, 0x49, 0x46, 0x46] };
 
-for (const path of PLAYGROUNDS) {
+for (const path of PLAYGROUND_PATHS) {
   it(`${path} renders a real image and downloads it`, async () => {
     const { page, context, errors } = await openPage();
     await page.goto(`${baseUrl()}${path}`);

@@ -11,9 +11,10 @@ import {
   DashboardPage,
   DashboardUsagePage,
 } from '../src/features/dashboard/dashboard.page.tsx';
-import { externalNavigation, type PaymentInfo, type Usage } from '../src/features/dashboard/dashboard-api.ts';
+import { externalNavigation, type PaymentInfo } from '../src/features/dashboard/dashboard-api.ts';
 import { createSessionStore } from '../src/lib/session/session.store.ts';
-import { fakeGateway, paymentInfoAnswer, signedInAs, testUser } from './helpers/gateway-fake.ts';
+import { expectTexts } from './helpers/expect-texts.ts';
+import { fakeGateway, paymentInfoAnswer, signedInAs, testUser, usageAnswer } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
 const KEY = 'rk_live_0123456789abcdefghijklmnopqrstuv';
@@ -24,21 +25,6 @@ const user = (overrides: Partial<UserView> = {}): UserView => testUser({ apiKey:
 const gateway = fakeGateway();
 
 const signedIn = (u: UserView = user()) => signedInAs(u);
-
-const usage = (data: Partial<Usage> = {}): { body: unknown } => ({
-  body: {
-    success: true,
-    data: {
-      totalCredits: 50,
-      used: 3,
-      limit: 50,
-      remaining: 47,
-      plan: 'free',
-      window: { days: 30, since: '2026-10-25T12:00:00.000Z' },
-      ...data,
-    },
-  },
-});
 
 describe('API key card', () => {
   it('masks the key, reveals it, copies it with a toast', async () => {
@@ -86,7 +72,7 @@ describe('API key card', () => {
 
 describe('usage card', () => {
   it('shows total credits, used, limit and remaining', async () => {
-    gateway.routes['GET /api/auth/usage'] = () => usage();
+    gateway.routes['GET /api/auth/usage'] = () => usageAnswer();
     renderPage(DashboardPage, { path: '/dashboard', session: signedIn() });
     expect(await screen.findByTestId('usage-total')).toHaveTextContent('50');
     expect(screen.getByTestId('usage-used')).toHaveTextContent('3');
@@ -96,7 +82,8 @@ describe('usage card', () => {
   });
 
   it('says Unlimited when the plan has no limit', async () => {
-    gateway.routes['GET /api/auth/usage'] = () => usage({ totalCredits: null, limit: null, remaining: null, used: 1234, plan: 'pro' });
+    gateway.routes['GET /api/auth/usage'] = () =>
+      usageAnswer({ totalCredits: null, limit: null, remaining: null, used: 1234, plan: 'pro' });
     renderPage(DashboardPage, { path: '/dashboard', session: signedIn(user({ plan: 'pro' })) });
     expect(await screen.findByTestId('usage-total')).toHaveTextContent('Unlimited');
     expect(screen.getByTestId('usage-limit')).toHaveTextContent('Unlimited');
@@ -113,7 +100,7 @@ describe('usage card', () => {
   });
 
   it('draws renders per day and lists the recent renders', async () => {
-    gateway.routes['GET /api/auth/usage'] = () => usage();
+    gateway.routes['GET /api/auth/usage'] = () => usageAnswer();
     const days = Array.from({ length: 31 }, (_, i) => ({
       date: new Date(Date.UTC(2026, 9, 25 + i)).toISOString().slice(0, 10),
       renders: i === 30 ? 2 : i === 10 ? 1 : 0,
@@ -141,11 +128,7 @@ describe('usage card', () => {
     expect(chart.querySelector('[data-value="2"]')).not.toBeNull();
     expect(screen.getByTestId('usage-chart-total')).toHaveTextContent('3 renders in the window');
     const row = await screen.findByTestId('recent-render');
-    expect(row).toHaveTextContent('HTML');
-    expect(row).toHaveTextContent('png');
-    expect(row).toHaveTextContent('2 kB');
-    expect(row).toHaveTextContent('120 ms');
-    expect(row).toHaveTextContent('Done');
+    expectTexts(row, ['HTML', 'png', '2 kB', '120 ms', 'Done']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { HtmlConvertBody, RenderLimits } from '@render/contracts';
+import { HtmlConvertBody, PdfFieldNames, RenderLimits } from '@render/contracts';
 import { describe, expect, it } from 'vitest';
 import { DOCS_SECTIONS } from '../src/features/docs/docs-sections.ts';
 import {
@@ -57,17 +57,7 @@ describe('docs field tables, read from the exported OpenAPI document', () => {
       const row = (name: string) => rows.find((r) => r.name === name);
       expect(row('pageSize'), path).toMatchObject({ type: 'string', defaultValue: '"A4"' });
       expect(row('pageSize')?.bounds).toContain('A4, Letter, Legal, A3, A5, Tabloid');
-      for (const name of [
-        'pageWidth',
-        'pageHeight',
-        'landscape',
-        'margin',
-        'printBackground',
-        'pageRanges',
-        'headerTemplate',
-        'footerTemplate',
-        'fitToContent',
-      ]) {
+      for (const name of PdfFieldNames) {
         expect(row(name)?.description, `${path} ${name}`).toMatch(/\S/);
       }
       expect(row('margin')?.type).toBe('object');

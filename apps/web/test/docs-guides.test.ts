@@ -51,21 +51,14 @@ describe('the SDK, CLI and MCP guides', () => {
 
   it('show the SDK methods, CLI commands and MCP tools as they are named', () => {
     const sdk = guide('en', 'sdk').body;
-    for (const method of ['html', 'svg', 'chart', 'code', 'screenshot']) expect(sdk).toContain(`render.${method}(`);
+    // One method, command and MCP tool a format.
+    const formats = ['html', 'svg', 'chart', 'code', 'screenshot'];
+    for (const format of formats) expect(sdk).toContain(`render.${format}(`);
     expect(sdk).toContain("render.template('YOUR_TEMPLATE_ID', { variables:");
     expect(sdk).toMatch(/new RenderClient\(\{ apiKey: process\.env\.RENDER_API_KEY, baseUrl: '__ORIGIN__' \}\)/);
     expect(sdk).toContain('RenderApiError');
     const cli = guide('en', 'cli').body;
-    for (const command of [
-      'renderapi html',
-      'renderapi svg',
-      'renderapi chart',
-      'renderapi code',
-      'renderapi screenshot',
-      'renderapi template',
-      'renderapi batch',
-    ])
-      expect(cli).toContain(command);
+    for (const command of [...formats, 'template', 'batch']) expect(cli).toContain(`renderapi ${command}`);
     // The batch lines are JSON, each with a kind, a body and an output file.
     const jsonl = codeBlocks(cli)
       .find((b) => b.code.includes('"kind"'))!
@@ -73,16 +66,9 @@ describe('the SDK, CLI and MCP guides', () => {
       .split('\n');
     for (const line of jsonl) expect(Object.keys(JSON.parse(line))).toEqual(['kind', 'body', 'out']);
     const mcp = guide('en', 'mcp').body;
-    for (const tool of [
-      'render_html',
-      'render_svg',
-      'render_chart',
-      'render_code',
-      'render_screenshot',
-      'list_templates',
-      'generate_template_image',
-    ])
+    for (const tool of [...formats.map((format) => `render_${format}`), 'list_templates', 'generate_template_image']) {
       expect(mcp).toContain(`\`${tool}\``);
+    }
     // Both client configurations are valid JSON.
     for (const block of codeBlocks(mcp).filter((b) => b.lang === 'json')) {
       expect(JSON.parse(block.code.replaceAll(ORIGIN_PLACEHOLDER, 'https://x.test')).mcpServers.renderapi).toBeTruthy();

@@ -7,6 +7,7 @@ import { LimitsDoc } from '../src/features/docs/limits-doc.tsx';
 import { LandingPage } from '../src/features/landing/landing.page.tsx';
 import { FREE_CREDITS_PER_30_DAYS } from '../src/features/pricing/plans.ts';
 import { PricingPage } from '../src/features/pricing/pricing.page.tsx';
+import { expectTexts } from './helpers/expect-texts.ts';
 import { fakeGateway, paymentInfoAnswer, signedInAs } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
@@ -98,22 +99,26 @@ describe('dashboard billing', () => {
 });
 
 describe('docs: limits you can see', () => {
-  it('gives the numbers in force and the headers', async () => {
-    gateway.routes['GET /api/limits'] = () => ({ body: limits(false) });
+  const limitsDoc = (launchPeriod: boolean) => {
+    gateway.routes['GET /api/limits'] = () => ({ body: limits(launchPeriod) });
     renderPage(LimitsDoc);
-    const section = await screen.findByTestId('docs-limits');
+    return screen.findByTestId('docs-limits');
+  };
+
+  it('gives the numbers in force and the headers', async () => {
+    const section = await limitsDoc(false);
     await waitFor(() => expect(section).toHaveTextContent('each address may use 20 units a minute and 40 a day, with 2 renders at once'));
-    expect(section).toHaveTextContent('Images over 6,000,000 pixels need an API key');
-    expect(section).toHaveTextContent('Free accounts: 50 credits per rolling 30 days, 4 renders at once');
-    expect(section).toHaveTextContent('RateLimit-Policy and RateLimit');
-    expect(section).toHaveTextContent('Retry-After on every 429 and 503');
+    expectTexts(section, [
+      'Images over 6,000,000 pixels need an API key',
+      'Free accounts: 50 credits per rolling 30 days, 4 renders at once',
+      'RateLimit-Policy and RateLimit',
+      'Retry-After on every 429 and 503',
+    ]);
   });
 
   it('says so during the launch period, in French', async () => {
     await i18next.changeLanguage('fr');
-    gateway.routes['GET /api/limits'] = () => ({ body: limits(true) });
-    renderPage(LimitsDoc);
-    const section = await screen.findByTestId('docs-limits');
+    const section = await limitsDoc(true);
     await waitFor(() => expect(section).toHaveTextContent('crédits illimités pendant la période de lancement'));
     expect(section).toHaveTextContent('6 000 000 pixels');
     expect(section).toHaveTextContent('Retry-After sur chaque 429 et 503');

@@ -6,6 +6,16 @@ import { CodePlaygroundPage, HtmlPlaygroundPage, ScreenshotPlaygroundPage } from
 import { buildRequest, decodeValues, encodeValues, minimalBody } from '../src/features/playground/playground-state.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
+/** The code frame the code-playground tests choose, as the API takes it, with these highlighted lines. */
+const codeFrame = (highlightLines: Array<number | string>) => ({
+  window: { style: 'mac', title: 'app.ts' },
+  background: { color: '#4f46e5' },
+  outerPadding: 40,
+  shadow: true,
+  highlightLines,
+  firstLineNumber: 10,
+});
+
 describe('playground definitions (docs/spec/limits.md defaults)', () => {
   it('starts every page on the spec defaults', () => {
     expect(PLAYGROUNDS.html.defaults).toMatchObject({ width: '800', height: '600', quality: '80', scale: '1' });
@@ -200,14 +210,7 @@ describe('PDF output (HTML and screenshot playgrounds)', () => {
       firstLineNumber: '10',
     });
     expect(problems).toEqual({});
-    expect(body).toMatchObject({
-      window: { style: 'mac', title: 'app.ts' },
-      background: { color: '#4f46e5' },
-      outerPadding: 40,
-      shadow: true,
-      highlightLines: [3, '5-7'],
-      firstLineNumber: 10,
-    });
+    expect(body).toMatchObject(codeFrame([3, '5-7']));
     expect(body).not.toHaveProperty('windowStyle');
     expect(body).not.toHaveProperty('frameBackground');
     // The title is not sent without a bar.
@@ -255,14 +258,7 @@ describe('PDF output (HTML and screenshot playgrounds)', () => {
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(send.mock.calls.some(([url]) => String(url).includes('/api/code-to-img/convert'))).toBe(true));
     const [, init] = send.mock.calls.filter(([url]) => String(url).includes('/convert')).at(-1) as [string, RequestInit];
-    expect(JSON.parse(String(init.body))).toMatchObject({
-      window: { style: 'mac', title: 'app.ts' },
-      background: { color: '#4f46e5' },
-      outerPadding: 40,
-      shadow: true,
-      highlightLines: [2, '4-5'],
-      firstLineNumber: 10,
-    });
+    expect(JSON.parse(String(init.body))).toMatchObject(codeFrame([2, '4-5']));
   });
 
   it('shows the PDF options when pdf is chosen, sends them, and offers the PDF to open and download', async () => {

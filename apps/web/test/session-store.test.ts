@@ -5,19 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { setApiBaseUrl } from '../src/lib/api-client.ts';
 import { createSessionStore, REFRESH_INTERVAL_MS, TOKEN_KEY, USER_KEY } from '../src/lib/session/session.store.ts';
 import { getStored, setStored } from '../src/lib/storage.ts';
+import { adaUser } from './helpers/gateway-fake.ts';
 
-const user: UserView = {
-  id: '00000000-0000-4000-8000-000000000001',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  company: null,
-  accountType: 'regular',
-  verificationStatus: 'verified',
-  memberSince: '2026-11-01T00:00:00.000Z',
-  apiKey: 'rk_live_x',
-  plan: 'free',
-  language: 'en',
-};
+const user: UserView = adaUser({ memberSince: '2026-11-01T00:00:00.000Z', apiKey: 'rk_live_x' });
 
 // A real HTTP server standing in for the gateway's /api/auth/me and /api/auth/refresh.
 let server: Server;

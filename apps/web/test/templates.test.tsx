@@ -12,20 +12,11 @@ import { TemplateCreatePage } from '../src/features/templates/template-editor.pa
 import { TemplateListPage } from '../src/features/templates/template-list.page.tsx';
 import { bindingProblems, detectBindings, presetOf, sizeProblem, suggestVariable } from '../src/features/templates/template-rules.ts';
 import { createSessionStore } from '../src/lib/session/session.store.ts';
+import { expectTexts } from './helpers/expect-texts.ts';
+import { adaUser } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
-const USER: UserView = {
-  id: '00000000-0000-4000-8000-000000000001',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  company: null,
-  accountType: 'regular',
-  verificationStatus: 'verified',
-  memberSince: '2026-01-01T00:00:00.000Z',
-  apiKey: 'rk_test_key',
-  plan: 'free',
-  language: 'en',
-};
+const USER: UserView = adaUser({ memberSince: '2026-01-01T00:00:00.000Z', apiKey: 'rk_test_key' });
 
 const signedIn = () => {
   const store = createSessionStore();
@@ -187,9 +178,7 @@ describe('size selection', () => {
     expect(sizeProblem('height', '4001')).toBe('height must be between 50 and 4000');
     expect(sizeProblem('width', '120.5')).toBe('width must be a whole number between 50 and 4000');
     expect(sizeProblem('width', '')).toBe('width must be between 50 and 4000');
-    expect(presetOf('1200', '630')).toBe('social');
-    expect(presetOf('1080', '1920')).toBe('story');
-    expect(presetOf('1000', '630')).toBe('custom');
+    expect([presetOf('1200', '630'), presetOf('1080', '1920'), presetOf('1000', '630')]).toEqual(['social', 'story', 'custom']);
   });
 
   it('applies presets and shows the bound message under a custom size', async () => {
@@ -299,11 +288,7 @@ describe('the list: tabs, sort and search', () => {
     const user = userEvent.setup();
     renderPage(TemplateListPage, { path: '/template/list', session: store });
     const card = await screen.findByTestId('template-card');
-    expect(card).toHaveTextContent('Starter card');
-    expect(card).toHaveTextContent('1200 × 630');
-    expect(card).toHaveTextContent('1 variable');
-    expect(card).toHaveTextContent('Render API');
-    expect(card).toHaveTextContent('Public');
+    expectTexts(card, ['Starter card', '1200 × 630', '1 variable', 'Render API', 'Public']);
     expect(calls).toEqual([expect.stringContaining('/api/template/public?sortBy=date')]);
     await user.click(screen.getByRole('tab', { name: 'My Templates' }));
     expect(await screen.findByRole('dialog', { name: 'Sign in required' })).toBeInTheDocument();

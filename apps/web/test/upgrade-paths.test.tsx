@@ -5,7 +5,7 @@ import i18next from 'i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DashboardBillingPage, DashboardPage } from '../src/features/dashboard/dashboard.page.tsx';
 import { PricingPage } from '../src/features/pricing/pricing.page.tsx';
-import { fakeGateway, paymentInfoAnswer, signedInAs, testUser } from './helpers/gateway-fake.ts';
+import { fakeGateway, paymentInfoAnswer, signedInAs, testUser, usageAnswer } from './helpers/gateway-fake.ts';
 import { renderPage } from './helpers/render-page.tsx';
 
 // Issue 33 §3: a signed-in user always has a way to Pro, and a billing failure says what to do, in en and fr.
@@ -58,19 +58,7 @@ describe('pricing page', () => {
 
 describe('dashboard overview', () => {
   const overview = (user: UserView) => {
-    gateway.routes['GET /api/auth/usage'] = () => ({
-      body: {
-        success: true,
-        data: {
-          totalCredits: 50,
-          used: 3,
-          limit: 50,
-          remaining: 47,
-          plan: user.plan,
-          window: { days: 30, since: '2026-10-25T12:00:00.000Z' },
-        },
-      },
-    });
+    gateway.routes['GET /api/auth/usage'] = () => usageAnswer({ plan: user.plan });
     return renderPage(DashboardPage, { path: '/dashboard', session: signedInAs(user) });
   };
 

@@ -3,12 +3,8 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
-/** The pages anyone may read (docs/spec/screens.md), in the sitemap; both languages share each URL (the language is the reader's). */
-export const PUBLIC_PATHS = [
-  '/',
-  '/docs',
-  '/blog',
-  '/pricing',
+/** The playgrounds: a page a format (the chart one with its libraries' pages), each rendering a real image. */
+export const PLAYGROUND_PATHS = [
   '/html-to-image',
   '/svg-to-image',
   '/chart-to-image',
@@ -17,6 +13,15 @@ export const PUBLIC_PATHS = [
   '/chart-to-image/highcharts',
   '/code-to-image',
   '/screenshot',
+];
+
+/** The pages anyone may read (docs/spec/screens.md), in the sitemap; both languages share each URL (the language is the reader's). */
+export const PUBLIC_PATHS = [
+  '/',
+  '/docs',
+  '/blog',
+  '/pricing',
+  ...PLAYGROUND_PATHS,
   '/template/list',
   '/about',
   '/contact',
@@ -29,7 +34,8 @@ export const PUBLIC_PATHS = [
 
 /**
  * The public pages built as static HTML in each language (scripts/prerender.mjs), with every blog article:
- * the ones a visitor lands on from outside. The playgrounds and account screens stay client-rendered.
+ * the ones a visitor lands on from outside, the playgrounds and the sign-in and sign-up forms included (their
+ * largest paint then needs no JavaScript).
  */
 export const PRERENDERED_PATHS = [
   '/',
@@ -41,13 +47,7 @@ export const PRERENDERED_PATHS = [
   '/terms',
   '/privacy',
   '/cookies',
-  '/html-to-image',
-  '/svg-to-image',
-  '/chart-to-image/chartjs',
-  '/chart-to-image/d3',
-  '/chart-to-image/highcharts',
-  '/code-to-image',
-  '/screenshot',
+  ...PLAYGROUND_PATHS,
   '/login',
   '/signup',
 ];

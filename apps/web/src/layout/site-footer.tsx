@@ -4,39 +4,17 @@ import { siBluesky, siGithub, siX } from 'simple-icons';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { BrandIcon } from '../components/ui/brand-icon.tsx';
 import { Logo } from './logo.tsx';
+import { pageLinks } from './nav-items.ts';
 
 export const CONTACT_EMAIL = 'hello@render-api.dev';
 
 const COLUMNS = [
   {
     titleKey: 'footer.features',
-    links: [
-      { to: '/html-to-image', labelKey: 'nav.htmlToImage' },
-      { to: '/svg-to-image', labelKey: 'nav.svgToImage' },
-      { to: '/chart-to-image', labelKey: 'nav.chartToImage' },
-      { to: '/code-to-image', labelKey: 'nav.codeToImage' },
-      { to: '/screenshot', labelKey: 'nav.screenshot' },
-      { to: '/template/list', labelKey: 'nav.templates' },
-    ],
+    links: pageLinks('/html-to-image', '/svg-to-image', '/chart-to-image', '/code-to-image', '/screenshot', '/template/list'),
   },
-  {
-    titleKey: 'footer.company',
-    links: [
-      { to: '/about', labelKey: 'footer.about' },
-      { to: '/pricing', labelKey: 'footer.pricing' },
-      { to: '/blog', labelKey: 'nav.blog' },
-      { to: '/docs', labelKey: 'nav.docs' },
-      { to: '/contact', labelKey: 'footer.contact' },
-    ],
-  },
-  {
-    titleKey: 'footer.legal',
-    links: [
-      { to: '/terms', labelKey: 'footer.terms' },
-      { to: '/privacy', labelKey: 'footer.privacy' },
-      { to: '/cookies', labelKey: 'footer.cookies' },
-    ],
-  },
+  { titleKey: 'footer.company', links: pageLinks('/about', '/pricing', '/blog', '/docs', '/contact') },
+  { titleKey: 'footer.legal', links: pageLinks('/terms', '/privacy', '/cookies') },
 ];
 
 const SOCIAL = [

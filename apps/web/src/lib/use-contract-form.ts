@@ -1,5 +1,14 @@
 import { checkFields } from '@render/contracts';
-import { type FieldErrors, type FieldValues, type Resolver, type UseFormProps, useForm } from 'react-hook-form';
+import {
+  type FieldErrors,
+  type FieldValues,
+  type Path,
+  type RegisterOptions,
+  type Resolver,
+  type UseFormProps,
+  type UseFormReturn,
+  useForm,
+} from 'react-hook-form';
 import type { TSchema } from 'typebox';
 
 /** Extra rules after the schema's (confirmation match and the like): field → message, or nothing. */
@@ -35,4 +44,10 @@ export function useContractForm<T extends FieldValues>(
 ) {
   const { rules, prepare, ...formOptions } = options;
   return useForm<T>({ mode: 'onBlur', reValidateMode: 'onChange', resolver: contractResolver(schema, rules, prepare), ...formOptions });
+}
+
+/** A field's registration with its message, to spread on a TextField or SelectField (`error` and the input's props). */
+export function fieldProps<T extends FieldValues>(form: UseFormReturn<T>, name: Path<T>, options?: RegisterOptions<T, Path<T>>) {
+  const error = form.formState.errors[name] as { message?: string } | undefined;
+  return { error: error?.message, ...form.register(name, options) };
 }

@@ -1,6 +1,6 @@
 import type { UserView } from '@render/contracts';
 import { afterEach, beforeEach, vi } from 'vitest';
-import type { PaymentInfo } from '../../src/features/dashboard/dashboard-api.ts';
+import type { PaymentInfo, Usage } from '../../src/features/dashboard/dashboard-api.ts';
 import { createSessionStore, type SessionStore } from '../../src/lib/session/session.store.ts';
 
 /** The signed-in user of the page tests (a verified Free account). */
@@ -16,6 +16,26 @@ export const testUser = (overrides: Partial<UserView> = {}): UserView => ({
   plan: 'free',
   language: 'en',
   ...overrides,
+});
+
+/** The other user of the session and template tests: Ada, with her own id, name and e-mail and no company. */
+export const adaUser = (overrides: Partial<UserView> = {}): UserView =>
+  testUser({ id: '00000000-0000-4000-8000-000000000001', name: 'Ada Lovelace', email: 'ada@example.com', company: null, ...overrides });
+
+/** A `GET /api/auth/usage` answer: 3 of the Free plan's 50 credits used in the current 30 days, changed by `data`. */
+export const usageAnswer = (data: Partial<Usage> = {}) => ({
+  body: {
+    success: true,
+    data: {
+      totalCredits: 50,
+      used: 3,
+      limit: 50,
+      remaining: 47,
+      plan: 'free',
+      window: { days: 30, since: '2026-10-25T12:00:00.000Z' },
+      ...data,
+    },
+  },
 });
 
 /** A `GET /api/auth/payment-info` answer: a Free account without a subscription, changed by `data`. */

@@ -1,7 +1,7 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { Spinner } from './spinner.tsx';
 
-type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
+export type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
 const VARIANTS: Record<Variant, string> = {
   // Disabled (a request running) stays AA-readable: a darker accent, not a faded one.

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../components/ui/form-field.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { useContractForm } from '../../lib/use-contract-form.ts';
+import { fieldProps, useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { AuthForm, AuthLink } from './auth-form.tsx';
@@ -30,13 +30,7 @@ export function ForgotPasswordPage() {
         </p>
       ) : (
         <AuthForm onSubmit={submit} busy={busy} submitLabel={t('forgot.submit')}>
-          <TextField
-            label={t('fields.email')}
-            type="email"
-            autoComplete="email"
-            error={form.formState.errors.email?.message}
-            {...form.register('email')}
-          />
+          <TextField label={t('fields.email')} type="email" autoComplete="email" {...fieldProps(form, 'email')} />
         </AuthForm>
       )}
     </AuthCard>

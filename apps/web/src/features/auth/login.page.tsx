@@ -1,33 +1,25 @@
 import { LoginBody } from '@render/contracts';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { useTranslation } from 'react-i18next';
+import { Link, useSearch } from '@tanstack/react-router';
 import { toast } from 'sonner';
+import type { Static } from 'typebox';
 import { TextField } from '../../components/ui/form-field.tsx';
 import { WebMessages } from '../../i18n/message-ids.ts';
-import { useMessageText } from '../../i18n/use-message.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useSessionStore } from '../../lib/session/session.context.tsx';
-import { useContractForm } from '../../lib/use-contract-form.ts';
+import { fieldProps, useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { AuthForm, AuthLink } from './auth-form.tsx';
 import { safeRedirect } from './safe-redirect.ts';
-import { useBusyAction } from './use-busy-action.ts';
+import { useAuthPage } from './use-auth-page.ts';
 
-interface LoginValues {
-  email: string;
-  password: string;
-}
+type LoginValues = Static<typeof LoginBody>;
 
 export function LoginPage() {
-  const { t } = useTranslation('auth');
-  const text = useMessageText();
-  const navigate = useNavigate();
+  const { t, text, navigate, busy, run } = useAuthPage();
   const session = useSessionStore();
   const search = useSearch({ strict: false }) as { redirect?: string };
-  const { busy, run } = useBusyAction();
   const form = useContractForm<LoginValues>(LoginBody, { defaultValues: { email: '', password: '' } });
-  const { errors } = form.formState;
 
   const submit = form.handleSubmit((values) =>
     run(
@@ -57,14 +49,8 @@ export function LoginPage() {
       footer={<AuthLink to="/signup" question={t('login.noAccount')} label={t('login.signupLink')} />}
     >
       <AuthForm onSubmit={submit} busy={busy} submitLabel={t('login.submit')}>
-        <TextField label={t('fields.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-        <TextField
-          label={t('fields.password')}
-          type="password"
-          autoComplete="current-password"
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
+        <TextField label={t('fields.email')} type="email" autoComplete="email" {...fieldProps(form, 'email')} />
+        <TextField label={t('fields.password')} type="password" autoComplete="current-password" {...fieldProps(form, 'password')} />
         <div className="flex justify-end">
           <Link to="/forgot-password" className="text-sm text-accent-700 hover:underline">
             {t('login.forgot')}

@@ -1,14 +1,12 @@
 import { confirmPasswordProblem, newPasswordProblem, ResetPasswordBody } from '@render/contracts';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { useTranslation } from 'react-i18next';
+import { Link, useSearch } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { TextField } from '../../components/ui/form-field.tsx';
-import { useMessageText } from '../../i18n/use-message.ts';
 import { useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { AuthForm } from './auth-form.tsx';
-import { useBusyAction } from './use-busy-action.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
+import { useAuthPage } from './use-auth-page.ts';
 
 interface ResetValues {
   token: string;
@@ -17,11 +15,8 @@ interface ResetValues {
 }
 
 export function ResetPasswordPage() {
-  const { t } = useTranslation('auth');
-  const text = useMessageText();
-  const navigate = useNavigate();
+  const { t, text, navigate, busy, run } = useAuthPage();
   const search = useSearch({ strict: false }) as { token?: string };
-  const { busy, run } = useBusyAction();
   const form = useContractForm<ResetValues>(ResetPasswordBody, {
     defaultValues: { token: search.token ?? '', password: '', confirmPassword: '' },
     rules: (values) => ({
@@ -29,7 +24,6 @@ export function ResetPasswordPage() {
       confirmPassword: confirmPasswordProblem(values.password, values.confirmPassword),
     }),
   });
-  const { errors } = form.formState;
 
   const submit = form.handleSubmit((values) =>
     run(async () => {
@@ -54,21 +48,7 @@ export function ResetPasswordPage() {
     <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')}>
       <AuthForm onSubmit={submit} busy={busy} submitLabel={t('reset.submit')}>
         <input type="hidden" {...form.register('token')} />
-        <TextField
-          label={t('fields.newPassword')}
-          type="password"
-          autoComplete="new-password"
-          hint={t('fields.passwordHint')}
-          error={errors.password?.message}
-          {...form.register('password', { deps: ['confirmPassword'] })}
-        />
-        <TextField
-          label={t('fields.confirmPassword')}
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...form.register('confirmPassword')}
-        />
+        <NewPasswordFields form={form} label={t('fields.newPassword')} />
       </AuthForm>
     </AuthCard>
   );

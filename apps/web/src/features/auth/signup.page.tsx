@@ -8,19 +8,18 @@ import {
   SignupBody,
   USAGE_SOURCES,
 } from '@render/contracts';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useTranslation } from 'react-i18next';
+import { Link } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { Checkbox, FieldError, SelectField, TextField } from '../../components/ui/form-field.tsx';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { WebMessages } from '../../i18n/message-ids.ts';
-import { useMessageText } from '../../i18n/use-message.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { useContractForm } from '../../lib/use-contract-form.ts';
+import { fieldProps, useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { AuthForm, AuthLink } from './auth-form.tsx';
-import { useBusyAction } from './use-busy-action.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
+import { useAuthPage } from './use-auth-page.ts';
 
 export interface SignupValues {
   name: string;
@@ -44,6 +43,12 @@ export const signupBody = (values: SignupValues) => ({
   acceptTerms: values.acceptTerms === true,
 });
 
+// How the signup form asks where a user comes from: the field, its choices and their catalog keys.
+const SOURCE_FIELDS = [
+  { name: 'usageSource', values: USAGE_SOURCES, labels: 'usageSources' },
+  { name: 'referralSource', values: REFERRAL_SOURCES, labels: 'referralSources' },
+] as const;
+
 const signupRules = (values: SignupValues) => ({
   name: nameProblem(values.name),
   password: newPasswordProblem(values.password),
@@ -52,10 +57,7 @@ const signupRules = (values: SignupValues) => ({
 });
 
 export function SignupPage() {
-  const { t } = useTranslation('auth');
-  const text = useMessageText();
-  const navigate = useNavigate();
-  const { busy, run } = useBusyAction();
+  const { t, text, navigate, busy, run } = useAuthPage();
   const form = useContractForm<SignupValues>(SignupBody, {
     rules: signupRules,
     prepare: signupBody,
@@ -95,38 +97,19 @@ export function SignupPage() {
       footer={<AuthLink to="/login" question={t('signup.haveAccount')} label={t('signup.loginLink')} />}
     >
       <AuthForm onSubmit={submit} busy={busy} submitLabel={t('signup.submit')}>
-        <TextField label={t('fields.name')} autoComplete="name" error={errors.name?.message} {...form.register('name')} />
-        <TextField label={t('fields.email')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-        <TextField
-          label={t('fields.password')}
-          type="password"
-          autoComplete="new-password"
-          hint={t('fields.passwordHint')}
-          error={errors.password?.message}
-          {...form.register('password', { deps: ['confirmPassword'] })}
-        />
-        <TextField
-          label={t('fields.confirmPassword')}
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...form.register('confirmPassword')}
-        />
-        <TextField label={t('fields.company')} autoComplete="organization" error={errors.company?.message} {...form.register('company')} />
-        <SelectField
-          label={t('fields.usageSource')}
-          placeholder={t('fields.choose')}
-          options={USAGE_SOURCES.map((value) => ({ value, label: t(`usageSources.${value}`) }))}
-          error={errors.usageSource?.message}
-          {...form.register('usageSource')}
-        />
-        <SelectField
-          label={t('fields.referralSource')}
-          placeholder={t('fields.choose')}
-          options={REFERRAL_SOURCES.map((value) => ({ value, label: t(`referralSources.${value}`) }))}
-          error={errors.referralSource?.message}
-          {...form.register('referralSource')}
-        />
+        <TextField label={t('fields.name')} autoComplete="name" {...fieldProps(form, 'name')} />
+        <TextField label={t('fields.email')} type="email" autoComplete="email" {...fieldProps(form, 'email')} />
+        <NewPasswordFields form={form} label={t('fields.password')} />
+        <TextField label={t('fields.company')} autoComplete="organization" {...fieldProps(form, 'company')} />
+        {SOURCE_FIELDS.map(({ name, values, labels }) => (
+          <SelectField
+            key={name}
+            label={t(`fields.${name}`)}
+            placeholder={t('fields.choose')}
+            options={values.map((value) => ({ value, label: t(`${labels}.${value}`) }))}
+            {...fieldProps(form, name)}
+          />
+        ))}
         <fieldset aria-describedby={errors.plannedServices ? 'plannedServices-error' : undefined}>
           <legend className="mb-2 text-sm font-medium text-zinc-800">{t('fields.plannedServices')}</legend>
           <div className="grid gap-2 sm:grid-cols-2">

@@ -1,16 +1,15 @@
 import { AuthMessages, EmailBody, VerifyBody } from '@render/contracts';
-import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useTranslation } from 'react-i18next';
+import { useSearch } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { Type } from 'typebox';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/form-field.tsx';
-import { useMessageText } from '../../i18n/use-message.ts';
 import { useSessionStore } from '../../lib/session/session.context.tsx';
-import { useContractForm } from '../../lib/use-contract-form.ts';
+import { fieldProps, useContractForm } from '../../lib/use-contract-form.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { AuthForm, AuthLink } from './auth-form.tsx';
+import { useAuthPage } from './use-auth-page.ts';
 import { useBusyAction } from './use-busy-action.ts';
 
 // The code field of the verify contract, with the e-mail (for a new code) next to it.
@@ -25,18 +24,14 @@ interface VerifyValues {
 }
 
 export function VerifyPage() {
-  const { t } = useTranslation('auth');
-  const text = useMessageText();
-  const navigate = useNavigate();
+  const { t, text, navigate, busy, run } = useAuthPage();
   const session = useSessionStore();
   const search = useSearch({ strict: false }) as { userId?: string; email?: string };
-  const { busy, run } = useBusyAction();
   const resending = useBusyAction();
   const form = useContractForm<VerifyValues>(VerifyForm, {
     defaultValues: { verificationCode: '', email: search.email ?? '' },
     prepare: (values) => ({ verificationCode: values.verificationCode.trim(), email: values.email.trim() || undefined }),
   });
-  const { errors } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
     if (!search.userId) {
@@ -77,13 +72,7 @@ export function VerifyPage() {
         after={
           <div className="border-t border-zinc-200 pt-4">
             <p className="mb-3 text-sm text-zinc-600">{t('verify.noCode')}</p>
-            <TextField
-              label={t('fields.email')}
-              type="email"
-              autoComplete="email"
-              error={errors.email?.message}
-              {...form.register('email')}
-            />
+            <TextField label={t('fields.email')} type="email" autoComplete="email" {...fieldProps(form, 'email')} />
             <Button variant="secondary" busy={resending.busy} className="mt-3 w-full" onClick={resend}>
               {t('verify.resend')}
             </Button>
@@ -95,8 +84,7 @@ export function VerifyPage() {
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={16}
-          error={errors.verificationCode?.message}
-          {...form.register('verificationCode')}
+          {...fieldProps(form, 'verificationCode')}
         />
       </AuthForm>
     </AuthCard>

@@ -20,6 +20,14 @@ export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
 
+/** A render call's tab: that one call, its example saved as `outputFile`. */
+const renderCall = (id: string, label: string, head: { url: string }, outputFile: string): DocsSection => ({
+  id,
+  label,
+  match: only(head.url),
+  example: { path: head.url, outputFile },
+});
+
 export const DOCS_SECTIONS: DocsSection[] = [
   {
     id: 'authentication',
@@ -28,24 +36,9 @@ export const DOCS_SECTIONS: DocsSection[] = [
     match: (_path, operation) => ['auth', 'billing'].some((tag) => operation.tags?.includes(tag)),
     example: { path: AccountHeads.login.url },
   },
-  {
-    id: 'html',
-    label: 'HTML2Img',
-    match: only(RenderHeads.html.url),
-    example: { path: RenderHeads.html.url, outputFile: 'hello.png' },
-  },
-  {
-    id: 'svg',
-    label: 'SVG2Img',
-    match: only(RenderHeads.svg.url),
-    example: { path: RenderHeads.svg.url, outputFile: 'circle.png' },
-  },
-  {
-    id: 'chart',
-    label: 'Chart2Img',
-    match: only(RenderHeads.chart.url),
-    example: { path: RenderHeads.chart.url, outputFile: 'chart.png' },
-  },
+  renderCall('html', 'HTML2Img', RenderHeads.html, 'hello.png'),
+  renderCall('svg', 'SVG2Img', RenderHeads.svg, 'circle.png'),
+  renderCall('chart', 'Chart2Img', RenderHeads.chart, 'chart.png'),
   // Migrating from the Highcharts export server: the guide, then POST /highcharts and /highcharts/{filename}.
   {
     id: 'highcharts-export',
@@ -60,12 +53,7 @@ export const DOCS_SECTIONS: DocsSection[] = [
     match: (path) => path === RenderHeads.code.url || path === RenderHeads.codeLanguages.url,
     example: { path: RenderHeads.code.url, outputFile: 'code.png' },
   },
-  {
-    id: 'screenshot',
-    label: 'Screenshot',
-    match: only(RenderHeads.screenshot.url),
-    example: { path: RenderHeads.screenshot.url, outputFile: 'page.png' },
-  },
+  renderCall('screenshot', 'Screenshot', RenderHeads.screenshot, 'page.png'),
   {
     id: 'template',
     label: 'Template',

@@ -1,6 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { accessOf, fieldRows, jsonBodySchema, type OpenApiDocument, type OperationView } from './openapi-fields.ts';
 
+// The fields table's columns, by their catalog key (table.*).
+const COLUMNS = ['field', 'type', 'default', 'bounds'] as const;
+
 const METHOD_COLOURS: Record<string, string> = {
   GET: 'bg-emerald-100 text-emerald-800',
   POST: 'bg-accent-100 text-accent-800',
@@ -33,18 +36,11 @@ export function OperationDoc({ view, doc }: { view: OperationView; doc: OpenApiD
               <caption className="sr-only">{caption}</caption>
               <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600">
                 <tr>
-                  <th scope="col" className="px-3 py-2">
-                    {t('table.field')}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t('table.type')}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t('table.default')}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t('table.bounds')}
-                  </th>
+                  {COLUMNS.map((column) => (
+                    <th key={column} scope="col" className="px-3 py-2">
+                      {t(`table.${column}`)}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody className="divide-y divide-zinc-200">

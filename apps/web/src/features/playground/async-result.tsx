@@ -102,32 +102,11 @@ export function AsyncResultPanel({ accepted, fileBase }: { accepted: AcceptedRen
       </div>
       <div className="relative flex min-h-64 items-center justify-center bg-[repeating-conic-gradient(#f4f4f5_0_25%,#fff_0_50%)] bg-[length:20px_20px] p-4">
         {view?.status === 'failed' ? (
-          <p
-            className="flex max-w-md items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
-            role="alert"
-            data-testid="async-error"
-          >
-            <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-            <span>{t('async.failed', { message: message(view.error?.message ?? t('async.noDetail')) })}</span>
-          </p>
+          <AsyncError text={t('async.failed', { message: message(view.error?.message ?? t('async.noDetail')) })} />
         ) : status.isError && (hopeless(status.error) || !view) ? (
-          <p
-            className="flex max-w-md items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
-            role="alert"
-            data-testid="async-error"
-          >
-            <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-            <span>{t('async.statusError', { message: message(status.error) })}</span>
-          </p>
+          <AsyncError text={t('async.statusError', { message: message(status.error) })} />
         ) : image.isError ? (
-          <p
-            className="flex max-w-md items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
-            role="alert"
-            data-testid="async-error"
-          >
-            <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-            <span>{t('async.imageError', { message: message(image.error) })}</span>
-          </p>
+          <AsyncError text={t('async.imageError', { message: message(image.error) })} />
         ) : imageUrl && format !== 'pdf' ? (
           <img
             src={imageUrl}
@@ -160,5 +139,19 @@ export function AsyncResultPanel({ accepted, fileBase }: { accepted: AcceptedRen
         </div>
       )}
     </section>
+  );
+}
+
+/** Why the render or its image did not come, in the image's place. */
+function AsyncError({ text }: { text: string }) {
+  return (
+    <p
+      className="flex max-w-md items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+      role="alert"
+      data-testid="async-error"
+    >
+      <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+      <span>{text}</span>
+    </p>
   );
 }

@@ -1,7 +1,7 @@
 import { fileExtension } from '@render/contracts';
 import { RenderHeads } from '@render/contracts/route-heads';
 import { useTranslation } from 'react-i18next';
-import { RequestPanel } from '../../components/render-form/request-panel.tsx';
+import { apiKeyPost, RequestPanel } from '../../components/render-form/request-panel.tsx';
 import { useOrigin } from '../../lib/use-origin.ts';
 import { AsyncResultPanel } from './async-result.tsx';
 import { highchartsExportRequest } from './highcharts-export-snippet.ts';
@@ -28,16 +28,14 @@ export function PlaygroundResult({ definition, playground }: { definition: Playg
       )}
       <RequestPanel
         title={t('requestTitle')}
-        request={{
-          baseUrl: origin,
-          method: 'POST',
-          path: definition.route.url,
-          body: snippetBody,
-          auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
+        request={apiKeyPost(
+          origin,
+          definition.route.url,
+          snippetBody,
+          apiKey,
           // A webhook call answers JSON (202 with the render id), as a JSON output does.
-          outputFile:
-            body.webhook !== undefined || body[definition.outputField] === 'json' ? undefined : `image.${fileExtension(outputFormat)}`,
-        }}
+          body.webhook !== undefined || body[definition.outputField] === 'json' ? undefined : `image.${fileExtension(outputFormat)}`,
+        )}
       />
       {definition.route === RenderHeads.chart && <QuickChartSnippet body={snippetBody} apiKey={apiKey ?? undefined} />}
       {exportServer && <RequestPanel title={t('highchartsExportTitle')} request={exportServer} />}

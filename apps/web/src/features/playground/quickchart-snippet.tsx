@@ -1,6 +1,6 @@
 import { CompatHeads } from '@render/contracts/route-heads';
 import { useTranslation } from 'react-i18next';
-import { RequestPanel } from '../../components/render-form/request-panel.tsx';
+import { apiKeyPost, RequestPanel } from '../../components/render-form/request-panel.tsx';
 import { useOrigin } from '../../lib/use-origin.ts';
 import { parsedTyped } from './typed-json.ts';
 
@@ -22,14 +22,13 @@ export function QuickChartSnippet({ body, apiKey }: { body: Body; apiKey?: strin
   return (
     <RequestPanel
       title={t('quickchartTitle')}
-      request={{
-        baseUrl: origin,
-        method: 'POST',
-        path: CompatHeads.quickChartPost.url,
-        body: { chart, version: '4', width: body.width ?? 500, height: body.height ?? 300, devicePixelRatio: 1 },
-        auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
-        outputFile: 'chart.png',
-      }}
+      request={apiKeyPost(
+        origin,
+        CompatHeads.quickChartPost.url,
+        { chart, version: '4', width: body.width ?? 500, height: body.height ?? 300, devicePixelRatio: 1 },
+        apiKey,
+        'chart.png',
+      )}
     />
   );
 }

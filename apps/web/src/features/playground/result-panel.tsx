@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { buttonClass } from '../../components/ui/button.tsx';
+import { PanelTitle } from '../../components/ui/panel-title.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { WebMessages } from '../../i18n/message-ids.ts';
 import { formatBytes, type RenderedImage } from '../../lib/render-api.ts';
@@ -35,9 +36,7 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
   return (
     <section aria-labelledby="result-title" className="overflow-hidden rounded-xl border border-zinc-200 bg-white">
       <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2.5">
-        <h2 id="result-title" className="text-sm font-semibold text-zinc-900">
-          {t('result.title')}
-        </h2>
+        <PanelTitle id="result-title" text={t('result.title')} />
         {image && (
           <p className="text-xs text-zinc-600" data-testid="result-meta">
             {t('result.meta', {

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FieldError, inputClass } from '../../components/ui/form-field.tsx';
+import { FieldError, FieldLabel, inputClass } from '../../components/ui/form-field.tsx';
 
 interface WebhookFieldProps {
   value: string;
@@ -23,9 +23,7 @@ export function WebhookField({ value, enabled, error, onChange, onBlur }: Webhoo
   const errorId = `${id}-error`;
   return (
     <div className="sm:col-span-2" data-testid="webhook-field">
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-zinc-800">
-        {t('fields.webhook')}
-      </label>
+      <FieldLabel htmlFor={id} text={t('fields.webhook')} />
       <input
         id={id}
         name="webhook"

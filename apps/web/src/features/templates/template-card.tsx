@@ -12,6 +12,13 @@ export interface CardActions {
   busyId?: string;
 }
 
+/** The card's icon buttons after star and edit: duplicate, and delete for its owner (in red). */
+function iconActions(template: TemplateView, actions: CardActions) {
+  const duplicate = { name: 'duplicate', Icon: Copy, run: actions.onDuplicate, className: '' };
+  const remove = { name: 'delete', Icon: Trash2, run: actions.onDelete, className: ' text-red-700' };
+  return template.isOwner ? [duplicate, remove] : [duplicate];
+}
+
 /** One template: a preview of its SVG, what it is, who made it, and what can be done with it. */
 export function TemplateCard({ template, actions }: { template: TemplateView; actions: CardActions }) {
   const { t } = useTranslation('templates');
@@ -91,30 +98,20 @@ export function TemplateCard({ template, actions }: { template: TemplateView; ac
               <Pencil className="size-3.5" aria-hidden />
             </Link>
           )}
-          <Button
-            variant="secondary"
-            className="px-2! py-1.5!"
-            aria-label={t('card.duplicate', { name: template.name })}
-            title={t('card.duplicateShort')}
-            onClick={() => actions.onDuplicate(template)}
-            disabled={busy}
-            data-testid="duplicate-button"
-          >
-            <Copy className="size-3.5" aria-hidden />
-          </Button>
-          {template.isOwner && (
+          {iconActions(template, actions).map(({ name, Icon, run, className }) => (
             <Button
+              key={name}
               variant="secondary"
-              className="px-2! py-1.5! text-red-700"
-              aria-label={t('card.delete', { name: template.name })}
-              title={t('card.deleteShort')}
-              onClick={() => actions.onDelete(template)}
+              className={`px-2! py-1.5!${className}`}
+              aria-label={t(`card.${name}`, { name: template.name })}
+              title={t(`card.${name}Short`)}
+              onClick={() => run(template)}
               disabled={busy}
-              data-testid="delete-button"
+              data-testid={`${name}-button`}
             >
-              <Trash2 className="size-3.5" aria-hidden />
+              <Icon className="size-3.5" aria-hidden />
             </Button>
-          )}
+          ))}
         </div>
       </div>
     </article>

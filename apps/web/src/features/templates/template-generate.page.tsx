@@ -5,8 +5,9 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GenerateButton } from '../../components/render-form/generate-button.tsx';
 import { RenderFormPage } from '../../components/render-form/render-form-page.tsx';
-import { RequestPanel } from '../../components/render-form/request-panel.tsx';
+import { apiKeyPost, RequestPanel } from '../../components/render-form/request-panel.tsx';
 import { useSession } from '../../lib/session/session.context.tsx';
+import { useOrigin } from '../../lib/use-origin.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { ResultPanel } from '../playground/result-panel.tsx';
 import { OutputOptions } from './generate/output-options.tsx';
@@ -44,6 +45,7 @@ function GenerateForm({ template }: { template: TemplateView }) {
   const { t } = useTranslation('templates');
   const session = useSession();
   const apiKey = session.status === 'signedIn' ? session.user.apiKey : null;
+  const origin = useOrigin();
   usePageTitle(template.name);
   const formId = useId();
   const form = useGenerateForm(template);
@@ -59,14 +61,7 @@ function GenerateForm({ template }: { template: TemplateView }) {
           <SignedUrlBuilder template={template} values={form.values} apiKey={apiKey} />
           <RequestPanel
             title={t('generate.request')}
-            request={{
-              baseUrl: window.location.origin,
-              method: 'POST',
-              path: RenderHeads.template.url,
-              body: form.body,
-              auth: { kind: 'apiKey', value: apiKey ?? 'YOUR_API_KEY' },
-              outputFile: `image.${fileExtension(form.values.format)}`,
-            }}
+            request={apiKeyPost(origin, RenderHeads.template.url, form.body, apiKey, `image.${fileExtension(form.values.format)}`)}
           />
         </>
       }

@@ -1,9 +1,9 @@
-import { Link } from '@tanstack/react-router';
 import { FileQuestion, LogIn, ShieldAlert, TriangleAlert } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SignInRequiredDialog } from '../../components/sign-in-required-dialog.tsx';
-import { Button, buttonClass } from '../../components/ui/button.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { LinkButtons } from '../../components/ui/link-buttons.tsx';
 import { PageSpinner } from '../../components/ui/spinner.tsx';
 import { WebMessages } from '../../i18n/message-ids.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
@@ -54,12 +54,12 @@ export function TemplateStateScreen({ kind, detail }: { kind: 'notFound' | 'forb
       <h1 className="mt-2 text-3xl font-semibold tracking-tight text-zinc-900">{title}</h1>
       <p className="mt-3 text-zinc-600">{body}</p>
       <div className="mt-8 flex flex-wrap justify-center gap-2">
-        <Link to="/template/list" className={buttonClass('primary')}>
-          {t('state.backToList')}
-        </Link>
-        <Link to="/" className={buttonClass('secondary')}>
-          {common('errors.goHome')}
-        </Link>
+        <LinkButtons
+          links={[
+            { to: '/template/list', label: t('state.backToList'), variant: 'primary' },
+            { to: '/', label: common('errors.goHome'), variant: 'secondary' },
+          ]}
+        />
       </div>
     </section>
   );
@@ -77,9 +77,7 @@ export function SignInScreen({ title, body }: { title: string; body: string }) {
       <p className="mt-3 text-zinc-600">{body}</p>
       <div className="mt-8 flex flex-wrap justify-center gap-2">
         <Button onClick={() => setOpen(true)}>{t('editor.signIn')}</Button>
-        <Link to="/template/list" className={buttonClass('secondary')}>
-          {t('state.backToList')}
-        </Link>
+        <LinkButtons links={[{ to: '/template/list', label: t('state.backToList'), variant: 'secondary' }]} />
       </div>
       <SignInRequiredDialog open={open} onOpenChange={setOpen} />
     </section>

@@ -1,3 +1,4 @@
+import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CodeEditor } from '../../../components/ui/code-editor.tsx';
 import { inputClass } from '../../../components/ui/form-field.tsx';
@@ -7,7 +8,11 @@ import type { ControlProps } from './use-option-labels.ts';
 
 type TextControlProps = ControlProps & { value: string };
 
-const invalidProps = ({ error, labels }: ControlProps) => ({
+/** A text control's value, its edits and blur reported by field name, and its error state. */
+const controlProps = ({ field, labels, value, error, onChange, onBlur }: TextControlProps) => ({
+  value,
+  onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => onChange(field.name, event.target.value),
+  onBlur: () => onBlur(field.name),
   'aria-invalid': error ? true : undefined,
   'aria-describedby': error ? labels.errorId : undefined,
 });
@@ -32,10 +37,7 @@ export function ColourInput(props: TextControlProps) {
         type="text"
         spellCheck={false}
         autoComplete="off"
-        value={value}
-        onChange={(event) => onChange(field.name, event.target.value)}
-        onBlur={() => onBlur(field.name)}
-        {...invalidProps(props)}
+        {...controlProps(props)}
         className={`${inputClass} font-mono`}
         placeholder={t(`placeholders.${field.name}`, { defaultValue: '' }) || undefined}
       />
@@ -65,18 +67,10 @@ export function CodeInput({ field, labels, value, error, onChange, onBlur }: Tex
 /** A choice from the field's list (or the one the API gave, for code languages and themes). */
 export function SelectInput(props: TextControlProps & { values: Values; options?: readonly string[] }) {
   const { t } = useTranslation('playground');
-  const { field, labels, value, values, options, onChange, onBlur } = props;
+  const { field, labels, values, options } = props;
   const list = options ?? field.options?.(values) ?? [];
   return (
-    <select
-      id={labels.id}
-      name={field.name}
-      value={value}
-      onChange={(event) => onChange(field.name, event.target.value)}
-      onBlur={() => onBlur(field.name)}
-      {...invalidProps(props)}
-      className={inputClass}
-    >
+    <select id={labels.id} name={field.name} {...controlProps(props)} className={inputClass}>
       {list.map((option) => (
         <option key={option} value={option}>
           {field.translateOptions ? t(`options.${field.name}.${option}`) : option}
@@ -89,7 +83,7 @@ export function SelectInput(props: TextControlProps & { values: Values; options?
 /** Text, a URL or a number. */
 export function TextInput(props: TextControlProps) {
   const { t } = useTranslation('playground');
-  const { field, labels, value, onChange, onBlur } = props;
+  const { field, labels } = props;
   return (
     <input
       id={labels.id}
@@ -99,10 +93,7 @@ export function TextInput(props: TextControlProps) {
       min={field.min}
       max={field.max}
       step={field.step}
-      value={value}
-      onChange={(event) => onChange(field.name, event.target.value)}
-      onBlur={() => onBlur(field.name)}
-      {...invalidProps(props)}
+      {...controlProps(props)}
       className={inputClass}
       placeholder={t(`placeholders.${field.name}`, { defaultValue: '' }) || undefined}
     />

@@ -3,6 +3,7 @@ import { AlertCircle, CheckCircle2, Globe, Play, Save } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import type { TemplateView } from '../template-api.ts';
+import { TemplateListCrumb } from '../template-list-crumb.tsx';
 import type { TemplateEditorState } from './use-template-editor.ts';
 
 /** The editor's title, whether the draft is saved, and its actions: generate and publish (saved templates), save. */
@@ -12,11 +13,7 @@ export function EditorHeader({ template, editor }: { template?: TemplateView; ed
   return (
     <header className="flex flex-wrap items-start justify-between gap-4">
       <div className="min-w-0">
-        <p className="text-sm text-zinc-600">
-          <Link to="/template/list" className="hover:underline">
-            {t('list.title')}
-          </Link>
-        </p>
+        <TemplateListCrumb />
         <h1 className="mt-1 text-3xl font-semibold tracking-tight text-zinc-900">
           {template ? t('editor.editTitle') : t('editor.createTitle')}
         </h1>

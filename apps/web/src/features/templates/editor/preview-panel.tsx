@@ -1,6 +1,7 @@
 import { AlertCircle, Wand2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button.tsx';
+import { PanelTitle } from '../../../components/ui/panel-title.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { SvgImage } from '../template-ui.tsx';
 import type { ApiPreview, PreviewView } from './use-api-preview.ts';
@@ -13,9 +14,7 @@ export function PreviewPanel({ editor }: { editor: TemplateEditorState }) {
   return (
     <section aria-labelledby="preview-title" className="overflow-hidden rounded-xl border border-zinc-200 bg-white">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2">
-        <h2 id="preview-title" className="text-sm font-semibold text-zinc-900">
-          {t('editor.preview')}
-        </h2>
+        <PanelTitle id="preview-title" text={t('editor.preview')} />
         <div className="flex flex-wrap items-center gap-1">
           {rendered && <PreviewModeSwitch view={view} onChange={setView} />}
           <Button

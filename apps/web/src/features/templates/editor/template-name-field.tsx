@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { FieldError, inputClass } from '../../../components/ui/form-field.tsx';
+import { FieldError, FieldLabel, inputClass } from '../../../components/ui/form-field.tsx';
 import type { TemplateEditorState } from './use-template-editor.ts';
 
 /** The template's name, its problem shown once the field was left. */
@@ -8,9 +8,7 @@ export function TemplateNameField({ editor }: { editor: TemplateEditorState }) {
   const problem = editor.nameTouched ? editor.fieldProblems.name : undefined;
   return (
     <div className="mt-6 max-w-xl">
-      <label htmlFor="template-name" className="mb-1.5 block text-sm font-medium text-zinc-800">
-        {t('editor.name')}
-      </label>
+      <FieldLabel htmlFor="template-name" text={t('editor.name')} />
       <input
         id="template-name"
         name="name"

@@ -1,7 +1,8 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button.tsx';
-import { inputClass } from '../../../components/ui/form-field.tsx';
+import { FieldLabel, inputClass } from '../../../components/ui/form-field.tsx';
+import { PanelTitle } from '../../../components/ui/panel-title.tsx';
 import type { EditorVariable } from '../template-rules.ts';
 import { BindingRules } from './binding-rules.tsx';
 import type { DraftVariable } from './draft.ts';
@@ -14,9 +15,7 @@ export function VariablesPanel({ editor }: { editor: TemplateEditorState }) {
   return (
     <section aria-labelledby="variables-title" className="rounded-xl border border-zinc-200 bg-white p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="variables-title" className="text-sm font-semibold text-zinc-900">
-          {t('variables.title')}
-        </h2>
+        <PanelTitle id="variables-title" text={t('variables.title')} />
         {editor.undeclared.length > 1 && (
           <Button variant="secondary" className="px-2.5! py-1! text-xs!" onClick={editor.declareAll}>
             <Plus className="size-3.5" aria-hidden />
@@ -58,9 +57,7 @@ function VariableRow({ variable, index, onChange, onRemove }: VariableRowProps) 
   return (
     <li className="grid grid-cols-[minmax(0,1fr)_auto] gap-2 rounded-md border border-zinc-200 p-3 sm:grid-cols-[minmax(0,1fr)_8rem_minmax(0,1.4fr)_auto]">
       <div className="min-w-0">
-        <label htmlFor={`var-name-${index}`} className="sr-only">
-          {t('variables.name')}
-        </label>
+        <FieldLabel htmlFor={`var-name-${index}`} text={t('variables.name')} srOnly />
         <input
           id={`var-name-${index}`}
           value={variable.name}
@@ -70,9 +67,7 @@ function VariableRow({ variable, index, onChange, onRemove }: VariableRowProps) 
         />
       </div>
       <div className="sm:order-none order-last col-span-2 sm:col-span-1">
-        <label htmlFor={`var-type-${index}`} className="sr-only">
-          {t('variables.type')}
-        </label>
+        <FieldLabel htmlFor={`var-type-${index}`} text={t('variables.type')} srOnly />
         <select
           id={`var-type-${index}`}
           value={variable.type}
@@ -87,9 +82,7 @@ function VariableRow({ variable, index, onChange, onRemove }: VariableRowProps) 
         </select>
       </div>
       <div className="order-last col-span-2 min-w-0 sm:order-none sm:col-span-1">
-        <label htmlFor={`var-default-${index}`} className="sr-only">
-          {t('variables.defaultFor', { name: variable.name })}
-        </label>
+        <FieldLabel htmlFor={`var-default-${index}`} text={t('variables.defaultFor', { name: variable.name })} srOnly />
         <input
           id={`var-default-${index}`}
           value={variable.defaultValue}

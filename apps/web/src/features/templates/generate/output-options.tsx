@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { OptionGroup } from '../../../components/render-form/option-group.tsx';
-import { FieldError, inputClass } from '../../../components/ui/form-field.tsx';
+import { FieldError, FieldLabel, inputClass } from '../../../components/ui/form-field.tsx';
 import { FORMATS, type Format, usesQuality } from './generate-values.ts';
 import type { GenerateForm } from './use-generate-form.ts';
 
@@ -12,9 +12,7 @@ export function OutputOptions({ form, formId }: { form: GenerateForm; formId: st
     <OptionGroup legend={t('generate.output')}>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
-          <label htmlFor={`${formId}-format`} className="mb-1.5 block text-sm font-medium text-zinc-800">
-            {t('generate.format')}
-          </label>
+          <FieldLabel htmlFor={`${formId}-format`} text={t('generate.format')} />
           <select
             id={`${formId}-format`}
             name="format"
@@ -31,9 +29,7 @@ export function OutputOptions({ form, formId }: { form: GenerateForm; formId: st
         </div>
         {usesQuality(values.format) && (
           <div>
-            <label htmlFor={`${formId}-quality`} className="mb-1.5 block text-sm font-medium text-zinc-800">
-              {t('generate.quality')}
-            </label>
+            <FieldLabel htmlFor={`${formId}-quality`} text={t('generate.quality')} />
             <input
               id={`${formId}-quality`}
               name="quality"

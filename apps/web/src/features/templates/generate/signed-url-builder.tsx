@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { KeyRound, Link2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../components/copy-button.tsx';
-import { inputClass } from '../../../components/ui/form-field.tsx';
+import { FieldLabel, inputClass } from '../../../components/ui/form-field.tsx';
 import type { TemplateView } from '../template-api.ts';
 import type { GenerateValues } from './generate-values.ts';
 import { useSignedUrl } from './use-signed-url.ts';
@@ -43,9 +43,7 @@ function SignedUrlCopy({ template, url }: { template: TemplateView; url: string 
   const { t } = useTranslation('templates');
   return (
     <div className="mt-3 space-y-2">
-      <label htmlFor="signed-url-value" className="sr-only">
-        {t('signed.title')}
-      </label>
+      <FieldLabel htmlFor="signed-url-value" text={t('signed.title')} srOnly />
       <textarea
         id="signed-url-value"
         readOnly

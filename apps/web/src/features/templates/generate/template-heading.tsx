@@ -5,6 +5,7 @@ import { CopyButton } from '../../../components/copy-button.tsx';
 import { buttonClass } from '../../../components/ui/button.tsx';
 import { WebMessages } from '../../../i18n/message-ids.ts';
 import type { TemplateView } from '../template-api.ts';
+import { TemplateListCrumb } from '../template-list-crumb.tsx';
 
 /** The template being generated: its name, size, visibility and creator; copy its id, edit it (owner, private). */
 export function TemplateHeading({ template }: { template: TemplateView }) {
@@ -12,11 +13,7 @@ export function TemplateHeading({ template }: { template: TemplateView }) {
   return (
     <header className="flex flex-wrap items-start justify-between gap-4">
       <div className="min-w-0 max-w-3xl">
-        <p className="text-sm text-zinc-600">
-          <Link to="/template/list" className="hover:underline">
-            {t('list.title')}
-          </Link>
-        </p>
+        <TemplateListCrumb />
         <h1 className="mt-1 break-words text-3xl font-semibold tracking-tight text-zinc-900">{template.name}</h1>
         <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-zinc-600">
           <span>{`${template.width} × ${template.height}`}</span>

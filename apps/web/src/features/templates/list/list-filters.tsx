@@ -1,7 +1,7 @@
 import { Search } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button.tsx';
-import { inputClass } from '../../../components/ui/form-field.tsx';
+import { FieldLabel, inputClass, OptionList } from '../../../components/ui/form-field.tsx';
 import { TEMPLATE_SORTS, type TemplateSort } from '../template-api.ts';
 import type { TemplateListState } from './use-template-list-page.ts';
 
@@ -12,9 +12,7 @@ export function ListFilters({ page }: { page: TemplateListState }) {
   return (
     <form onSubmit={page.apply} className="flex flex-wrap items-end gap-2" aria-label={t('list.searchLabel')}>
       <div className="relative w-full sm:w-64">
-        <label htmlFor="template-search" className="sr-only">
-          {t('list.search')}
-        </label>
+        <FieldLabel htmlFor="template-search" text={t('list.search')} srOnly />
         <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-zinc-500" aria-hidden />
         <input
           id="template-search"
@@ -28,9 +26,7 @@ export function ListFilters({ page }: { page: TemplateListState }) {
         />
       </div>
       <div>
-        <label htmlFor="template-sort" className="sr-only">
-          {t('list.sort')}
-        </label>
+        <FieldLabel htmlFor="template-sort" text={t('list.sort')} srOnly />
         <select
           id="template-sort"
           name="sort"
@@ -38,11 +34,7 @@ export function ListFilters({ page }: { page: TemplateListState }) {
           onChange={(event) => setDraft({ ...draft, sort: event.target.value as TemplateSort })}
           className={inputClass}
         >
-          {TEMPLATE_SORTS.map((sort) => (
-            <option key={sort} value={sort}>
-              {t(`sort.${sort}`)}
-            </option>
-          ))}
+          <OptionList values={TEMPLATE_SORTS} label={(sort) => t(`sort.${sort}`)} />
         </select>
       </div>
       <Button type="submit" variant="secondary" data-testid="apply-filters">
