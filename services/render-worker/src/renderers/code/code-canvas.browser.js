@@ -1,7 +1,8 @@
 /*
  * Runs INSIDE the code pool's warm page (not in Node): installed once per page by code-host.ts, then called
  * by DevTools evaluation (page scripts stay off). Plain JavaScript on purpose: it reaches the page as text,
- * with no transpiler helpers that would be missing there.
+ * with no transpiler helpers that would be missing there. One block rather than a function wraps it: its
+ * `const`s stay in the block, off the page's global scope, and no wrapper function grows with the helpers.
  *
  * window.__drawCode(job) lays highlighted code out and paints it into a canvas, then encodes the canvas:
  * one DevTools call per job, no DOM to style or lay out and no compositor frame to capture, which makes a
@@ -15,7 +16,7 @@
  * rectangle in the theme background that clips its content. Right-to-left text needs the browser's bidi
  * layout, so the renderer sends such code to the DOM version instead.
  */
-(() => {
+{
   const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   // Spaces, a tab, one wide (CJK) character, or a run of anything else.
   const PIECES =
@@ -25,29 +26,52 @@
 
   const fontOf = (style, job) => `${style.italic ? 'italic ' : ''}${style.bold ? '700' : '400'} ${job.fontSize}px ${job.family}`;
 
+  // Turns off ligatures and contextual alternates (`=>` as an arrow), as the DOM version's font-feature-settings
+  // do; again after the canvas is sized, which resets its context state.
+  const textSettings = (ctx) => {
+    ctx.textRendering = 'optimizeSpeed';
+    ctx.fontKerning = 'none';
+  };
+
   const draw = async (job) => {
-    const { width, fontSize, padding, scale } = job;
-    const lineHeight = job.lineHeight;
-    const styles = job.styles;
     const canvas = document.createElement('canvas');
     const ctx = canvas.getContext('2d');
-    // Turns off ligatures and contextual alternates (`=>` as an arrow), as the DOM version's font-feature-settings
-    // do; again after the canvas is sized, which resets its context state.
-    const textSettings = () => {
-      ctx.textRendering = 'optimizeSpeed';
-      ctx.fontKerning = 'none';
-    };
-    textSettings();
+    textSettings(ctx);
+    const fonts = job.styles.map((style) => fontOf(style, job));
+    await loadFonts(job, fonts);
+    const type = typesetter(ctx, fonts);
+    const grid = gridOf(job, type);
+    const rows = layoutRows(job, grid, type);
+    const frame = frameOf(job, rows, grid.bar);
+    if (job.height === null && (frame.imageHeight > job.maxImageHeight || frame.imageWidth * frame.imageHeight > job.maxPixels)) {
+      return { height: frame.fullHeight, tooLarge: true };
+    }
 
-    // Every face the text needs must be loaded before anything is measured, or the fallback's widths would be used.
-    const textByStyle = styles.map(() => '');
+    canvas.width = frame.imageWidth;
+    canvas.height = frame.imageHeight;
+    textSettings(ctx);
+    type.forget();
+    ctx.scale(frame.imageWidth / frame.fullWidth, frame.imageHeight / frame.fullHeight);
+    paintSurround(ctx, job, frame);
+    await paintWindow(ctx, job, frame.height, grid.bar);
+    paintRows(ctx, job, { rows, grid, type, height: frame.height });
+
+    const mime = job.format === 'jpeg' ? 'image/jpeg' : job.format === 'webp' ? 'image/webp' : 'image/png';
+    return { image: canvas.toDataURL(mime, job.format === 'png' ? undefined : job.quality / 100), height: frame.fullHeight };
+  };
+
+  /** Every face the text needs must be loaded before anything is measured, or the fallback's widths would be used. */
+  const loadFonts = (job, fonts) => {
+    const textByStyle = job.styles.map(() => '');
     textByStyle[0] = '0123456789';
     for (const line of job.lines) for (const [text, s] of line) textByStyle[s] += text;
-    const fonts = styles.map((style) => fontOf(style, job));
-    await Promise.all(
+    return Promise.all(
       fonts.map((font, s) => (textByStyle[s] ? document.fonts.load(font, textByStyle[s]).catch(() => undefined) : undefined)),
     );
+  };
 
+  /** Sets the context's font by style index (only when it changes) and measures text in a style. */
+  const typesetter = (ctx, fonts) => {
     // Widths: printable ASCII is a fixed advance in a monospace face (checked, in case the font fell back).
     const advance = fonts.map((font) => {
       ctx.font = font;
@@ -55,7 +79,7 @@
       return Math.abs(ctx.measureText('iW').width - 2 * one) < EPSILON ? one : 0;
     });
     let currentFont = '';
-    const useFont = (s) => {
+    const use = (s) => {
       if (fonts[s] !== currentFont) {
         ctx.font = fonts[s];
         currentFont = fonts[s];
@@ -63,107 +87,141 @@
     };
     const measure = (text, s) => {
       if (advance[s] && PRINTABLE_ASCII.test(text)) return text.length * advance[s];
-      useFont(s);
+      use(s);
       return ctx.measureText(text).width;
     };
+    // Sizing the canvas resets its font, so the next use sets it again.
+    const forget = () => {
+      currentFont = '';
+    };
+    return { fonts, advance, use, measure, forget };
+  };
 
-    const ch = advance[0] || measure('0', 0);
-    const first = job.firstLineNumber;
-    const digits = String(first + job.lines.length - 1).length;
-    const bar = job.window ? job.windowBarHeight : 0;
-    const outer = job.outerPadding;
+  /** The columns, in CSS px: the line-number gutter, where code starts and the room it has, the tab stop. */
+  const gridOf = (job, type) => {
+    const ch = type.advance[0] || type.measure('0', 0);
+    const digits = String(job.firstLineNumber + job.lines.length - 1).length;
     const gutter = job.showLineNumbers ? (digits + job.gutterGapChars) * ch : 0;
-    const codeLeft = padding + gutter;
-    const available = width - 2 * padding - gutter;
-    const tabStop = job.tabSize * measure(' ', 0);
+    return {
+      ch,
+      digits,
+      bar: job.window ? job.windowBarHeight : 0,
+      codeLeft: job.padding + gutter,
+      available: job.width - 2 * job.padding - gutter,
+      tabStop: job.tabSize * type.measure(' ', 0),
+    };
+  };
 
-    // ---------------------------------------------------------------- layout: rows of fragments
-    const rows = []; // { line: number | undefined, frags: [{ x, w, text, s }] }
-    const maxRows = job.height === null ? Number.POSITIVE_INFINITY : Math.ceil((job.height - bar) / lineHeight);
-    for (let n = 0; n < job.lines.length && rows.length < maxRows; n++) {
-      let row = { line: n + 1, of: n + 1, frags: [] };
-      rows.push(row);
-      let x = 0;
-      const newRow = () => {
-        row = { line: undefined, of: n + 1, frags: [] };
-        rows.push(row);
-        x = 0;
-      };
-      const place = (text, s, w) => {
-        row.frags.push({ x, w, text, s });
-        x += w;
-      };
-      let word = [];
-      let wordWidth = 0;
-      const flushWord = () => {
-        if (!word.length) return;
-        // The word starts a new row if it does not fit after a break opportunity (what precedes it here).
-        if (x > 0 && x + wordWidth > available + EPSILON) newRow();
-        if (x + wordWidth <= available + EPSILON) {
-          for (const f of word) place(f.text, f.s, f.w);
+  // ---------------------------------------------------------------- layout: rows of fragments
+
+  /** Rows { line: number | undefined (a wrapped row), of: source line, frags: [{ x, w, text, s }] }, as many as the height shows. */
+  const layoutRows = (job, grid, type) => {
+    const rows = [];
+    const maxRows = job.height === null ? Number.POSITIVE_INFINITY : Math.ceil((job.height - grid.bar) / job.lineHeight);
+    for (let n = 0; n < job.lines.length && rows.length < maxRows; n++) layoutLine(job.lines[n], n + 1, { rows, grid, type });
+    return rows;
+  };
+
+  /** One source line's tokens into rows. `state` holds the row being filled, its x and the word not yet placed. */
+  const layoutLine = (tokens, of, shared) => {
+    const state = { ...shared, of, row: undefined, x: 0, word: [], wordWidth: 0 };
+    startRow(state, of);
+    for (const [text, s] of tokens) {
+      for (const [piece, spaces, tab, wide] of text.matchAll(PIECES)) {
+        if (spaces) {
+          flushWord(state);
+          place(state, piece, s, state.type.measure(piece, s)); // spaces hang at the end of a row instead of wrapping
+        } else if (tab) {
+          flushWord(state);
+          placeTab(state, s);
+        } else if (wide) {
+          // A wide character is a word of its own: a line may break on either side of it.
+          flushWord(state);
+          addToWord(state, piece, s);
+          flushWord(state);
         } else {
-          // Longer than a row: broken between any two characters (graphemes), as overflow-wrap: anywhere.
-          for (const f of word) {
-            let run = '';
-            let runWidth = 0;
-            for (const { segment } of graphemes.segment(f.text)) {
-              const w = measure(segment, f.s);
-              if (x + runWidth + w > available + EPSILON && x + runWidth > 0) {
-                if (run) place(run, f.s, runWidth);
-                newRow();
-                run = '';
-                runWidth = 0;
-              }
-              run += segment;
-              runWidth += w;
-            }
-            if (run) place(run, f.s, runWidth);
-          }
-        }
-        word = [];
-        wordWidth = 0;
-      };
-      for (const [text, s] of job.lines[n]) {
-        for (const [piece, spaces, tab, wide] of text.matchAll(PIECES)) {
-          if (spaces) {
-            flushWord();
-            place(piece, s, measure(piece, s)); // spaces hang at the end of a row instead of wrapping
-          } else if (tab) {
-            flushWord();
-            let w = tabStop - (x % tabStop);
-            if (w < ch / 2) w += tabStop; // CSS: a stop closer than half a character is skipped
-            place('', s, w);
-          } else if (wide) {
-            flushWord();
-            word.push({ text: piece, s, w: measure(piece, s) });
-            wordWidth = word[0].w;
-            flushWord();
-          } else {
-            const w = measure(piece, s);
-            word.push({ text: piece, s, w });
-            wordWidth += w;
-          }
+          addToWord(state, piece, s);
         }
       }
-      flushWord();
     }
+    flushWord(state);
+  };
 
-    // The window (bar included), then the image: the window with outerPadding on every side.
-    const height = job.height ?? rows.length * lineHeight + 2 * padding + bar;
-    const fullWidth = width + 2 * outer;
-    const fullHeight = height + 2 * outer;
-    const imageWidth = Math.round(fullWidth * scale);
-    const imageHeight = Math.round(fullHeight * scale);
-    if (job.height === null && (imageHeight > job.maxImageHeight || imageWidth * imageHeight > job.maxPixels)) {
-      return { height: fullHeight, tooLarge: true };
+  const startRow = (state, line) => {
+    state.row = { line, of: state.of, frags: [] };
+    state.rows.push(state.row);
+    state.x = 0;
+  };
+
+  const place = (state, text, s, w) => {
+    state.row.frags.push({ x: state.x, w, text, s });
+    state.x += w;
+  };
+
+  const addToWord = (state, text, s) => {
+    const w = state.type.measure(text, s);
+    state.word.push({ text, s, w });
+    state.wordWidth += w;
+  };
+
+  const placeTab = (state, s) => {
+    const { ch, tabStop } = state.grid;
+    let w = tabStop - (state.x % tabStop);
+    if (w < ch / 2) w += tabStop; // CSS: a stop closer than half a character is skipped
+    place(state, '', s, w);
+  };
+
+  const flushWord = (state) => {
+    const { word, wordWidth, grid } = state;
+    if (!word.length) return;
+    // The word starts a new row if it does not fit after a break opportunity (what precedes it here).
+    if (state.x > 0 && state.x + wordWidth > grid.available + EPSILON) startRow(state, undefined);
+    if (state.x + wordWidth <= grid.available + EPSILON) {
+      for (const f of word) place(state, f.text, f.s, f.w);
+    } else {
+      for (const f of word) breakAnywhere(state, f);
     }
+    state.word = [];
+    state.wordWidth = 0;
+  };
 
-    // ---------------------------------------------------------------- paint
-    canvas.width = imageWidth;
-    canvas.height = imageHeight;
-    textSettings();
-    currentFont = '';
-    ctx.scale(imageWidth / fullWidth, imageHeight / fullHeight);
+  /** A word longer than a row: broken between any two characters (graphemes), as overflow-wrap: anywhere. */
+  const breakAnywhere = (state, f) => {
+    const { grid, type } = state;
+    let run = '';
+    let runWidth = 0;
+    for (const { segment } of graphemes.segment(f.text)) {
+      const w = type.measure(segment, f.s);
+      if (state.x + runWidth + w > grid.available + EPSILON && state.x + runWidth > 0) {
+        if (run) place(state, run, f.s, runWidth);
+        startRow(state, undefined);
+        run = '';
+        runWidth = 0;
+      }
+      run += segment;
+      runWidth += w;
+    }
+    if (run) place(state, run, f.s, runWidth);
+  };
+
+  /** The window (bar included), then the image: the window with outerPadding on every side. */
+  const frameOf = (job, rows, bar) => {
+    const height = job.height ?? rows.length * job.lineHeight + 2 * job.padding + bar;
+    const fullWidth = job.width + 2 * job.outerPadding;
+    const fullHeight = height + 2 * job.outerPadding;
+    return {
+      height,
+      fullWidth,
+      fullHeight,
+      imageWidth: Math.round(fullWidth * job.scale),
+      imageHeight: Math.round(fullHeight * job.scale),
+    };
+  };
+
+  // ---------------------------------------------------------------- paint
+
+  /** What shows around the window (and in its corners). */
+  const paintSurround = (ctx, job, { fullWidth, fullHeight }) => {
     if (job.background) {
       ctx.fillStyle = job.background.gradient ? linearGradient(ctx, job.background.gradient, fullWidth, fullHeight) : job.background.color;
       ctx.fillRect(0, 0, fullWidth, fullHeight);
@@ -172,75 +230,95 @@
       ctx.fillStyle = job.bg;
       ctx.fillRect(0, 0, fullWidth, fullHeight);
     }
-    ctx.translate(outer, outer);
+  };
+
+  /** The window's rounded rectangle (and its shadow), which then clips what is drawn; the bar when there is one. */
+  const paintWindow = async (ctx, job, height, bar) => {
+    const { width } = job;
+    ctx.translate(job.outerPadding, job.outerPadding);
     const radius = Math.min(job.borderRadius, width / 2, height / 2);
-    if (job.shadow) {
-      // Shadow sizes are in device pixels (the transform does not apply to them).
-      ctx.save();
-      ctx.shadowColor = 'rgba(0, 0, 0, 0.5)';
-      ctx.shadowBlur = Math.min(40, Math.max(4, outer * 0.6)) * scale;
-      ctx.shadowOffsetY = Math.min(16, outer * 0.25) * scale;
-      ctx.beginPath();
-      ctx.roundRect(0, 0, width, height, radius);
-      ctx.fillStyle = job.bg;
-      ctx.fill();
-      ctx.restore();
-    }
+    if (job.shadow) paintShadow(ctx, job, height, radius);
     ctx.beginPath();
     ctx.roundRect(0, 0, width, height, radius);
     ctx.fillStyle = job.bg;
     ctx.fill();
     ctx.clip();
     if (job.window) await drawWindowBar(ctx, job, width, bar);
+  };
+
+  const paintShadow = (ctx, job, height, radius) => {
+    const outer = job.outerPadding;
+    // Shadow sizes are in device pixels (the transform does not apply to them).
+    ctx.save();
+    ctx.shadowColor = 'rgba(0, 0, 0, 0.5)';
+    ctx.shadowBlur = Math.min(40, Math.max(4, outer * 0.6)) * job.scale;
+    ctx.shadowOffsetY = Math.min(16, outer * 0.25) * job.scale;
+    ctx.beginPath();
+    ctx.roundRect(0, 0, job.width, height, radius);
+    ctx.fillStyle = job.bg;
+    ctx.fill();
+    ctx.restore();
+  };
+
+  /** The rows that fit in the window's height: line highlight, line number, then each fragment. */
+  const paintRows = (ctx, job, { rows, grid, type, height }) => {
+    const { lineHeight } = job;
     const highlight = isLight(job.bg) ? 'rgba(0, 0, 0, 0.08)' : 'rgba(255, 255, 255, 0.1)';
-    const highlighted = (line) => {
-      const shown = line + first - 1;
-      for (const [from, to] of job.highlightLines) if (shown >= from && shown <= to) return true;
-      return false;
-    };
-
-    ctx.font = fonts[0];
-    const metrics = ctx.measureText('0');
-    const ascent = Math.round(metrics.fontBoundingBoxAscent);
-    const descent = Math.round(metrics.fontBoundingBoxDescent);
-    const baselineOffset = Math.floor((lineHeight - ascent - descent) / 2) + ascent;
+    const baselineOffset = baselineOffsetOf(ctx, type.fonts[0], lineHeight);
     ctx.textBaseline = 'alphabetic';
-    const decoration = Math.max(1, Math.round(fontSize / 14));
-
+    const decoration = Math.max(1, Math.round(job.fontSize / 14));
     for (let r = 0; r < rows.length; r++) {
-      const top = bar + padding + r * lineHeight;
+      const top = grid.bar + job.padding + r * lineHeight;
       if (top >= height) break;
       const baseline = top + baselineOffset;
       const row = rows[r];
-      if (job.highlightLines.length && highlighted(row.of)) {
+      if (job.highlightLines.length && highlighted(job, row.of)) {
         ctx.fillStyle = highlight;
-        ctx.fillRect(0, top, width, lineHeight);
+        ctx.fillRect(0, top, job.width, lineHeight);
       }
-      if (row.line !== undefined && job.showLineNumbers) {
-        useFont(0);
-        ctx.fillStyle = job.lineNumberColor;
-        ctx.textAlign = 'right';
-        ctx.fillText(String(row.line + first - 1), padding + digits * ch, baseline);
-        ctx.textAlign = 'left';
-      }
-      for (const f of row.frags) {
-        const style = styles[f.s];
-        const x = codeLeft + f.x;
-        if (style.background) {
-          ctx.fillStyle = style.background;
-          ctx.fillRect(x, top, f.w, lineHeight);
-        }
-        if (!f.text || f.text.trim() === '') continue;
-        useFont(f.s);
-        ctx.fillStyle = style.color ?? job.fg;
-        ctx.fillText(f.text, x, baseline);
-        if (style.underline) ctx.fillRect(x, baseline + decoration, f.w, decoration);
-        if (style.strikethrough) ctx.fillRect(x, baseline - Math.round(fontSize * 0.3), f.w, decoration);
-      }
+      if (row.line !== undefined && job.showLineNumbers) paintLineNumber(ctx, job, { grid, type, line: row.line, baseline });
+      const at = { left: grid.codeLeft, top, baseline, decoration };
+      for (const f of row.frags) paintFragment(ctx, job, type, f, at);
     }
+  };
 
-    const mime = job.format === 'jpeg' ? 'image/jpeg' : job.format === 'webp' ? 'image/webp' : 'image/png';
-    return { image: canvas.toDataURL(mime, job.format === 'png' ? undefined : job.quality / 100), height: fullHeight };
+  /** Where the baseline sits in a row: the font's box centred in the line height, as CSS lays a line box out. */
+  const baselineOffsetOf = (ctx, font, lineHeight) => {
+    ctx.font = font;
+    const metrics = ctx.measureText('0');
+    const ascent = Math.round(metrics.fontBoundingBoxAscent);
+    const descent = Math.round(metrics.fontBoundingBoxDescent);
+    return Math.floor((lineHeight - ascent - descent) / 2) + ascent;
+  };
+
+  /** Whether a source line (1-based) is in one of the ranges, which count as the gutter does. */
+  const highlighted = (job, line) => {
+    const shown = line + job.firstLineNumber - 1;
+    for (const [from, to] of job.highlightLines) if (shown >= from && shown <= to) return true;
+    return false;
+  };
+
+  const paintLineNumber = (ctx, job, { grid, type, line, baseline }) => {
+    type.use(0);
+    ctx.fillStyle = job.lineNumberColor;
+    ctx.textAlign = 'right';
+    ctx.fillText(String(line + job.firstLineNumber - 1), job.padding + grid.digits * grid.ch, baseline);
+    ctx.textAlign = 'left';
+  };
+
+  const paintFragment = (ctx, job, type, f, { left, top, baseline, decoration }) => {
+    const style = job.styles[f.s];
+    const x = left + f.x;
+    if (style.background) {
+      ctx.fillStyle = style.background;
+      ctx.fillRect(x, top, f.w, job.lineHeight);
+    }
+    if (!f.text || f.text.trim() === '') return;
+    type.use(f.s);
+    ctx.fillStyle = style.color ?? job.fg;
+    ctx.fillText(f.text, x, baseline);
+    if (style.underline) ctx.fillRect(x, baseline + decoration, f.w, decoration);
+    if (style.strikethrough) ctx.fillRect(x, baseline - Math.round(job.fontSize * 0.3), f.w, decoration);
   };
 
   /** CSS linear-gradient(angle) over a w × h box: 0° runs upwards, 90° to the right, corners reach the end colours. */
@@ -318,4 +396,4 @@
 
   // Non-writable, like the chart page's entry points.
   Object.defineProperty(window, '__drawCode', { value: draw });
-})();
+}
