@@ -182,29 +182,11 @@ export async function runStack(repoRoot: string, opts: RunStackOptions): Promise
   const queuePrefix = `bench-${process.pid}-${Date.now().toString(36)}`;
   const port = await freePort();
   // Registered before the services, so on Ctrl-C it runs after they are stopped (cleanups run newest first).
-  const dropKeys = onCleanup({
-    name: 'redis keys',
-    run: () =>
-      deleteKeysWithPrefix(opts.redisUrl, queuePrefix).then(
-        () => undefined,
-        (err) => console.error(`[bench] could not delete Redis keys ${queuePrefix}:*: ${(err as Error).message}`),
-      ),
-    runSync: () => undefined,
-  });
+  const dropKeys = onCleanup(redisKeysCleanup(opts.redisUrl, queuePrefix));
   const common = { ...process.env, REDIS_URL: opts.redisUrl, QUEUE_PREFIX: queuePrefix };
 
   const pageServer = await startPageServer();
-  const workerEnv = {
-    ...common,
-    RENDER_QUEUES: 'html,svg,chart,code,screenshot',
-    RENDER_EGRESS_ALLOWLIST: pageServer.hostPort,
-    RENDER_PAGES: String(opts.pages),
-    CHROMIUM_PATH: opts.chromiumPath,
-    // info only for the readiness line; the worker logs nothing per successful job at that level.
-    LOG_LEVEL: 'info',
-    // Any free port for its health and metrics server, so the bench runs beside ./scripts/dev.
-    WORKER_HTTP_PORT: '0',
-  };
+  const workerEnv = workerEnvironment(common, pageServer.hostPort, opts);
   let worker = startNodeService(
     opts.start,
     { name: 'render-worker', pkg: '@render/render-worker', entry: 'services/render-worker/src/main.ts' },
@@ -247,13 +229,7 @@ export async function runStack(repoRoot: string, opts: RunStackOptions): Promise
     if (opts.pipeline) {
       await worker.stop();
       stoppedWarnings.push(...worker.warnings);
-      // Started as the production start does in either mode: only the gateway's start is compared.
-      worker = startService(
-        'pipeline-worker',
-        ['--import', 'tsx', path.join(repoRoot, PIPELINE_WORKER)],
-        { ...workerEnv, NODE_ENV: 'production' },
-        repoRoot,
-      );
+      worker = startPipelineWorker(repoRoot, workerEnv);
       await worker.waitForLine(isWorkerReady, 120_000);
       pipeline = await runPipeline(port, callers, opts);
     }
@@ -278,6 +254,43 @@ export async function runStack(repoRoot: string, opts: RunStackOptions): Promise
     await pageServer.close();
     await runCleanup(dropKeys);
   }
+}
+
+/** Deletes this run's Redis keys (queues, limits, caches) once the services are gone. */
+function redisKeysCleanup(redisUrl: string, queuePrefix: string) {
+  return {
+    name: 'redis keys',
+    run: () =>
+      deleteKeysWithPrefix(redisUrl, queuePrefix).then(
+        () => undefined,
+        (err) => console.error(`[bench] could not delete Redis keys ${queuePrefix}:*: ${(err as Error).message}`),
+      ),
+    runSync: () => undefined,
+  };
+}
+
+function workerEnvironment(common: NodeJS.ProcessEnv, pageHostPort: string, opts: { pages: number; chromiumPath: string }) {
+  return {
+    ...common,
+    RENDER_QUEUES: 'html,svg,chart,code,screenshot',
+    RENDER_EGRESS_ALLOWLIST: pageHostPort,
+    RENDER_PAGES: String(opts.pages),
+    CHROMIUM_PATH: opts.chromiumPath,
+    // info only for the readiness line; the worker logs nothing per successful job at that level.
+    LOG_LEVEL: 'info',
+    // Any free port for its health and metrics server, so the bench runs beside ./scripts/dev.
+    WORKER_HTTP_PORT: '0',
+  };
+}
+
+/** The worker of the pipeline phase, started as the production start does in either mode: only the gateway's start is compared. */
+function startPipelineWorker(repoRoot: string, workerEnv: NodeJS.ProcessEnv): Service {
+  return startService(
+    'pipeline-worker',
+    ['--import', 'tsx', path.join(repoRoot, PIPELINE_WORKER)],
+    { ...workerEnv, NODE_ENV: 'production' },
+    repoRoot,
+  );
 }
 
 function startGateway(repoRoot: string, port: number, env: NodeJS.ProcessEnv, opts: { start: StartMode; concurrency: number }): Service {
