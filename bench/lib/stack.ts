@@ -148,64 +148,45 @@ export function convertClient(port: number, maxSockets: number, request: BenchRe
   return { convert, connections: () => connections, close: () => agent.destroy() };
 }
 
-export async function runStack(
-  repoRoot: string,
-  opts: {
-    redisUrl: string;
-    /** Postgres for the template workload (a throwaway database is created on it); skipped when null. */
-    databaseUrl: string | null;
-    chromiumPath: string;
-    /** How the services are started (see StartMode). */
-    start: StartMode;
-    pages: number;
-    requests: number;
-    warmupRequests: number;
-    concurrency: number;
-    durationMs: number;
-    warmupMs: number;
-    /** Run the HTML load runs (c=1 and c=N) and/or the per-format runs. */
-    load: boolean;
-    /** The HTML load runs with API keys too (an unlimited and a Free account); needs DATABASE_URL. */
-    keys: boolean;
-    formats: boolean;
-    formatRequests: number;
-    /** The screenshot phase: its pages through the stack with an API key, each alternated with `rawScreenshot`. */
-    rawScreenshot?: RawScreenshot;
-    screenshotRequests: number;
-    /** The c=1 runs again, anonymous and keyed, with the worker replaced by `pipeline-worker.ts`. */
-    pipeline?: boolean;
-    /** A raw warm page's render: the c=1 runs alternate with it in batches of `pairBatch` (`runPaired`). */
-    rawRender?: () => Promise<Sample>;
-    pairBatch?: number;
-  },
-): Promise<StackResults> {
+export interface RunStackOptions {
+  redisUrl: string;
+  /** Postgres for the template workload (a throwaway database is created on it); skipped when null. */
+  databaseUrl: string | null;
+  chromiumPath: string;
+  /** How the services are started (see StartMode). */
+  start: StartMode;
+  pages: number;
+  requests: number;
+  warmupRequests: number;
+  concurrency: number;
+  durationMs: number;
+  warmupMs: number;
+  /** Run the HTML load runs (c=1 and c=N) and/or the per-format runs. */
+  load: boolean;
+  /** The HTML load runs with API keys too (an unlimited and a Free account); needs DATABASE_URL. */
+  keys: boolean;
+  formats: boolean;
+  formatRequests: number;
+  /** The screenshot phase: its pages through the stack with an API key, each alternated with `rawScreenshot`. */
+  rawScreenshot?: RawScreenshot;
+  screenshotRequests: number;
+  /** The c=1 runs again, anonymous and keyed, with the worker replaced by `pipeline-worker.ts`. */
+  pipeline?: boolean;
+  /** A raw warm page's render: the c=1 runs alternate with it in batches of `pairBatch` (`runPaired`). */
+  rawRender?: () => Promise<Sample>;
+  pairBatch?: number;
+}
+
+export async function runStack(repoRoot: string, opts: RunStackOptions): Promise<StackResults> {
   // Unique per run, so concurrent or crashed earlier runs never share queues with this one.
   const queuePrefix = `bench-${process.pid}-${Date.now().toString(36)}`;
   const port = await freePort();
   // Registered before the services, so on Ctrl-C it runs after they are stopped (cleanups run newest first).
-  const dropKeys = onCleanup({
-    name: 'redis keys',
-    run: () =>
-      deleteKeysWithPrefix(opts.redisUrl, queuePrefix).then(
-        () => undefined,
-        (err) => console.error(`[bench] could not delete Redis keys ${queuePrefix}:*: ${(err as Error).message}`),
-      ),
-    runSync: () => undefined,
-  });
+  const dropKeys = onCleanup(redisKeysCleanup(opts.redisUrl, queuePrefix));
   const common = { ...process.env, REDIS_URL: opts.redisUrl, QUEUE_PREFIX: queuePrefix };
 
   const pageServer = await startPageServer();
-  const workerEnv = {
-    ...common,
-    RENDER_QUEUES: 'html,svg,chart,code,screenshot',
-    RENDER_EGRESS_ALLOWLIST: pageServer.hostPort,
-    RENDER_PAGES: String(opts.pages),
-    CHROMIUM_PATH: opts.chromiumPath,
-    // info only for the readiness line; the worker logs nothing per successful job at that level.
-    LOG_LEVEL: 'info',
-    // Any free port for its health and metrics server, so the bench runs beside ./scripts/dev.
-    WORKER_HTTP_PORT: '0',
-  };
+  const workerEnv = workerEnvironment(common, pageServer.hostPort, opts);
   let worker = startNodeService(
     opts.start,
     { name: 'render-worker', pkg: '@render/render-worker', entry: 'services/render-worker/src/main.ts' },
@@ -223,26 +204,7 @@ export async function runStack(
   try {
     if ((opts.formats || opts.keys || opts.rawScreenshot) && opts.databaseUrl)
       templateServices = await startTemplateServices(repoRoot, opts.databaseUrl, common, opts.start);
-    gateway = startNodeService(
-      opts.start,
-      { name: 'gateway', pkg: '@render/gateway', entry: 'services/gateway/src/server.ts' },
-      // The bench converts anonymously, far above the demo pages' per-IP limit.
-      {
-        ...common,
-        ...templateServices?.gatewayEnv,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        ANON_RATE_LIMIT_PER_MINUTE: '1000000',
-        ANON_RATE_LIMIT_PER_DAY: '1000000',
-        ANON_MAX_IN_FLIGHT: '1000000',
-        ANON_MAX_PIXELS: '16000000',
-        // The bench measures speed, not limits: its keyed runs drive a Free account at the full concurrency,
-        // which the Free plan's in-flight limit (4 per account and replica by default) would turn into 429s.
-        FREE_MAX_IN_FLIGHT: String(Math.max(16, opts.concurrency * 2)),
-      },
-      repoRoot,
-    );
+    gateway = startGateway(repoRoot, port, { ...common, ...templateServices?.gatewayEnv }, opts);
     await Promise.all([workerReady, waitForPing(port, gateway, 60_000)]);
 
     client = convertClient(port, opts.concurrency);
@@ -253,67 +215,23 @@ export async function runStack(
       ? await runForDuration(client.convert, { concurrency: opts.concurrency, warmupMs: opts.warmupMs, durationMs: opts.durationMs })
       : empty;
 
+    const callers = opts.keys && templateServices ? await keyedCallers(port, templateServices) : [];
     const keyed: KeyedResult[] = [];
-    const callers: Array<[string, string]> = [];
-    if (opts.keys && templateServices) {
-      const gatewayUrl = `http://127.0.0.1:${port}`;
-      callers.push(
-        ['API key, unlimited', await templateServices.unlimitedKey(gatewayUrl)],
-        ['API key, Free', await templateServices.freeKey(gatewayUrl)],
-      );
-      for (const [name, apiKey] of callers) keyed.push(await runKeyed(port, name, apiKey, opts));
-    }
-
-    // Each format alone, one request at a time, on the same running stack: p50 comparable with HTML's.
-    const formats: FormatResult[] = [];
-    if (opts.formats) {
-      const context: WorkloadContext = {
-        pageOrigin: pageServer.origin,
-        template: await templateServices?.prepare(`http://127.0.0.1:${port}`),
-      };
-      for (const workload of FORMAT_WORKLOADS) {
-        if (workload.needsTemplates && !context.template) continue;
-        formats.push(await runFormat(port, workload, context, opts.formatRequests));
-      }
-    }
-
-    // Through the path users take: a Free account's API key (its credit reserved and settled per call).
-    const screenshots: ScreenshotResult[] = [];
-    if (opts.rawScreenshot && templateServices) {
-      const apiKey = await templateServices.freeKey(`http://127.0.0.1:${port}`);
-      for (const shot of SCREENSHOT_CASES) {
-        screenshots.push(await runScreenshot(port, pageServer.origin, apiKey, shot, opts.rawScreenshot, opts));
-      }
-    }
+    for (const [name, apiKey] of callers) keyed.push(await runKeyed(port, name, apiKey, opts));
+    const formats = opts.formats ? await runFormats(port, pageServer.origin, templateServices, opts.formatRequests) : [];
+    const screenshots =
+      opts.rawScreenshot && templateServices
+        ? await runScreenshots(port, pageServer.origin, templateServices, opts.rawScreenshot, opts)
+        : [];
 
     // Last, as it replaces the worker: the same gateway (and keys) with a worker that renders nothing.
-    const pipeline: PipelineResult[] = [];
+    let pipeline: PipelineResult[] = [];
     if (opts.pipeline) {
       await worker.stop();
       stoppedWarnings.push(...worker.warnings);
-      // Started as the production start does in either mode: only the gateway's start is compared.
-      worker = startService(
-        'pipeline-worker',
-        ['--import', 'tsx', path.join(repoRoot, PIPELINE_WORKER)],
-        { ...workerEnv, NODE_ENV: 'production' },
-        repoRoot,
-      );
+      worker = startPipelineWorker(repoRoot, workerEnv);
       await worker.waitForLine(isWorkerReady, 120_000);
-      const pipelineCallers: Array<[string, Record<string, string> | undefined]> = [
-        ['anonymous', undefined],
-        ...callers.map(([name, apiKey]): [string, Record<string, string>] => [name, { 'x-api-key': apiKey }]),
-      ];
-      for (const [name, headers] of pipelineCallers) {
-        const pipelineClient = convertClient(port, 1, { ...htmlRequest, headers });
-        try {
-          pipeline.push({
-            name,
-            sequential: await runSequential(pipelineClient.convert, { warmup: opts.warmupRequests, count: opts.requests }),
-          });
-        } finally {
-          pipelineClient.close();
-        }
-      }
+      pipeline = await runPipeline(port, callers, opts);
     }
     return {
       queuePrefix,
@@ -336,6 +254,129 @@ export async function runStack(
     await pageServer.close();
     await runCleanup(dropKeys);
   }
+}
+
+/** Deletes this run's Redis keys (queues, limits, caches) once the services are gone. */
+function redisKeysCleanup(redisUrl: string, queuePrefix: string) {
+  return {
+    name: 'redis keys',
+    run: () =>
+      deleteKeysWithPrefix(redisUrl, queuePrefix).then(
+        () => undefined,
+        (err) => console.error(`[bench] could not delete Redis keys ${queuePrefix}:*: ${(err as Error).message}`),
+      ),
+    runSync: () => undefined,
+  };
+}
+
+function workerEnvironment(common: NodeJS.ProcessEnv, pageHostPort: string, opts: { pages: number; chromiumPath: string }) {
+  return {
+    ...common,
+    RENDER_QUEUES: 'html,svg,chart,code,screenshot',
+    RENDER_EGRESS_ALLOWLIST: pageHostPort,
+    RENDER_PAGES: String(opts.pages),
+    CHROMIUM_PATH: opts.chromiumPath,
+    // info only for the readiness line; the worker logs nothing per successful job at that level.
+    LOG_LEVEL: 'info',
+    // Any free port for its health and metrics server, so the bench runs beside ./scripts/dev.
+    WORKER_HTTP_PORT: '0',
+  };
+}
+
+/** The worker of the pipeline phase, started as the production start does in either mode: only the gateway's start is compared. */
+function startPipelineWorker(repoRoot: string, workerEnv: NodeJS.ProcessEnv): Service {
+  return startService(
+    'pipeline-worker',
+    ['--import', 'tsx', path.join(repoRoot, PIPELINE_WORKER)],
+    { ...workerEnv, NODE_ENV: 'production' },
+    repoRoot,
+  );
+}
+
+function startGateway(repoRoot: string, port: number, env: NodeJS.ProcessEnv, opts: { start: StartMode; concurrency: number }): Service {
+  return startNodeService(
+    opts.start,
+    { name: 'gateway', pkg: '@render/gateway', entry: 'services/gateway/src/server.ts' },
+    // The bench converts anonymously, far above the demo pages' per-IP limit.
+    {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ANON_RATE_LIMIT_PER_MINUTE: '1000000',
+      ANON_RATE_LIMIT_PER_DAY: '1000000',
+      ANON_MAX_IN_FLIGHT: '1000000',
+      ANON_MAX_PIXELS: '16000000',
+      // The bench measures speed, not limits: its keyed runs drive a Free account at the full concurrency,
+      // which the Free plan's in-flight limit (4 per account and replica by default) would turn into 429s.
+      FREE_MAX_IN_FLIGHT: String(Math.max(16, opts.concurrency * 2)),
+    },
+    repoRoot,
+  );
+}
+
+/** The keyed runs' callers, each with its API key: an unlimited account and a Free one. */
+async function keyedCallers(port: number, templateServices: TemplateServices): Promise<Array<[string, string]>> {
+  const gatewayUrl = `http://127.0.0.1:${port}`;
+  return [
+    ['API key, unlimited', await templateServices.unlimitedKey(gatewayUrl)],
+    ['API key, Free', await templateServices.freeKey(gatewayUrl)],
+  ];
+}
+
+/** Each format alone, one request at a time, on the same running stack: p50 comparable with HTML's. */
+async function runFormats(
+  port: number,
+  pageOrigin: string,
+  templateServices: TemplateServices | undefined,
+  count: number,
+): Promise<FormatResult[]> {
+  const formats: FormatResult[] = [];
+  const context: WorkloadContext = { pageOrigin, template: await templateServices?.prepare(`http://127.0.0.1:${port}`) };
+  for (const workload of FORMAT_WORKLOADS) {
+    if (workload.needsTemplates && !context.template) continue;
+    formats.push(await runFormat(port, workload, context, count));
+  }
+  return formats;
+}
+
+/** Through the path users take: a Free account's API key (its credit reserved and settled per call). */
+async function runScreenshots(
+  port: number,
+  pageOrigin: string,
+  templateServices: TemplateServices,
+  raw: RawScreenshot,
+  opts: { screenshotRequests: number; warmupRequests: number; pairBatch?: number },
+): Promise<ScreenshotResult[]> {
+  const screenshots: ScreenshotResult[] = [];
+  const apiKey = await templateServices.freeKey(`http://127.0.0.1:${port}`);
+  for (const shot of SCREENSHOT_CASES) screenshots.push(await runScreenshot(port, pageOrigin, apiKey, shot, raw, opts));
+  return screenshots;
+}
+
+/** The c=1 runs, anonymous then with each keyed caller's API key, against whatever worker is running now. */
+async function runPipeline(
+  port: number,
+  callers: Array<[string, string]>,
+  opts: { requests: number; warmupRequests: number },
+): Promise<PipelineResult[]> {
+  const pipeline: PipelineResult[] = [];
+  const pipelineCallers: Array<[string, Record<string, string> | undefined]> = [
+    ['anonymous', undefined],
+    ...callers.map(([name, apiKey]): [string, Record<string, string>] => [name, { 'x-api-key': apiKey }]),
+  ];
+  for (const [name, headers] of pipelineCallers) {
+    const pipelineClient = convertClient(port, 1, { ...htmlRequest, headers });
+    try {
+      pipeline.push({
+        name,
+        sequential: await runSequential(pipelineClient.convert, { warmup: opts.warmupRequests, count: opts.requests }),
+      });
+    } finally {
+      pipelineClient.close();
+    }
+  }
+  return pipeline;
 }
 
 /** A c=1 run, alternated with the raw page's when there is one. */

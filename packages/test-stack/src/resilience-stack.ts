@@ -196,6 +196,13 @@ export interface Stack {
  */
 export const stopEverything = (): Promise<void> => cleanupAll();
 
+/** What every process of one stack shares: its environment, the list its warnings are read from, the secrets. */
+interface StackContext {
+  common: NodeJS.ProcessEnv;
+  services: Service[];
+  internalToken: string;
+}
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   installExitHandlers();
   const chromium = chromiumPath();
@@ -206,26 +213,63 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   onCleanup({ name: 'mail dir', run: () => rm(mailDir, { recursive: true, force: true }), runSync: () => undefined });
   const [authPort, unusedPort] = [await freePort(), await freePort()];
   const common = { ...inheritedEnv(), REDIS_URL: redis.url, QUEUE_PREFIX: queuePrefix, HOST: '127.0.0.1' };
-  const services: Service[] = [];
+  const context: StackContext = { common, services: [], internalToken };
 
+  const auth = startAuth(context, postgres.url, authPort, mailDir);
+  const authUrl = `http://127.0.0.1:${authPort}`;
+  const pool = workerPool(context, chromium);
+  const gatewayUrls = { authUrl, templatesUrl: `http://127.0.0.1:${unusedPort}` };
+  const [gateways] = await Promise.all([
+    Promise.all(Array.from({ length: options.gateways ?? 1 }, (_, i) => startGateway(context, i, gatewayUrls))),
+    waitForHttp(`${authUrl}/api/auth/me`, auth, 60_000),
+    pool.ensureWorkers(2),
+  ]);
+  const gatewayUrl = (gateways[0] as Gateway).url;
+
+  let accounts = 0;
+  const freeAccountKey = async () => {
+    accounts += 1;
+    const account = { name: 'Resilience Test', emailPrefix: `resilience-${process.pid}-${accounts}` };
+    return (await signUpThroughGateway(gatewayUrl, mailDir, account)).apiKey;
+  };
+
+  return {
+    gatewayUrl,
+    gateways,
+    redis,
+    postgres,
+    workers: pool.workers,
+    ensureWorkers: pool.ensureWorkers,
+    startWorker: pool.startWorker,
+    freeAccountKey,
+    warnings: () => context.services.flatMap((s) => s.warnings.map((w) => `${s.name}: ${w}`)),
+    // Everything registered, newest first: gateway and workers, auth, then Postgres and Redis.
+    stop: () => cleanupAll(),
+  };
+}
+
+function startAuth(context: StackContext, databaseUrl: string, port: number, mailDir: string): Service {
   const auth = startNodeService(
     'production',
     { name: 'auth', pkg: '@render/auth', entry: 'services/auth/src/server.ts' },
     {
-      ...common,
-      DATABASE_URL: postgres.url,
-      PORT: String(authPort),
+      ...context.common,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
       LOG_LEVEL: 'warn',
-      INTERNAL_TOKEN: internalToken,
+      INTERNAL_TOKEN: context.internalToken,
       JWT_SECRET: randomBytes(32).toString('hex'),
       API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       MAIL_DIR: mailDir,
     },
     repoRoot,
   );
-  services.push(auth);
-  const authUrl = `http://127.0.0.1:${authPort}`;
+  context.services.push(auth);
+  return auth;
+}
 
+/** The stack's render workers: `workers` is the live list the Stack hands out, numbered names across restarts. */
+function workerPool(context: StackContext, chromium: string) {
   const workers: Worker[] = [];
   let workerCount = 0;
   const startWorker = async (): Promise<Worker> => {
@@ -235,7 +279,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       'production',
       { name, pkg: '@render/render-worker', entry: 'services/render-worker/src/main.ts' },
       {
-        ...common,
+        ...context.common,
         RENDER_QUEUES: 'html',
         RENDER_PAGES: '2',
         // No job taken beyond the pages: every job a worker holds is one it is rendering.
@@ -249,7 +293,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       },
       repoRoot,
     );
-    services.push(service);
+    context.services.push(service);
     const listening = service.waitForLine((line) => line.includes('"health and metrics listening"'), 120_000);
     const ready = service.waitForLine((line) => line.includes('"render worker ready"'), 120_000);
     listening.catch(() => undefined);
@@ -272,62 +316,36 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await Promise.all(Array.from({ length: missing }, () => startWorker()));
     return workers;
   };
+  return { workers, startWorker, ensureWorkers };
+}
 
-  const startGateway = async (index: number): Promise<Gateway> => {
-    const [port, metricsPort] = [await freePort(), await freePort()];
-    const service = startNodeService(
-      'production',
-      { name: index === 0 ? 'gateway' : `gateway-${index + 1}`, pkg: '@render/gateway', entry: 'services/gateway/src/server.ts' },
-      {
-        ...common,
-        PORT: String(port),
-        METRICS_PORT: String(metricsPort),
-        LOG_LEVEL: 'warn',
-        AUTH_SERVICE_URL: authUrl,
-        // No templates service: these tests only convert.
-        TEMPLATES_SERVICE_URL: `http://127.0.0.1:${unusedPort}`,
-        INTERNAL_TOKEN: internalToken,
-        RENDER_DEADLINE_MS: String(RENDER_DEADLINE_MS),
-        ANON_RATE_LIMIT_PER_MINUTE: '100000',
-        ANON_RATE_LIMIT_PER_DAY: '100000',
-        ANON_MAX_IN_FLIGHT: '100000',
-        ANON_MAX_PIXELS: '16000000',
-        // The load tests keep up to 12 renders of one Free account in flight.
-        FREE_MAX_IN_FLIGHT: '32',
-      },
-      repoRoot,
-    );
-    services.push(service);
-    await waitForPing(port, service, 60_000);
-    return { url: `http://127.0.0.1:${port}`, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, service };
-  };
-  const [gateways] = await Promise.all([
-    Promise.all(Array.from({ length: options.gateways ?? 1 }, (_, i) => startGateway(i))),
-    waitForHttp(`${authUrl}/api/auth/me`, auth, 60_000),
-    ensureWorkers(2),
-  ]);
-  const gatewayUrl = (gateways[0] as Gateway).url;
-
-  let accounts = 0;
-  const freeAccountKey = async () => {
-    accounts += 1;
-    const account = { name: 'Resilience Test', emailPrefix: `resilience-${process.pid}-${accounts}` };
-    return (await signUpThroughGateway(gatewayUrl, mailDir, account)).apiKey;
-  };
-
-  return {
-    gatewayUrl,
-    gateways,
-    redis,
-    postgres,
-    workers,
-    ensureWorkers,
-    startWorker,
-    freeAccountKey,
-    warnings: () => services.flatMap((s) => s.warnings.map((w) => `${s.name}: ${w}`)),
-    // Everything registered, newest first: gateway and workers, auth, then Postgres and Redis.
-    stop: () => cleanupAll(),
-  };
+async function startGateway(context: StackContext, index: number, urls: { authUrl: string; templatesUrl: string }): Promise<Gateway> {
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const service = startNodeService(
+    'production',
+    { name: index === 0 ? 'gateway' : `gateway-${index + 1}`, pkg: '@render/gateway', entry: 'services/gateway/src/server.ts' },
+    {
+      ...context.common,
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      LOG_LEVEL: 'warn',
+      AUTH_SERVICE_URL: urls.authUrl,
+      // No templates service: these tests only convert.
+      TEMPLATES_SERVICE_URL: urls.templatesUrl,
+      INTERNAL_TOKEN: context.internalToken,
+      RENDER_DEADLINE_MS: String(RENDER_DEADLINE_MS),
+      ANON_RATE_LIMIT_PER_MINUTE: '100000',
+      ANON_RATE_LIMIT_PER_DAY: '100000',
+      ANON_MAX_IN_FLIGHT: '100000',
+      ANON_MAX_PIXELS: '16000000',
+      // The load tests keep up to 12 renders of one Free account in flight.
+      FREE_MAX_IN_FLIGHT: '32',
+    },
+    repoRoot,
+  );
+  context.services.push(service);
+  await waitForPing(port, service, 60_000);
+  return { url: `http://127.0.0.1:${port}`, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, service };
 }
 
 // --- observing processes ---------------------------------------------------------------------------------

@@ -51,6 +51,17 @@ export function serverOptions(config: GatewayConfig): FastifyServerOptions {
 export default async function app(fastify: FastifyInstance, opts: { config: GatewayConfig }) {
   const { config } = opts;
   for (const problem of anonymousAdvantages(config)) fastify.log.warn(`anonymous callers are better off than Free accounts: ${problem}`);
+  // Registration order is behaviour (hooks run, and decorators exist, in the order plugins are registered):
+  // these groups run one after another, each registering on this same instance, never in a child context.
+  await registerResponsePlugins(fastify, config);
+  await registerObservability(fastify, config);
+  await registerCallerServices(fastify, config);
+  await registerRenderServices(fastify, config);
+  await registerRoutes(fastify, config);
+}
+
+/** What shapes every answer: errors, CORS, compression, limit and security headers, the OpenAPI document. */
+async function registerResponsePlugins(fastify: FastifyInstance, config: GatewayConfig) {
   await fastify.register(errorHandler);
   // First, so that even an answer refused by a later hook (a 401) carries the CORS headers a browser needs to read it.
   const corsPolicy = parseCorsOrigins(config.CORS_ORIGINS);
@@ -62,6 +73,10 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   const origins = telemetryOrigins(config);
   await fastify.register(securityHeaders, { connectOrigins: origins.connect, scriptOrigins: origins.script });
   await fastify.register(openapi);
+}
+
+/** /metrics, the Redis client and the health checks that read it. */
+async function registerObservability(fastify: FastifyInstance, config: GatewayConfig) {
   // On the public port, /metrics needs the internal token (without one configured, nobody gets it); with
   // METRICS_PORT it is served there instead, a port the network policy opens to Prometheus alone.
   const metricsGuard = config.INTERNAL_TOKEN
@@ -82,6 +97,10 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
       },
     ],
   });
+}
+
+/** Who is calling and what they may do: account limits, the render queue, the auth client, credits, identity. */
+async function registerCallerServices(fastify: FastifyInstance, config: GatewayConfig) {
   await fastify.register(accountLimits, { freeMaxInFlight: config.FREE_MAX_IN_FLIGHT, proMaxInFlight: config.PRO_MAX_IN_FLIGHT });
   await fastify.register(renderQueue, {
     redisUrl: config.REDIS_URL,
@@ -109,6 +128,10 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
     leaseSteadyPerSecond: config.KEY_LEASE_STEADY_PER_SECOND,
   });
   await fastify.register(identity);
+}
+
+/** Before the routes: idempotent replays, the templates client, the render cache, async renders, inner calls. */
+async function registerRenderServices(fastify: FastifyInstance, config: GatewayConfig) {
   // A create call's Idempotency-Key: its kept answer is read before the handler runs, written before compression.
   await fastify.register(idempotency, {
     prefix: config.QUEUE_PREFIX,
@@ -138,6 +161,10 @@ export default async function app(fastify: FastifyInstance, opts: { config: Gate
   });
   // Before the routes: its hook ties the MCP tools' inner calls to their client's connection.
   await fastify.register(innerCalls);
+}
+
+/** The API's routes, then the account service's forwarded ones and, when built, the web app last. */
+async function registerRoutes(fastify: FastifyInstance, config: GatewayConfig) {
   await fastify.register(pingRoutes);
   await fastify.register(limitsRoutes, { freeMaxInFlight: config.FREE_MAX_IN_FLIGHT, proMaxInFlight: config.PRO_MAX_IN_FLIGHT });
   await fastify.register(rendersRoutes);
