@@ -1,15 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { longFunctions, longFunctionsIn, MAX_FUNCTION_LINES, sourceFiles } from '../src/function-length.ts';
-import { repoRoot } from '../src/repo-root.ts';
-
-/**
- * Files not yet under the rule, each with why. code-canvas.browser.js is being split on its own branch
- * (issue 27 §3); the lead removes this entry when that branch merges.
- */
-const EXEMPT = new Set(['services/render-worker/src/renderers/code/code-canvas.browser.js']);
 
 const longBody = (lines: number) => Array.from({ length: lines }, (_, i) => `  const v${i} = ${i};`).join('\n');
 
@@ -75,11 +68,7 @@ describe('function length across the repository', () => {
     );
   });
 
-  it('still needs each exemption (drop an entry once its file is under the limit)', () => {
-    for (const file of EXEMPT) expect(longFunctions(file, readFileSync(path.join(repoRoot, file), 'utf8'))).not.toEqual([]);
-  });
-
   it(`no source function is over ${MAX_FUNCTION_LINES} lines`, () => {
-    expect(longFunctionsIn(undefined, EXEMPT)).toEqual([]);
+    expect(longFunctionsIn()).toEqual([]);
   });
 });
