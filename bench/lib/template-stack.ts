@@ -158,8 +158,10 @@ async function signUpFree(gatewayUrl: string, mailDir: string, databaseUrl: stri
   try {
     await client.query(`create or replace function bench_forget_charge() returns trigger language plpgsql as $$
       begin delete from credit_ledger where id = new.id; return null; end $$`);
-    await client.query(`create trigger bench_forget_charge after update of status on credit_ledger for each row
-      when (new.status = 'charged' and new.user_id = '${userId.replace(/[^0-9a-f-]/g, '')}') execute function bench_forget_charge()`);
+    // One trigger per free key: a run whose phases each make one (keys, then screenshot) keeps forgetting both.
+    const id = userId.replace(/[^0-9a-f-]/g, '');
+    await client.query(`create trigger "bench_forget_charge_${id}" after update of status on credit_ledger for each row
+      when (new.status = 'charged' and new.user_id = '${id}') execute function bench_forget_charge()`);
   } finally {
     await client.end();
   }

@@ -82,7 +82,7 @@ describe('templates list for visitors', () => {
     await page.goto(`${baseUrl()}/template/list`);
     await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor();
     await page.getByTestId('template-card').first().waitFor();
-    const names = await page.getByTestId('template-card').locator('h3').allTextContents();
+    const names = await page.getByTestId('template-card').locator('h2').allTextContents();
     for (const starter of STARTERS) expect(names).toContain(starter);
     await expect(page.getByRole('tab', { name: 'Public' }).getAttribute('aria-selected')).resolves.toBe('true');
     expect(await seriousAxeViolations(page), 'axe on the list').toEqual([]);
@@ -99,7 +99,7 @@ describe('templates list for visitors', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/sort=stars/);
     await expect.poll(() => page.getByTestId('template-card').count()).toBe(1);
-    expect(await page.getByTestId('template-card').locator('h3').textContent()).toBe('Certificate of completion');
+    expect(await page.getByTestId('template-card').locator('h2').textContent()).toBe('Certificate of completion');
     expect(errors).toEqual([]);
     await context.close();
   });
