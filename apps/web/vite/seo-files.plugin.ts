@@ -34,8 +34,9 @@ export const PUBLIC_PATHS = [
 
 /**
  * The public pages built as static HTML in each language (scripts/prerender.mjs), with every blog article:
- * the ones a visitor lands on from outside, the playgrounds and the sign-in and sign-up forms included (their
- * largest paint then needs no JavaScript).
+ * the ones a visitor lands on from outside, the playgrounds included (their largest paint then needs no
+ * JavaScript). The sign-in and sign-up forms are not: a form sent before React has attached its handlers is
+ * sent by the browser itself, as a GET that would put the password in the URL.
  */
 export const PRERENDERED_PATHS = [
   '/',
@@ -48,8 +49,6 @@ export const PRERENDERED_PATHS = [
   '/privacy',
   '/cookies',
   ...PLAYGROUND_PATHS,
-  '/login',
-  '/signup',
 ];
 
 /** What crawlers are kept out of: accounts' own pages and the API. */

@@ -47,6 +47,7 @@ export async function openPage(
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   page.on('request', (request) => requests.push(request.url()));
+  untilLive(page);
   return { page, context, errors, requests };
 }
 
@@ -57,6 +58,21 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
 
 /** Waits until the app has attached its handlers (a prerendered page shows its content before that). */
 export const waitForApp = (page: Page) => page.waitForSelector('html[data-hydrated]', { state: 'attached' });
+
+/**
+ * `page.goto` of an app page returns once the page is live, as a reader's first click would need: a
+ * prerendered page (the playgrounds, the public pages) shows its fields and buttons before React has
+ * attached their handlers, and what is typed or clicked before then is lost. Other documents (an image,
+ * an API answer) return as Playwright gives them.
+ */
+function untilLive(page: Page) {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    if (response?.headers()['content-type']?.startsWith('text/html')) await waitForApp(page);
+    return response;
+  };
+}
 
 /** True when the page is wider than its viewport (horizontal scrolling). */
 export const overflowsHorizontally = (page: Page) =>
