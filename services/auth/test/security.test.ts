@@ -46,6 +46,7 @@ describe('login', () => {
     const expected = (res: Response) => ({
       success: false,
       message: 'Invalid email or password',
+      messageId: 'auth.invalidCredentials',
       code: 'UNAUTHORIZED',
       type: '/docs?tab=errors#unauthorized',
       title: 'Unauthorized',
