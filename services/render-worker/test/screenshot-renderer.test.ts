@@ -89,6 +89,11 @@ beforeAll(async () => {
       setTimeout(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end(INJECT_BANNER), 600);
       return;
     }
+    if (req.url === '/frame-after-load') {
+      // The load handler changes the page in an animation frame (the capture draws one, nothing else waits).
+      return html(`<body style="margin:0;background:#ff0000"><script>addEventListener('load', () => requestAnimationFrame(() => {
+        document.body.style.background = '#00ff00'; }));</script></body>`);
+    }
     if (req.url === '/cookie-notice') {
       // A notice no consent platform rule knows, in the flow above the content: the cookie-notice list's.
       return html(`<body style="margin:0"><div id="cookie-banner" style="height:100px;background:#ff0000">We use cookies</div>
@@ -246,6 +251,25 @@ describe('screenshot renderer', () => {
     expect(scriptHits).toEqual([]);
     await renderScreenshot(screenshotJob(url, { blockTrackers: true }), ctx);
     expect(scriptHits).toEqual(['tracker.example/t.js']);
+  });
+
+  it('runs the consent rule set only on a page that shows a sign of a platform (its element, or its request)', async () => {
+    const decisions: unknown[] = [];
+    const logger = { isLevelEnabled: () => true, debug: (fields: { consent?: string }) => decisions.push(fields.consent) };
+    const logged = { ...ctx, logger } as unknown as RendererContext;
+    for (const page of ['/frame-after-load', '/banner', '/slow-consent', '/'])
+      await renderScreenshot(screenshotJob(`http://127.0.0.1:${pages.port}${page}`), logged);
+    await renderScreenshot(screenshotJob(`http://127.0.0.1:${pages.port}/banner`, { hideCookieBanners: false }), logged);
+    // Plain pages: no script; OneTrust's markup, and a platform's script requested after the load event:
+    // the script ran; banners kept: nothing to decide.
+    expect(decisions).toEqual(['not needed', 'ran', 'ran', 'not needed', undefined]);
+  });
+
+  it('captures what the load event left for the next animation frame', async () => {
+    for (const hideCookieBanners of [true, false]) {
+      const shot = await renderScreenshot(screenshotJob(`http://127.0.0.1:${pages.port}/frame-after-load`, { hideCookieBanners }), ctx);
+      expect(pixel(shot.bytes, 10, 10)).toEqual([0, 255, 0]);
+    }
   });
 
   it('sends the language as Accept-Language and navigator.language', async () => {

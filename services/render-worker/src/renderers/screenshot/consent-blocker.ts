@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { type Config, type ConsentState, decodeRules, filterCompactRules, type IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { ConsentRequests } from './consent-scripts.ts';
+import { buildConsentTriggers, type ConsentTriggers } from './consent-triggers.ts';
 
 /**
  * Hides cookie/consent popups with DuckDuckGo's autoconsent: its maintained rule set (≈800 consent
@@ -15,19 +16,24 @@ import { ConsentRequests } from './consent-scripts.ts';
  * tamper with it or with the binding it reports through. Its "eval" rule steps, which must read page
  * globals, run in the frame's main world with the page's own privileges and a time limit.
  *
- * It works alongside the page's loading: detection starts at DOMContentLoaded and a pass over the document
- * takes milliseconds, so by the time the page is ready it has usually found nothing (the capture goes ahead
- * at once) or is clicking through a popup (the capture waits for it, `nextConsentStep`). Popups it does not
- * know, or that appear later, are hidden by the cookie-notice list just before the capture
- * (cosmetic-hiding.ts), so nothing waits on a timer.
+ * It stands by until the loaded page shows a sign of a consent platform (consent-triggers.ts: an element a
+ * platform's detection looks for, a rule for the site, a request to a platform): most pages have none, and
+ * the script in every document cost them ~40 ms a capture. Then `activate` runs it in the page as it is,
+ * its rules handed over with it, and the capture waits only while it detects and clicks through a popup
+ * (`nextConsentStep`). Popups it does not know, or that appear later, are hidden by the cookie-notice list
+ * just before the capture (cosmetic-hiding.ts), so nothing waits on a timer.
  */
 
 const WORLD = '__render_consent';
+/** Where `activate` leaves the top document's rules for its script (in the script's world only). */
+const PRE_INIT = '__renderConsentInit';
 const BINDING = '__renderConsentSend';
 const MAX_EVALS = 100;
 const EVAL_TIMEOUT_MS = 1_000;
 /** Longest wait for a detected popup to be dealt with; the caller bounds it further by its deadline. */
 export const CONSENT_MAX_WAIT_MS = 4_000;
+/** How long an activated script has to send its first report (it sends it within milliseconds of starting). */
+const FIRST_REPORT_MS = 500;
 
 // Prehide is kept for longer than any render (it is removed when the popup is handled or when nothing
 // was found), so popups a platform injects late are still hidden when the capture happens.
@@ -80,7 +86,15 @@ const PRELUDE = `(() => {
   const send = globalThis.${BINDING};
   const top = window.top === window;
   const post = (message) => { try { send(JSON.stringify({ top, message })); } catch {} };
-  globalThis.autoconsentSendMessage = (message) => { post(message); return Promise.resolve(); };
+  globalThis.autoconsentSendMessage = (message) => {
+    const ready = globalThis.${PRE_INIT};
+    if (top && ready && message && message.type === 'init' && message.url === ready.url) {
+      globalThis.${PRE_INIT} = undefined;
+      post({ type: 'init', url: message.url, answered: true });
+      Promise.resolve().then(() => globalThis.autoconsentReceiveMessage(ready.answer));
+    } else post(message);
+    return Promise.resolve();
+  };
   globalThis.requestIdleCallback = undefined;
   const realSetTimeout = globalThis.setTimeout.bind(globalThis);
   globalThis.setTimeout = (fn, ms, ...args) => realSetTimeout(fn, ms > 0 ? Math.max(10, ms / ${CONSENT_CLOCK_SPEED}) : ms, ...args);
@@ -118,6 +132,20 @@ const ALWAYS_PREHIDDEN = [
   '.didomi-screen-medium',
 ];
 
+let decoded: ReturnType<typeof decodeRules> | undefined;
+const decodedRules = () => {
+  decoded ??= decodeRules(consentAssets().rules);
+  return decoded;
+};
+
+let triggers: ConsentTriggers | undefined;
+
+/** What makes a page need the rule set (consent-triggers.ts), built once per process. */
+export function consentTriggers(): ConsentTriggers {
+  triggers ??= buildConsentTriggers(decodedRules());
+  return triggers;
+}
+
 let prehide: { generic: string[]; bySite: { pattern: RegExp; selectors: string[] }[] } | undefined;
 
 /**
@@ -128,7 +156,7 @@ let prehide: { generic: string[]; bySite: { pattern: RegExp; selectors: string[]
 export function consentRuleSelectors(url: string): string[] {
   if (!prehide) {
     prehide = { generic: [...ALWAYS_PREHIDDEN], bySite: [] };
-    for (const rule of decodeRules(consentAssets().rules)) {
+    for (const rule of decodedRules()) {
       const selectors = rule.prehideSelectors ?? [];
       if (!selectors.length || rule.runContext?.main === false) continue;
       const pattern = rule.runContext?.urlPattern;
@@ -208,6 +236,8 @@ export interface ConsentFacts {
   consentLoading: boolean;
   /** DOMContentLoaded has not fired: detection cannot start before it (the capture does not wait for it). */
   documentLoading?: boolean;
+  /** The script was just started on the page (`activate`) and has not reported yet. */
+  starting?: boolean;
 }
 
 export type ConsentStep = { done: ConsentOutcome } | { wait: 'handling' | 'loading' | 'detecting' };
@@ -219,7 +249,7 @@ export type ConsentStep = { done: ConsentOutcome } | { wait: 'handling' | 'loadi
  */
 export function nextConsentStep(facts: ConsentFacts): ConsentStep {
   const { state } = facts;
-  if (!state) return { done: { status: 'none' } };
+  if (!state) return facts.starting ? { wait: 'detecting' } : { done: { status: 'none' } };
   const verdict = consentVerdict(state);
   if (verdict) return { done: verdict.outcome };
   if (state.detectedCmps.length > 0 || HANDLING_STATES.has(state.lifecycle)) return { wait: 'handling' };
@@ -243,32 +273,68 @@ export class ConsentBlocker {
 
   private constructor(
     private readonly session: CDPSession,
+    private readonly page: Page,
     private readonly requests: ConsentRequests,
   ) {}
 
-  /** The script's registration on the session, so that a page prepared with it can drop it (`uninstall`). */
+  /** The script's registration on the session, once active (`activate`; `uninstall` drops it). */
   private scriptId: string | undefined;
+  private activatedAt: number | undefined;
 
-  /** Must run before the navigation: the script has to be in place when the first document starts. */
+  /**
+   * Must run before the navigation, so that the blocker knows the page's frames and consent requests from
+   * the start. It stands by: the script runs only once `activate` is called (consent-triggers.ts).
+   */
   static async install(session: CDPSession, page: Page): Promise<ConsentBlocker> {
-    const { source } = consentAssets();
-    const blocker = new ConsentBlocker(session, new ConsentRequests(page));
+    const blocker = new ConsentBlocker(session, page, new ConsentRequests(page));
     session.on('Runtime.executionContextCreated', blocker.onContextCreated);
     session.on('Runtime.executionContextDestroyed', blocker.onContextDestroyed);
     session.on('Runtime.executionContextsCleared', blocker.onContextsCleared);
     session.on('Runtime.bindingCalled', blocker.onBinding);
     // Sent together: DevTools handles them in order, and the job does not wait a round trip for each.
-    const [, , , script] = await Promise.all([
+    await Promise.all([
       session.send('Runtime.enable'),
+      // Exposed to every world of that name made from now on, those `activate` makes included.
       session.send('Runtime.addBinding', { name: BINDING, executionContextName: WORLD }),
       session.send('Page.enable'),
-      session.send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD }),
     ]);
-    blocker.scriptId = script.identifier;
     return blocker;
   }
 
-  /** For a job that keeps its cookie banners, on a page prepared with the blocker: no new document runs it. */
+  /** Whether the page asked for a consent platform's script or data since the blocker was installed. */
+  get consentRequested(): boolean {
+    return this.requests.seen;
+  }
+
+  get active(): boolean {
+    return this.scriptId !== undefined;
+  }
+
+  /**
+   * Runs the script in every frame the page has now (its own isolated world in each, the page as it is:
+   * autoconsent starts at once on a loaded document) and in every document from now on.
+   */
+  async activate(): Promise<void> {
+    if (this.active) return;
+    const { source } = consentAssets();
+    // The top document's rules go in first, so that its script starts without asking Node for them (a round
+    // trip and ~66 kB while the capture waits); any other document asks as before.
+    const url = this.page.url();
+    const answer = { type: 'initResp', config: CONFIG, rules: { autoconsent: [], compact: rulesFor(url, true) } };
+    const [, script] = await Promise.all([
+      this.session.send('Page.addScriptToEvaluateOnNewDocument', {
+        source: `globalThis.${PRE_INIT} = ${JSON.stringify({ url, answer })};`,
+        worldName: WORLD,
+        runImmediately: true,
+      }),
+      // runImmediately: also in every frame the page has now, the script compiled as for a new document.
+      this.session.send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD, runImmediately: true }),
+    ]);
+    this.scriptId = script.identifier;
+    this.activatedAt = Date.now();
+  }
+
+  /** For a job that keeps its cookie banners, on a page prepared with the blocker: nothing runs it. */
   async uninstall(): Promise<void> {
     this.dispose();
     await Promise.all([
@@ -295,17 +361,21 @@ export class ConsentBlocker {
     };
     try {
       for (;;) {
+        const starting = !this.topState && this.activatedAt !== undefined && Date.now() - this.activatedAt < FIRST_REPORT_MS;
         const facts: ConsentFacts = {
           state: this.topState,
           passesEnded: this.passesEnded,
           passesNeeded: this.passesNeeded,
           consentLoading: this.requests.loading,
+          starting,
         };
         if (facts.state && NOT_STARTED_STATES.has(facts.state.lifecycle)) facts.documentLoading = await this.documentLoading();
         const step = nextConsentStep(facts);
         if ('done' in step) return step.done;
-        const left = until - Date.now();
+        let left = until - Date.now();
         if (left <= 0) return { status: 'pending', cmp: this.topState?.detectedPopups[0] ?? this.topState?.detectedCmps[0] };
+        // Looked at again when the first report is overdue (a document the script cannot run in).
+        if (starting) left = Math.min(left, this.activatedAt! + FIRST_REPORT_MS - Date.now() + 1);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
           this.wake = () => {
@@ -373,6 +443,7 @@ export class ConsentBlocker {
           this.passesEnded = 0;
           this.passesNeeded = 1;
         }
+        if (message.answered === true) break;
         const compact = rulesFor(String(message.url ?? ''), envelope.top === true);
         this.reply(contextId, { type: 'initResp', config: CONFIG, rules: { autoconsent: [], compact } });
         break;

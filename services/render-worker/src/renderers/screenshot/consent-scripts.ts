@@ -21,6 +21,7 @@ const CONSENT_HOSTS = [
   'trustarc.com',
   'truste.com',
   'privacy-mgmt.com', // Sourcepoint
+  'sp-prod.net',
   'iubenda.com',
   'osano.com',
   'cookieyes.com',
@@ -73,6 +74,9 @@ export class ConsentRequests {
     page.on('requestfailed', this.onDone);
   }
 
+  /** Any consent-platform request since the page was first watched (finished or not). */
+  seen = false;
+
   get loading(): boolean {
     return this.inFlight.size > 0;
   }
@@ -85,7 +89,9 @@ export class ConsentRequests {
   }
 
   private readonly onRequest = (request: HTTPRequest) => {
-    if (isConsentRequest(request.url(), request.resourceType())) this.inFlight.add(request);
+    if (!isConsentRequest(request.url(), request.resourceType())) return;
+    this.inFlight.add(request);
+    this.seen = true;
   };
 
   private readonly onDone = (request: HTTPRequest) => {

@@ -1,4 +1,5 @@
 import type { CDPSession } from 'puppeteer-core';
+import type { PageFacts } from './consent-triggers.ts';
 import { type CosmeticFilters, hidingCss, selectorsFor } from './cosmetic-filters.ts';
 
 /**
@@ -6,12 +7,16 @@ import { type CosmeticFilters, hidingCss, selectorsFor } from './cosmetic-filter
  * shows by then (a banner that came late included) is hidden, and nothing waits for it. Two DevTools calls:
  * the page's ids and classes (which select the generic rules that could match, cosmetic-filters.ts), then
  * one constructed stylesheet with those rules, the page's domain rules and the consent rule set's own
- * container selectors. Runs in the consent script's isolated world when there is one, so page scripts
- * cannot tamper with the calls.
+ * container selectors. Runs in an isolated world (the consent script's, or the renderer's own), so page
+ * scripts cannot tamper with the calls. The first call also tells whether the page needs the consent rule
+ * set (consent-triggers.ts), so a page without a platform costs no extra call.
  */
 
-/** In the page: its host, its URL and the tokens ("#id", ".class", lower case) its elements carry. */
-const COLLECT = `function () {
+/**
+ * In the page: its host, its URL, the tokens ("#id", ".class", lower case) its elements carry, and whether
+ * one of `probe` (consent-triggers.ts: selectors that have no token) matches an element.
+ */
+const COLLECT = `function (probe) {
   const tokens = new Set();
   for (const element of document.querySelectorAll('[id],[class]')) {
     const id = element.getAttribute('id');
@@ -19,7 +24,11 @@ const COLLECT = `function () {
     const classes = element.getAttribute('class');
     if (classes) for (const name of classes.split(/\\s+/)) if (name) tokens.add('.' + name.toLowerCase());
   }
-  return { host: location.hostname, url: location.href, tokens: [...tokens] };
+  // One query for the whole list; one per selector only when the list does not parse (one bad selector).
+  const test = (selector) => { try { return document.querySelector(selector) !== null; } catch { return undefined; } };
+  const all = probe.length ? test(probe.join(',')) : false;
+  const probeMatched = all === undefined ? probe.some((selector) => test(selector) === true) : all;
+  return { host: location.hostname, url: location.href, tokens: [...tokens], probeMatched };
 }`;
 
 /** In the page: the rules as one more stylesheet (a <style> element where constructed sheets are missing). */
@@ -55,18 +64,35 @@ async function call<T>(session: CDPSession, contextId: number | undefined, fn: s
   return answer.exceptionDetails ? undefined : (answer.result.value as T);
 }
 
+/** What the page shows now, for the hiding and for the consent decision (consent-triggers.ts). */
+export interface CollectedPage extends PageFacts {
+  host: string;
+}
+
+/** The page's tokens (and whether one of `probe` matches); undefined when it cannot be asked (an image, a document gone). */
+export async function collectPage(
+  session: CDPSession,
+  contextId: number | undefined,
+  probe: readonly string[] = [],
+): Promise<CollectedPage | undefined> {
+  try {
+    return await call<CollectedPage>(session, contextId, COLLECT, [probe]);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Hides the page's cookie notices; answers how many rules were applied. Never throws: a page that cannot be
- * styled (an image, a document gone meanwhile) is captured as it is.
+ * Hides the cookie notices of a page collected just before; answers how many rules were applied. Never
+ * throws: a page that cannot be styled is captured as it is.
  */
-export async function hideCookieNotices(
+export async function applyNoticeHiding(
   session: CDPSession,
   filters: CosmeticFilters,
+  page: CollectedPage,
   options: { contextId?: number; extraSelectors?: (url: string) => readonly string[] },
 ): Promise<number> {
   try {
-    const page = await call<{ host: string; url: string; tokens: string[] }>(session, options.contextId, COLLECT);
-    if (!page) return 0;
     const selectors = new Set(selectorsFor(filters, page.host, page.tokens));
     for (const selector of options.extraSelectors?.(page.url) ?? []) selectors.add(selector);
     if (!selectors.size) return 0;

@@ -39,8 +39,8 @@ export class MainDocument {
   };
 
   /**
-   * Loads `url` and waits for its load event up to `timeoutMs`, then for its web fonts and one frame (so
-   * what the load event left to lay out is drawn): no timer. A page that answered but keeps loading (a
+   * Loads `url` and waits for its load event up to `timeoutMs`, then for its web fonts; the capture draws
+   * the frame that lays out what the load event left (`fontsReady`). No timer. A page that answered but keeps loading (a
    * hanging font, an endless long-poll) is captured as it is, as a browser would show it.
    */
   async load(
@@ -55,7 +55,7 @@ export class MainDocument {
     try {
       const event = waitUntil === 'networkidle' ? 'networkidle0' : waitUntil;
       await this.page.goto(url, { waitUntil: event, timeout: Math.max(500, timeoutMs) });
-      if (waitUntil === 'load') await fontsAndFrame(session, until - Date.now(), world?.());
+      if (waitUntil === 'load') await fontsReady(session, until - Date.now(), world?.());
     } catch (err) {
       if (err instanceof TimeoutError) {
         if (this.response) return this.assertAllowed();
@@ -114,18 +114,19 @@ export class MainDocument {
 }
 
 /**
- * The page's web fonts ready, then one animation frame. Evaluated in an isolated world (a page that replaced
- * requestAnimationFrame or `document.fonts` cannot stall it); cut at `timeoutMs`, as a page whose main
- * thread is stuck never answers.
+ * The page's web fonts ready. Evaluated in an isolated world (a page that replaced `document.fonts` cannot
+ * stall it); cut at `timeoutMs`, as a page whose main thread is stuck never answers. No animation frame is
+ * waited for here: the capture draws one (Page.captureScreenshot asks the renderer for a new frame, which
+ * runs the page's animation-frame callbacks and lays out what the load event left), so a separate wait
+ * only added up to a frame (~15 ms) to every capture.
  */
-const FONTS_AND_FRAME =
-  'Promise.resolve(document.fonts && document.fonts.ready).then(() => new Promise((resolve) => requestAnimationFrame(() => resolve())))';
+const FONTS_READY = 'Promise.resolve(document.fonts && document.fonts.ready).then(() => undefined)';
 
-async function fontsAndFrame(session: CDPSession, timeoutMs: number, contextId?: number): Promise<void> {
+async function fontsReady(session: CDPSession, timeoutMs: number, contextId?: number): Promise<void> {
   if (timeoutMs <= 0) return;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    evaluateIsolated(session, FONTS_AND_FRAME, contextId),
+    evaluateIsolated(session, FONTS_READY, contextId),
     new Promise((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
     }),

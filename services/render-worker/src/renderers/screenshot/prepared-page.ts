@@ -3,10 +3,11 @@ import { ConsentBlocker } from './consent-blocker.ts';
 
 /**
  * What a screenshot job needs on its page before the navigation that depends on nothing in the job: a
- * DevTools session of its own and the consent blocker, its ~140 kB script registered for the next document.
- * Made when the screenshot pool prepares a spare page (pools.ts; the spare is opened once the last job has
- * ended), so a job no longer spends ~10 ms of DevTools calls on it before its navigation. A job that keeps
- * its cookie banners takes the script off again (`ConsentBlocker.uninstall`: one call, before navigating).
+ * DevTools session of its own and the consent blocker standing by (its binding added, the page's frames and
+ * consent requests watched; its script runs only on a page that needs it, consent-triggers.ts). Made when
+ * the screenshot pool prepares a spare page (pools.ts; the spare is opened once the last job has ended), so
+ * a job no longer spends ~10 ms of DevTools calls on it before its navigation. A job that keeps its cookie
+ * banners takes the binding off again (`ConsentBlocker.uninstall`: one call, before navigating).
  */
 export interface PreparedPage {
   session: CDPSession;

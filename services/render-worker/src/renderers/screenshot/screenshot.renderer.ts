@@ -8,8 +8,9 @@ import { printPdf } from '../page/pdf-print.ts';
 import { RenderError } from '../page/render-error.ts';
 import type { RenderedImage, Renderer } from '../page/renderer.ts';
 import { defaultScreenshotFilters, type ScreenshotFilters } from './block-lists.ts';
-import { CONSENT_MAX_WAIT_MS, ConsentBlocker, consentRuleSelectors } from './consent-blocker.ts';
-import { hideCookieNotices } from './cosmetic-hiding.ts';
+import { CONSENT_MAX_WAIT_MS, ConsentBlocker, consentRuleSelectors, consentTriggers } from './consent-blocker.ts';
+import { needsConsentRules } from './consent-triggers.ts';
+import { applyNoticeHiding, type CollectedPage, collectPage } from './cosmetic-hiding.ts';
 import { acceptLanguage, type DeviceSettings, desktopUserAgent, deviceSettings } from './device-profiles.ts';
 import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture, jobFullPageLimits } from './full-page-capture.ts';
 import { imageSize } from './image-size.ts';
@@ -20,6 +21,7 @@ import { type PreparedPage, takePrepared } from './prepared-page.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
 import type { ScreenshotContext } from './screenshot-settings.ts';
 import { StepTimes } from './step-times.ts';
+import { utilityWorld } from './utility-world.ts';
 
 /** Part of the render budget kept for the capture itself (a 16-megapixel PNG takes a while to encode). */
 const CAPTURE_RESERVE_MAX_MS = 4_000;
@@ -48,7 +50,7 @@ export const renderScreenshot: Renderer<ScreenshotRenderPayload, ScreenshotConte
     );
     const finished = await finishRendered(image, plan);
     times.mark('encode');
-    if (ctx.logger?.isLevelEnabled('debug')) ctx.logger.debug({ steps: times.steps }, 'screenshot steps');
+    if (ctx.logger?.isLevelEnabled('debug')) ctx.logger.debug({ steps: times.steps, ...times.notes }, 'screenshot steps');
     return finished;
   } catch (err) {
     throw asScreenshotError(err);
@@ -102,15 +104,12 @@ async function capture(
     if (plan && p.fullPage && !p.selector && !p.clip && p.fullPageScroll !== false)
       await revealLazyContent(page, session, { maxHeight: limits.maxHeight, budgetMs: left() });
     times.mark('scroll');
-    // The consent blocker has been at work since the document started; this waits only for a popup it is
-    // handling or a consent script still loading (consent-blocker.ts `nextConsentStep`).
-    await Promise.all([
-      p.delay > 0 ? sleep(Math.min(p.delay, left())) : undefined,
-      tools.consent?.settle(Math.min(CONSENT_MAX_WAIT_MS, left())),
-    ]);
+    const notices = tools.consent ? await handleConsent(session, tools.consent, p.delay, left) : undefined;
+    if (tools.consent) times.notes.consent = tools.consent.active ? 'ran' : 'not needed';
+    if (!notices && p.delay > 0) await sleep(Math.min(p.delay, left()));
     times.mark('settle');
-    if (tools.consent) {
-      await hideCookieNotices(session, filters.cosmetic, { contextId: tools.consent.isolatedWorld, extraSelectors: consentRuleSelectors });
+    if (notices?.page) {
+      await applyNoticeHiding(session, filters.cosmetic, notices.page, { contextId: notices.world, extraSelectors: consentRuleSelectors });
     }
     times.mark('hide');
     // A page script may have sent the top frame somewhere else in the meantime.
@@ -134,6 +133,39 @@ async function capture(
     page.off('dialog', dismiss);
     session.detach().catch(() => undefined);
   }
+}
+
+/**
+ * hideCookieBanners, once the page is loaded: the consent rule set runs only on a page that shows signs of
+ * a platform (consent-triggers.ts), and the capture then waits for it only while it works on a popup
+ * (consent-blocker.ts `nextConsentStep`), alongside the delay. A page that showed none when loaded is asked
+ * again after the delay. Answers the page as it is now, for the cookie-notice hiding.
+ */
+async function handleConsent(
+  session: CDPSession,
+  consent: ConsentBlocker,
+  delay: number,
+  left: () => number,
+): Promise<{ page?: CollectedPage; world?: number }> {
+  const triggers = consentTriggers();
+  const world = await utilityWorld(session);
+  const look = async () => {
+    const page = await collectPage(session, world, triggers.selectors);
+    if (page && needsConsentRules(triggers, page, consent.consentRequested)) await consent.activate();
+    return page;
+  };
+  let page = await look();
+  await Promise.all([
+    delay > 0 ? sleep(Math.min(delay, left())) : undefined,
+    consent.active ? consent.settle(Math.min(CONSENT_MAX_WAIT_MS, left())) : undefined,
+  ]);
+  if (delay > 0 && !consent.active) {
+    page = await look();
+    if (consent.active) await consent.settle(Math.min(CONSENT_MAX_WAIT_MS, left()));
+  }
+  // The rules clicked or hid things: the page is asked again, in the script's own world.
+  if (consent.active) return { page: await collectPage(session, consent.isolatedWorld ?? world), world: consent.isolatedWorld ?? world };
+  return { page, world };
 }
 
 /** What a job installs on its page; disposed when it ends, even when it failed half-way through setting up. */

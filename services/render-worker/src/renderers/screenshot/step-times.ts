@@ -5,6 +5,8 @@
 export class StepTimes {
   private last = performance.now();
   readonly steps: Record<string, number> = {};
+  /** What the job decided on the way (e.g. whether the consent rule set ran), for the same log line. */
+  readonly notes: Record<string, string> = {};
 
   mark(step: string): void {
     const now = performance.now();

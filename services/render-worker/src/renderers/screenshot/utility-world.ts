@@ -12,6 +12,11 @@ async function createWorld(session: CDPSession): Promise<number | undefined> {
   return world?.executionContextId;
 }
 
+/** The session's isolated world in its current top document (made on first use); undefined when none can be had. */
+export async function utilityWorld(session: CDPSession): Promise<number | undefined> {
+  return worlds.get(session) ?? (await createWorld(session));
+}
+
 /**
  * Evaluates `expression` in an isolated world of the top document (the page's DOM, none of its globals), so
  * a page that replaced requestAnimationFrame, scrollTo or Promise cannot stall or fool the renderer's own
