@@ -51,7 +51,9 @@ function articles() {
 
 function cardVariables({ lang, meta, minutes }) {
   const labels = LABELS[lang] ?? LABELS.en;
-  const [title, title2] = wrap(meta.title ?? '', TITLE_LINE, 2);
+  // A title of one line sits on the second, just above the subtitle, rather than leaving a gap under it.
+  const lines = wrap(meta.title ?? '', TITLE_LINE, 2);
+  const [title, title2] = lines[1] ? lines : ['', lines[0]];
   const date = meta.date ? new Date(`${meta.date}T00:00:00Z`).toLocaleDateString(lang, { dateStyle: 'long', timeZone: 'UTC' }) : '';
   const author = meta.author ?? 'Render API';
   return {
