@@ -28,7 +28,6 @@ export const ApiKeyMessages = {
   notFound: 'No such API key (it may already be revoked)',
   keyIdInvalid: 'keyId must be the id of one of your API keys',
   scopeTooNarrow: 'This API key’s scope does not allow this call: use a key with a wider scope',
-  expired: 'This API key has expired',
 } as const;
 
 /** Whether a key of scope `scope` may make a call that needs `needed`. */
