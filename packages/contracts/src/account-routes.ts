@@ -3,7 +3,15 @@
 // them untouched and documents them with the same ones, and the web app calls them through its typed client.
 import { type TSchema, Type } from 'typebox';
 import { AdminStatsResponse } from './admin.ts';
-import { ApiKeyIdParams, ApiKeyLimits, ApiKeyMessages, ApiKeysResponse, CreateApiKeyBody, CreatedApiKeyResponse, RevokedApiKeyResponse } from './api-keys.ts';
+import {
+  ApiKeyIdParams,
+  ApiKeyLimits,
+  ApiKeyMessages,
+  ApiKeysResponse,
+  CreateApiKeyBody,
+  CreatedApiKeyResponse,
+  RevokedApiKeyResponse,
+} from './api-keys.ts';
 import {
   ApiKeyResponse,
   EmailBody,
@@ -180,7 +188,12 @@ export const AccountRoutes = {
     description:
       'Each render billed to the account with what it was: kind, format, image size and render time (null until charged, and for released renders).',
     querystring: RecentRendersQuery,
-    response: { 200: RecentRendersResponse, 400: failure('limit is not a whole number between 1 and 100, or keyId is not a key id'), ...signedOut, ...unavailable },
+    response: {
+      200: RecentRendersResponse,
+      400: failure('limit is not a whole number between 1 and 100, or keyId is not a key id'),
+      ...signedOut,
+      ...unavailable,
+    },
   }),
   upgrade: publicRouteOf(AccountHeads.upgrade, {
     tags: billing,

@@ -31,7 +31,8 @@ export const ApiKeyMessages = {
 } as const;
 
 /** Whether a key of scope `scope` may make a call that needs `needed`. */
-export const scopeAllows = (scope: ApiKeyScope, needed: ApiKeyScope): boolean => ApiKeyScopes.indexOf(scope) >= ApiKeyScopes.indexOf(needed);
+export const scopeAllows = (scope: ApiKeyScope, needed: ApiKeyScope): boolean =>
+  ApiKeyScopes.indexOf(scope) >= ApiKeyScopes.indexOf(needed);
 
 /**
  * The narrowest scope a call needs: renders (and reading their async results) need `render`; template
@@ -69,7 +70,11 @@ export const CreateApiKeyBody = Type.Object(
       minLength: ApiKeyMessages.nameRequired,
       maxLength: ApiKeyMessages.nameTooLong,
     }),
-    scope: withMessages(StringEnum(ApiKeyScopes), { required: ApiKeyMessages.scopeInvalid, type: ApiKeyMessages.scopeInvalid, enum: ApiKeyMessages.scopeInvalid }),
+    scope: withMessages(StringEnum(ApiKeyScopes), {
+      required: ApiKeyMessages.scopeInvalid,
+      type: ApiKeyMessages.scopeInvalid,
+      enum: ApiKeyMessages.scopeInvalid,
+    }),
     expiresAt: Type.Optional(
       withMessages(Type.String({ format: 'date-time', description: 'When the key stops working (none: never)' }), {
         type: ApiKeyMessages.expiresAtInvalid,

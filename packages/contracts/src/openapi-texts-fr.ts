@@ -383,7 +383,8 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
   'The key itself: shown only in this answer': 'La clé elle-même : montrée dans cette seule réponse',
   'A field is missing or invalid (the message names it), or expiresAt is not in the future':
     'Un champ manque ou est invalide (le message le nomme), ou expiresAt n’est pas dans le futur',
-  'An account can have at most 20 named API keys: revoke one first': 'Un compte peut avoir au plus 20 clés API nommées : révoquez-en une d’abord',
+  'An account can have at most 20 named API keys: revoke one first':
+    'Un compte peut avoir au plus 20 clés API nommées : révoquez-en une d’abord',
   'Revoke a named API key: refused at once on every gateway': 'Révoquer une clé API nommée : refusée aussitôt sur chaque passerelle',
   'No such API key (it may already be revoked)': 'Clé API inconnue (elle est peut-être déjà révoquée)',
   'Only the renders made with this API key (its id)': 'Seulement les rendus faits avec cette clé API (son identifiant)',

@@ -248,7 +248,10 @@ describe('credits: reserved by API key, settled in batches', () => {
       limit: 50,
       resetsAt: returnsAt.toISOString(),
     };
-    expect(await json(refused)).toEqual({ ...refusal, owner: { userId: user.userId, role: 'user', plan: 'free', keyId: expect.any(String), scope: 'full' } });
+    expect(await json(refused)).toEqual({
+      ...refusal,
+      owner: { userId: user.userId, role: 'user', plan: 'free', keyId: expect.any(String), scope: 'full' },
+    });
     // Asked by account id, the owner is the caller already.
     expect(await json(await reserve(stack, user.userId))).toEqual(refusal);
 

@@ -44,7 +44,11 @@ describe('named API keys in the account service', () => {
   it('refuses a revoked or expired key as an unknown one (401), and keys managed with an API key (403)', async () => {
     const user = await verifiedUser(stack);
     const key = await create(user.token, { name: 'gone', scope: 'full' });
-    await stack.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1_000) }).where('id', '=', key.data.id).execute();
+    await stack.db
+      .updateTable('api_keys')
+      .set({ expires_at: new Date(Date.now() - 1_000) })
+      .where('id', '=', key.data.id)
+      .execute();
     expect((await internal('/internal/api-keys/verify', { apiKey: key.secret })).status).toBe(401);
     const reserve = await internal('/internal/credits/reserve', { apiKeyHash: sha256(key.secret), requestId: randomUUID() });
     expect(reserve.status).toBe(401);

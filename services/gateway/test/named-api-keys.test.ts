@@ -130,7 +130,12 @@ describe('named API keys through the gateway', () => {
     const generate = await call(first, 'POST', '/api/template/generate', { key: renderKey.secret, body: { templateId: 'x' } });
     expect(await refused(generate)).toEqual(narrow);
     const keyRows = () =>
-      auth.db.selectFrom('credit_ledger').select('status').where('key_id', '=', renderKey.data.id).where('status', '!=', 'leased').execute();
+      auth.db
+        .selectFrom('credit_ledger')
+        .select('status')
+        .where('key_id', '=', renderKey.data.id)
+        .where('status', '!=', 'leased')
+        .execute();
     await until(async () => (await keyRows()).every((row) => row.status === 'released'), 5_000);
     expect((await keyRows()).map((row) => row.status)).toEqual(['released']);
     await ok(await call(first, 'GET', '/api/template/user', { key: templatesKey.secret }));
@@ -187,8 +192,10 @@ describe('named API keys through the gateway', () => {
   it('filters usage by key: each key’s renders, the account’s total unchanged', async () => {
     const key = await createKey({ name: 'usage', scope: 'render' });
     for (let i = 0; i < 3; i++) expect(await render(second, key.secret)).toBe(200);
-    const recent = (await ok(await call(second, 'GET', `/api/auth/usage/recent?keyId=${key.data.id}`, { token: user.token })))
-      .data as { keyId: string; status: string }[];
+    const recent = (await ok(await call(second, 'GET', `/api/auth/usage/recent?keyId=${key.data.id}`, { token: user.token }))).data as {
+      keyId: string;
+      status: string;
+    }[];
     expect(recent).toHaveLength(3);
     expect(recent.every((row) => row.keyId === key.data.id && row.status === 'charged')).toBe(true);
     const usage = async (query: string) =>

@@ -15,8 +15,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'timestamptz')
     .addColumn('last_used_at', 'timestamptz')
     .execute();
-  await db.schema.alterTable('api_keys').alterColumn('key_ciphertext', (col) => col.dropNotNull()).execute();
-  await sql`alter table api_keys add constraint api_keys_default_has_ciphertext check (name is not null or key_ciphertext is not null)`.execute(db);
+  await db.schema
+    .alterTable('api_keys')
+    .alterColumn('key_ciphertext', (col) => col.dropNotNull())
+    .execute();
+  await sql`alter table api_keys add constraint api_keys_default_has_ciphertext check (name is not null or key_ciphertext is not null)`.execute(
+    db,
+  );
   // One active default key per user, as before; named keys are not bound by it.
   await db.schema.dropIndex('api_keys_one_active_per_user').execute();
   await db.schema
@@ -57,6 +62,15 @@ export async function down(db: Kysely<any>): Promise<void> {
     .where(sql.ref('revoked_at'), 'is', null)
     .execute();
   await sql`alter table api_keys drop constraint api_keys_default_has_ciphertext`.execute(db);
-  await db.schema.alterTable('api_keys').alterColumn('key_ciphertext', (col) => col.setNotNull()).execute();
-  await db.schema.alterTable('api_keys').dropColumn('name').dropColumn('scope').dropColumn('expires_at').dropColumn('last_used_at').execute();
+  await db.schema
+    .alterTable('api_keys')
+    .alterColumn('key_ciphertext', (col) => col.setNotNull())
+    .execute();
+  await db.schema
+    .alterTable('api_keys')
+    .dropColumn('name')
+    .dropColumn('scope')
+    .dropColumn('expires_at')
+    .dropColumn('last_used_at')
+    .execute();
 }

@@ -107,7 +107,19 @@ export type ReserveResult =
   | { ok: false; reason: 'limit_reached'; used: number; owner: CreditOwner; oldestAt: Date | null }
   | { ok: false; reason: 'unknown_user'; used: 0 };
 
-const columns = ['id', 'user_id', 'request_id', 'status', 'created_at', 'settled_at', 'kind', 'format', 'size_bytes', 'render_ms', 'key_id'] as const;
+const columns = [
+  'id',
+  'user_id',
+  'request_id',
+  'status',
+  'created_at',
+  'settled_at',
+  'kind',
+  'format',
+  'size_bytes',
+  'render_ms',
+  'key_id',
+] as const;
 
 /**
  * What counts as used: charged, and reserved (in flight). Against the limit, leased spares count too, so no

@@ -1,4 +1,11 @@
-import { ApiKeyLimits, ApiKeyMessages, AppError, type ApiKeyOwnerResponse, type CreateApiKeyBody, type NamedApiKey } from '@render/contracts';
+import {
+  ApiKeyLimits,
+  ApiKeyMessages,
+  type ApiKeyOwnerResponse,
+  AppError,
+  type CreateApiKeyBody,
+  type NamedApiKey,
+} from '@render/contracts';
 import type { ApiKeyOwner, ApiKeysRepository, NamedApiKeyRow, ReservingKey } from '@render/db';
 import { newApiKey, sha256 } from './secrets.ts';
 
