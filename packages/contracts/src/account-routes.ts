@@ -154,7 +154,14 @@ export const AccountRoutes = {
     tags: auth,
     summary: 'Revoke a named API key: refused at once on every gateway',
     params: ApiKeyIdParams,
-    response: { 200: RevokedApiKeyResponse, ...signedOut, ...sessionRequired, 404: failure(ApiKeyMessages.notFound), ...unavailable },
+    response: {
+      200: RevokedApiKeyResponse,
+      400: failure('The id is too long, or not a single path segment'),
+      ...signedOut,
+      ...sessionRequired,
+      404: failure(ApiKeyMessages.notFound),
+      ...unavailable,
+    },
   }),
   webhookSecret: publicRouteOf(AccountHeads.webhookSecret, {
     tags: auth,

@@ -94,9 +94,8 @@ export const CreatedApiKeyResponse = Type.Object({
 });
 export type CreatedApiKeyResponse = Static<typeof CreatedApiKeyResponse>;
 
-export const ApiKeyIdParams = Type.Object({
-  id: withMessages(Type.String({ format: 'uuid' }), { format: ApiKeyMessages.notFound, type: ApiKeyMessages.notFound }),
-});
+// Any id that is not one of the caller's keys is a 404, a malformed one included (no 400 to tell them apart).
+export const ApiKeyIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export type ApiKeyIdParams = Static<typeof ApiKeyIdParams>;
 
 export const RevokedApiKeyResponse = Type.Object({ success: Type.Literal(true), id: KeyId });

@@ -386,6 +386,7 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
   'An account can have at most 20 named API keys: revoke one first':
     'Un compte peut avoir au plus 20 clés API nommées : révoquez-en une d’abord',
   'Revoke a named API key: refused at once on every gateway': 'Révoquer une clé API nommée : refusée aussitôt sur chaque passerelle',
+  'The id is too long, or not a single path segment': 'L’identifiant est trop long, ou n’est pas un seul segment de chemin',
   'No such API key (it may already be revoked)': 'Clé API inconnue (elle est peut-être déjà révoquée)',
   'Only the renders made with this API key (its id)': 'Seulement les rendus faits avec cette clé API (son identifiant)',
   'keyId must be the id of one of your API keys': 'keyId doit être l’identifiant de l’une de vos clés API',

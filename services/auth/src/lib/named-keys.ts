@@ -62,8 +62,11 @@ export async function createNamedKey(
   return { data: namedKeyView(row), secret };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export async function revokeNamedKey(apiKeys: ApiKeysRepository, userId: string, id: string): Promise<string> {
-  const revoked = await apiKeys.revokeNamed(userId, id);
+  // Not shaped like a key id: no key of theirs (Postgres would refuse it as a uuid).
+  const revoked = UUID.test(id) ? await apiKeys.revokeNamed(userId, id) : undefined;
   if (!revoked) throw new AppError('NOT_FOUND', ApiKeyMessages.notFound);
   return revoked.id;
 }
