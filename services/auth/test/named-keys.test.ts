@@ -59,6 +59,9 @@ describe('named API keys in the account service', () => {
     const revoked = await stack.call('DELETE', `/api/auth/keys/${full.data.id}`, { token: user.token });
     expect(revoked.status).toBe(200);
     expect((await internal('/internal/api-keys/verify', { apiKey: full.secret })).status).toBe(401);
+    // Revoked already, or not even shaped like a key id: no key of theirs.
+    for (const id of [full.data.id, 'not-a-key'])
+      expect((await stack.call('DELETE', `/api/auth/keys/${id}`, { token: user.token })).status).toBe(404);
   });
 
   it('caps the named keys of an account with a 409', async () => {
