@@ -75,7 +75,7 @@ describe('named API keys in the account service', () => {
   it('writes a key’s last use at most once a minute', async () => {
     const user = await verifiedUser(stack);
     const key = await create(user.token, { name: 'busy', scope: 'render' });
-    const use = new KeyUse(new ApiKeysRepository(stack.db));
+    const use = new KeyUse(new ApiKeysRepository(stack.db), (err) => expect.fail(err.message));
     const lastUsed = async () =>
       (await stack.db.selectFrom('api_keys').select('last_used_at').where('id', '=', key.data.id).executeTakeFirstOrThrow()).last_used_at;
     const start = Date.parse('2030-01-01T00:00:00Z');

@@ -14,10 +14,12 @@ export class KeyUse {
 
   constructor(
     private readonly apiKeys: Pick<ApiKeysRepository, 'touch'>,
+    /** Told when a write fails: the call that used the key still goes on (its last use is only a display). */
+    private readonly failed: (err: Error) => void,
     private readonly intervalMs = KEY_USE_WRITE_INTERVAL_MS,
   ) {}
 
-  /** The key was used now; resolves once its use is written (at once when it was written this minute). */
+  /** The key was used now; resolves once its use is written (at once when it was written this minute), never rejects. */
   async record(keyId: string, now = Date.now()): Promise<void> {
     const last = this.written.get(keyId);
     if (last !== undefined && now - last < this.intervalMs) return;
@@ -28,7 +30,7 @@ export class KeyUse {
     } catch (err) {
       // Not written: the next use tries again.
       this.written.delete(keyId);
-      throw err;
+      this.failed(err as Error);
     }
   }
 }

@@ -40,7 +40,10 @@ async function securityPlugin(app: FastifyInstance, opts: SecurityOptions) {
   const window = opts.loginWindowSeconds * 1000;
   app.decorate('apiKeyCipher', new ApiKeyCipher(opts.apiKeyEncryptionKey));
   app.decorate('internalToken', opts.internalToken);
-  app.decorate('keyUse', new KeyUse(new ApiKeysRepository(app.db)));
+  app.decorate(
+    'keyUse',
+    new KeyUse(new ApiKeysRepository(app.db), (err) => app.log.warn({ err: err.message }, 'API key last use not written')),
+  );
   const buckets = (name: string, capacity: number, windowMs: number) => new PostgresTokenBuckets(app.db, name, capacity, windowMs);
   app.decorate('rateLimits', {
     loginPerAccount: buckets('login:account', opts.loginMaxPerAccount, window),
