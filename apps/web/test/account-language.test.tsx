@@ -58,7 +58,12 @@ describe('profile e-mail language', () => {
     expect(select.value).toBe('en');
     await u.selectOptions(select, 'fr');
     expect(await screen.findByText('E-mail language saved')).toBeInTheDocument();
-    expect(gateway.calls.find((c) => c.method === 'PATCH')).toEqual({ method: 'PATCH', path: '/api/auth/me', body: { language: 'fr' } });
+    expect(gateway.calls.find((c) => c.method === 'PATCH')).toEqual({
+      method: 'PATCH',
+      path: '/api/auth/me',
+      search: '',
+      body: { language: 'fr' },
+    });
     expect(session.getState().user?.language).toBe('fr');
     expect(select.value).toBe('fr');
   });

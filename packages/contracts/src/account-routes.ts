@@ -4,6 +4,15 @@
 import { type TSchema, Type } from 'typebox';
 import { AdminStatsResponse } from './admin.ts';
 import {
+  ApiKeyIdParams,
+  ApiKeyLimits,
+  ApiKeyMessages,
+  ApiKeysResponse,
+  CreateApiKeyBody,
+  CreatedApiKeyResponse,
+  RevokedApiKeyResponse,
+} from './api-keys.ts';
+import {
   ApiKeyResponse,
   EmailBody,
   LoginBody,
@@ -22,7 +31,7 @@ import { CancelResponse, PaymentInfoResponse, PortalResponse, UpgradeBody, Upgra
 import { ErrorResponse } from './render.ts';
 import { publicRouteOf } from './route.ts';
 import { AccountHeads } from './route-heads.ts';
-import { RecentRendersQuery, RecentRendersResponse, UsageDailyResponse, UsageResponse } from './usage.ts';
+import { RecentRendersQuery, RecentRendersResponse, UsageDailyResponse, UsageKeyQuery, UsageResponse } from './usage.ts';
 import { WebhookSecretResponse } from './webhook.ts';
 
 /** The shared error body, with what the status means for this call. */
@@ -120,6 +129,40 @@ export const AccountRoutes = {
     summary: 'Replace the API key; the old one stops working at once',
     response: { 200: ApiKeyResponse, ...signedOut, ...sessionRequired, ...unavailable },
   }),
+  listApiKeys: publicRouteOf(AccountHeads.listApiKeys, {
+    tags: auth,
+    summary: 'The named API keys (not revoked), oldest first; the default key is not listed',
+    description:
+      'Each with its scope (`render`: render calls only; `templates`: renders and template calls; `full`: everything an API key can call), its expiry and when it was last used (to the minute).',
+    response: { 200: ApiKeysResponse, ...signedOut, ...sessionRequired, ...unavailable },
+  }),
+  createApiKey: publicRouteOf(AccountHeads.createApiKey, {
+    tags: auth,
+    summary: 'Create a named API key; its secret is in this answer only',
+    description: `Up to ${ApiKeyLimits.perAccount} named keys beside the default key. Credits stay the account's; usage records which key made each render.`,
+    body: CreateApiKeyBody,
+    response: {
+      201: CreatedApiKeyResponse,
+      ...bodyErrors('A field is missing or invalid (the message names it), or expiresAt is not in the future'),
+      ...signedOut,
+      ...sessionRequired,
+      409: failure(ApiKeyMessages.tooMany),
+      ...unavailable,
+    },
+  }),
+  revokeApiKey: publicRouteOf(AccountHeads.revokeApiKey, {
+    tags: auth,
+    summary: 'Revoke a named API key: refused at once on every gateway',
+    params: ApiKeyIdParams,
+    response: {
+      200: RevokedApiKeyResponse,
+      400: failure('The id is too long, or not a single path segment'),
+      ...signedOut,
+      ...sessionRequired,
+      404: failure(ApiKeyMessages.notFound),
+      ...unavailable,
+    },
+  }),
   webhookSecret: publicRouteOf(AccountHeads.webhookSecret, {
     tags: auth,
     summary: 'The secret webhook deliveries are signed with (session token or API key; created on first read)',
@@ -135,14 +178,16 @@ export const AccountRoutes = {
   usage: publicRouteOf(AccountHeads.usage, {
     tags: auth,
     summary: 'Credits used in the current rolling window (session token or API key)',
-    response: { 200: UsageResponse, ...signedOut, ...unavailable },
+    querystring: UsageKeyQuery,
+    response: { 200: UsageResponse, 400: failure(ApiKeyMessages.keyIdInvalid), ...signedOut, ...unavailable },
   }),
   usageDaily: publicRouteOf(AccountHeads.usageDaily, {
     tags: auth,
     summary: 'Renders per UTC day in the current rolling window (session token or API key)',
     description:
       'The 31 calendar days the rolling 30-day window touches, oldest first, zero-filled: the first counted from `since` (the window start of GET /api/auth/usage), the last is today so far. A render counts while its credit is reserved or charged, as in `used`.',
-    response: { 200: UsageDailyResponse, ...signedOut, ...unavailable },
+    querystring: UsageKeyQuery,
+    response: { 200: UsageDailyResponse, 400: failure(ApiKeyMessages.keyIdInvalid), ...signedOut, ...unavailable },
   }),
   usageRecent: publicRouteOf(AccountHeads.usageRecent, {
     tags: auth,
@@ -150,7 +195,12 @@ export const AccountRoutes = {
     description:
       'Each render billed to the account with what it was: kind, format, image size and render time (null until charged, and for released renders).',
     querystring: RecentRendersQuery,
-    response: { 200: RecentRendersResponse, 400: failure('limit is not a whole number between 1 and 100'), ...signedOut, ...unavailable },
+    response: {
+      200: RecentRendersResponse,
+      400: failure('limit is not a whole number between 1 and 100, or keyId is not a key id'),
+      ...signedOut,
+      ...unavailable,
+    },
   }),
   upgrade: publicRouteOf(AccountHeads.upgrade, {
     tags: billing,

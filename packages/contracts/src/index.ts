@@ -1,5 +1,6 @@
 export * from './account-routes.ts';
 export * from './admin.ts';
+export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './auth-rules.ts';
 export * from './billing.ts';

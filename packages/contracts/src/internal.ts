@@ -2,6 +2,7 @@
 // services validate with these schemas and the gateway checks their answers against them, so neither side
 // trusts a shape it has not declared.
 import { type Static, Type } from 'typebox';
+import { ApiKeyScopes } from './api-keys.ts';
 import { UserView } from './auth.ts';
 import { PlanRulesResponse } from './limits.ts';
 import { QuickChartShortIdParams, QuickChartShortIdPattern, QuickChartStoredRequest } from './quickchart.ts';
@@ -37,6 +38,10 @@ export const ApiKeyOwnerResponse = Type.Object({
   userId: Type.String(),
   role: StringEnum(['user', 'admin'] as const),
   plan: StringEnum(['free', 'pro'] as const),
+  /** The key's id (usage is recorded by it), what it may call, and when it stops working (ISO 8601, none: never). */
+  keyId: Type.Optional(Type.String()),
+  scope: Type.Optional(StringEnum(ApiKeyScopes)),
+  expiresAt: Type.Optional(Type.String({ maxLength: 40 })),
 });
 export type ApiKeyOwnerResponse = Static<typeof ApiKeyOwnerResponse>;
 
@@ -104,6 +109,9 @@ export const CreditReserveResponse = Type.Object({
   userId: Type.String(),
   role: ApiKeyOwnerResponse.properties.role,
   plan: ApiKeyOwnerResponse.properties.plan,
+  keyId: ApiKeyOwnerResponse.properties.keyId,
+  scope: ApiKeyOwnerResponse.properties.scope,
+  expiresAt: ApiKeyOwnerResponse.properties.expiresAt,
   remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
   /** The account's credits per window (null: no limit); what the gateway answers as X-Credits-Limit. */
   limit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),

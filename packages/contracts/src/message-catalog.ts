@@ -2,6 +2,7 @@
 // carry the id (`messageId`) next to the English `message`, so a client translates by id and not by the text,
 // which may be reworded (docs/spec/errors.md). Built from the objects the services and forms already take
 // their texts from, so no sentence is written twice.
+import { ApiKeyMessages } from './api-keys.ts';
 import { AuthMessages } from './auth.ts';
 import { BillingMessages } from './billing.ts';
 import { ChartConvertBody, ChartFormatMessages, ChartInputMessages } from './chart.ts';
@@ -79,6 +80,7 @@ export const MessageGroups = {
   webhook: WebhookMessages,
   idempotency: IdempotencyMessages,
   highchartsExport: sentences(HighchartsExportMessages),
+  apiKeys: ApiKeyMessages,
 } as const;
 
 type Groups = typeof MessageGroups;

@@ -372,6 +372,26 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
   'Weak or mismatched password, an invalid or expired link, or an invalid body':
     'Mot de passe faible ou différent de sa confirmation, lien invalide ou expiré, ou corps invalide',
   'Replace the API key; the old one stops working at once': 'Remplacer la clé API ; l’ancienne cesse aussitôt de fonctionner',
+  'The named API keys (not revoked), oldest first; the default key is not listed':
+    'Les clés API nommées (non révoquées), de la plus ancienne à la plus récente ; la clé par défaut n’y figure pas',
+  'Each with its scope (`render`: render calls only; `templates`: renders and template calls; `full`: everything an API key can call), its expiry and when it was last used (to the minute).':
+    'Chacune avec sa portée (`render` : appels de rendu seulement ; `templates` : rendus et appels de modèles ; `full` : tout ce qu’une clé API peut appeler), son expiration et sa dernière utilisation (à la minute près).',
+  'Create a named API key; its secret is in this answer only': 'Créer une clé API nommée ; son secret ne figure que dans cette réponse',
+  "Up to 20 named keys beside the default key. Credits stay the account's; usage records which key made each render.":
+    'Jusqu’à 20 clés nommées en plus de la clé par défaut. Les crédits restent ceux du compte ; l’utilisation note quelle clé a fait chaque rendu.',
+  'When the key stops working (none: never)': 'Quand la clé cesse de fonctionner (absent : jamais)',
+  'The key itself: shown only in this answer': 'La clé elle-même : montrée dans cette seule réponse',
+  'A field is missing or invalid (the message names it), or expiresAt is not in the future':
+    'Un champ manque ou est invalide (le message le nomme), ou expiresAt n’est pas dans le futur',
+  'An account can have at most 20 named API keys: revoke one first':
+    'Un compte peut avoir au plus 20 clés API nommées : révoquez-en une d’abord',
+  'Revoke a named API key: refused at once on every gateway': 'Révoquer une clé API nommée : refusée aussitôt sur chaque passerelle',
+  'The id is too long, or not a single path segment': 'L’identifiant est trop long, ou n’est pas un seul segment de chemin',
+  'No such API key (it may already be revoked)': 'Clé API inconnue (elle est peut-être déjà révoquée)',
+  'Only the renders made with this API key (its id)': 'Seulement les rendus faits avec cette clé API (son identifiant)',
+  'keyId must be the id of one of your API keys': 'keyId doit être l’identifiant de l’une de vos clés API',
+  'limit is not a whole number between 1 and 100, or keyId is not a key id':
+    'limit n’est pas un nombre entier entre 1 et 100, ou keyId n’est pas un identifiant de clé',
   'The secret webhook deliveries are signed with (session token or API key; created on first read)':
     'Le secret avec lequel les livraisons de webhook sont signées (jeton de session ou clé API ; créé à la première lecture)',
   'Each delivery carries `X-Render-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` made with this secret; compare in constant time and refuse timestamps older than 5 minutes.':
@@ -391,7 +411,6 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
   'Each render billed to the account with what it was: kind, format, image size and render time (null until charged, and for released renders).':
     'Chaque rendu facturé au compte avec ce qu’il était : type, format, taille de l’image et temps de rendu (null tant qu’il n’est pas facturé, et pour les rendus libérés).',
   'Renders to list, 1-100 (default 20)': 'Nombre de rendus à lister, 1-100 (20 par défaut)',
-  'limit is not a whole number between 1 and 100': 'limit n’est pas un nombre entier entre 1 et 100',
   'Start a Stripe Checkout for the Pro plan': 'Démarrer un paiement Stripe Checkout pour l’offre Pro',
   'Already subscribed': 'Déjà abonné',
   'Open the Stripe billing portal': 'Ouvrir le portail de facturation Stripe',

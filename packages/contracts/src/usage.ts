@@ -1,5 +1,6 @@
 // Credit usage of an account (docs/spec/states.md): what GET /api/auth/usage answers.
 import { type Static, type TSchema, Type } from 'typebox';
+import { ApiKeyMessages } from './api-keys.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -45,9 +46,22 @@ export const UsageDailyResponse = Type.Object({
 });
 export type UsageDailyResponse = Static<typeof UsageDailyResponse>;
 
+/** Usage of one API key only: its id (GET /api/auth/keys; the default key's is in no list: use none). */
+const KeyIdFilter = Type.Optional(
+  withMessages(Type.String({ format: 'uuid', description: 'Only the renders made with this API key (its id)' }), {
+    format: ApiKeyMessages.keyIdInvalid,
+    type: ApiKeyMessages.keyIdInvalid,
+  }),
+);
+
+/** GET /api/auth/usage and /usage/daily: the whole account's, or one key's (`keyId`). */
+export const UsageKeyQuery = Type.Object({ keyId: KeyIdFilter }, { additionalProperties: true });
+export type UsageKeyQuery = Static<typeof UsageKeyQuery>;
+
 // Query strings are text and the API never coerces types, so the number arrives as digit strings.
 export const RecentRendersQuery = Type.Object(
   {
+    keyId: KeyIdFilter,
     limit: Type.Optional(
       withMessages(
         Type.String({
@@ -75,6 +89,8 @@ export const RecentRender = Type.Object({
   sizeBytes: Nullable(Type.Integer({ minimum: 0 })),
   renderMs: Nullable(Type.Integer({ minimum: 0 })),
   status: StringEnum(['charged', 'released', 'reserved'] as const),
+  /** The API key that made it: null for a session's render (the playgrounds) or a key since deleted. */
+  keyId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type RecentRender = Static<typeof RecentRender>;
 

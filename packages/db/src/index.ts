@@ -6,7 +6,14 @@ export {
   migrateDown,
   migrateToLatest,
 } from './migrator.ts';
-export { type ApiKeyOwner, type ApiKeyRow, ApiKeysRepository, type NewApiKey } from './repositories/api-keys.repository.ts';
+export {
+  type ApiKeyOwner,
+  type ApiKeyRow,
+  ApiKeysRepository,
+  type NamedApiKeyRow,
+  type NewApiKey,
+  type NewNamedApiKey,
+} from './repositories/api-keys.repository.ts';
 export { type ChartShortUrlRow, ChartShortUrlsRepository, type NewChartShortUrl } from './repositories/chart-short-urls.repository.ts';
 export {
   type CreditAccount,
@@ -19,6 +26,7 @@ export {
   isUnlimited,
   type RecentRenderRow,
   type ReserveResult,
+  type ReservingKey,
   type SettledRender,
   toSettledRender,
 } from './repositories/credit-ledger.repository.ts';
@@ -46,6 +54,7 @@ export { type NewUser, type SignupCounts, type UserRow, UsersRepository } from '
 export { type WebhookSecretRow, WebhookSecretsRepository } from './repositories/webhook-secrets.repository.ts';
 export { default as repositoriesPlugin } from './repositories.plugin.ts';
 export type {
+  ApiKeyScope,
   ApiKeysTable,
   BillingInterval,
   ChartShortUrlsTable,

@@ -51,11 +51,20 @@ export interface ApiKeysTable {
   id: Generated<string>;
   user_id: string;
   key_hash: string;
-  key_ciphertext: string;
+  /** The default key's, for the HMACs of signed URLs; null for a named key (kept as its hash only). */
+  key_ciphertext: string | null;
   prefix: string;
   created_at: Timestamp;
   revoked_at: NullableTimestamp;
+  /** Null for the account's default key; a named key's label otherwise. */
+  name: string | null;
+  scope: ColumnType<ApiKeyScope, ApiKeyScope | undefined, ApiKeyScope>;
+  expires_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
 }
+
+/** What a key may call: render routes only, renders and templates, or everything a key can call. */
+export type ApiKeyScope = 'render' | 'templates' | 'full';
 
 export interface WebhookSecretsTable {
   user_id: string;
@@ -104,6 +113,8 @@ export interface CreditLedgerTable {
   /** The image's size and the worker's render time, recorded with the charge. */
   size_bytes: ColumnType<number | null, number | null | undefined, number | null>;
   render_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The API key that reserved the credit (null: a session token, a key since deleted, or an older row). */
+  key_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Ours, mapped from Stripe's statuses: 'cancelling' is active with cancel_at_period_end. */

@@ -156,6 +156,9 @@ describe('credits: reserved by API key, settled in batches', () => {
       userId: user.userId,
       role: 'user',
       plan: 'free',
+      // The default key: its id (usage is recorded by it) and the widest scope.
+      keyId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      scope: 'full',
       remaining: 49,
       limit: 50,
       spares: [],
@@ -245,7 +248,10 @@ describe('credits: reserved by API key, settled in batches', () => {
       limit: 50,
       resetsAt: returnsAt.toISOString(),
     };
-    expect(await json(refused)).toEqual({ ...refusal, owner: { userId: user.userId, role: 'user', plan: 'free' } });
+    expect(await json(refused)).toEqual({
+      ...refusal,
+      owner: { userId: user.userId, role: 'user', plan: 'free', keyId: expect.any(String), scope: 'full' },
+    });
     // Asked by account id, the owner is the caller already.
     expect(await json(await reserve(stack, user.userId))).toEqual(refusal);
 

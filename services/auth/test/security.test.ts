@@ -165,7 +165,7 @@ describe('API keys', () => {
 
     const before = await verifyKey(user.apiKey);
     expect(before.status).toBe(200);
-    expect(await json(before)).toEqual({ userId: user.userId, role: 'user', plan: 'free' });
+    expect(await json(before)).toEqual({ userId: user.userId, role: 'user', plan: 'free', keyId: expect.any(String), scope: 'full' });
 
     const regen = await stack.call('POST', '/api/auth/api-key/regenerate', { token: user.token });
     expect(regen.status).toBe(200);

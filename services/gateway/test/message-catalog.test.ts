@@ -104,6 +104,7 @@ const PINNED: Record<string, string[]> = {
   webhook: ['invalid', 'tooLong', 'signedIn'],
   idempotency: ['format', 'reused', 'inUse'],
   highchartsExport: ['noChart', 'type', 'constr', 'filename'],
+  apiKeys: ['nameRequired', 'nameTooLong', 'scopeInvalid', 'expiresAtInvalid', 'tooMany', 'notFound', 'keyIdInvalid', 'scopeTooNarrow'],
 };
 
 describe('the message catalog (packages/contracts)', () => {

@@ -26,7 +26,13 @@ let stripe: StripeStandIn;
 let collection: object;
 
 /** Calls outside the changes folder that need a session token (or e-mail and password) to run. */
-const SESSION_CALLS = ['POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/auth/payment-info', 'GET /api/admin/stats'];
+const SESSION_CALLS = [
+  'POST /api/auth/login',
+  'POST /api/auth/refresh',
+  'GET /api/auth/keys',
+  'GET /api/auth/payment-info',
+  'GET /api/admin/stats',
+];
 const BILLING_CALLS = API_EXAMPLES.filter((e) => e.billing).map(exampleTitle);
 
 beforeAll(async () => {

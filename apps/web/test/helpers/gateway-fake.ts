@@ -73,7 +73,7 @@ export type GatewayHandler = (init: RequestInit | undefined) => { status?: numbe
 export function fakeGateway() {
   const state = {
     routes: {} as Record<string, GatewayHandler>,
-    calls: [] as Array<{ method: string; path: string; body: unknown }>,
+    calls: [] as Array<{ method: string; path: string; body: unknown; search: string }>,
   };
   beforeEach(() => {
     state.calls = [];
@@ -81,9 +81,9 @@ export function fakeGateway() {
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init?: RequestInit) => {
-        const path = new URL(url, 'http://app.test').pathname;
+        const { pathname: path, search } = new URL(url, 'http://app.test');
         const method = init?.method ?? 'GET';
-        state.calls.push({ method, path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+        state.calls.push({ method, path, search, body: init?.body ? JSON.parse(String(init.body)) : undefined });
         const handler = state.routes[`${method} ${path}`];
         if (!handler) return new Response(JSON.stringify({ success: false, message: 'Not found' }), { status: 404 });
         const { status = 200, body } = handler(init);

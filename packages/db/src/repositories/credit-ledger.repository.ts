@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { preparedStatement } from '../prepared.ts';
-import type { CreditLedgerTable, CreditStatus, DB, LedgerRenderKind, UserPlan, UserRole } from '../schema.ts';
+import type { ApiKeyScope, CreditLedgerTable, CreditStatus, DB, LedgerRenderKind, UserPlan, UserRole } from '../schema.ts';
 import { inTransaction } from './transaction.ts';
 import { toWindowCounts, type WindowCounts, windowCountSelections } from './window-counts.ts';
 
@@ -69,12 +69,23 @@ export interface RecentRenderRow {
   renderMs: number | null;
   /** Never 'leased': a spare nobody took was no render. */
   status: Exclude<CreditStatus, 'leased'>;
+  /** The API key that made it (null: a session, or a key since deleted). */
+  keyId: string | null;
 }
 
 export interface CreditOwner {
   userId: string;
   role: UserRole;
   plan: UserPlan;
+  /** The API key the account was named by (its reservation is recorded with its id), when it was. */
+  key?: ReservingKey;
+}
+
+/** The key a reservation by key hash found: its id, what it may call, and until when (null: no end). */
+export interface ReservingKey {
+  keyId: string;
+  scope: ApiKeyScope;
+  expiresAt: Date | null;
 }
 
 /** The credit limit: `limit` per window, except for the accounts `unlimited` names (whose use is still recorded). */
@@ -96,7 +107,19 @@ export type ReserveResult =
   | { ok: false; reason: 'limit_reached'; used: number; owner: CreditOwner; oldestAt: Date | null }
   | { ok: false; reason: 'unknown_user'; used: 0 };
 
-const columns = ['id', 'user_id', 'request_id', 'status', 'created_at', 'settled_at', 'kind', 'format', 'size_bytes', 'render_ms'] as const;
+const columns = [
+  'id',
+  'user_id',
+  'request_id',
+  'status',
+  'created_at',
+  'settled_at',
+  'kind',
+  'format',
+  'size_bytes',
+  'render_ms',
+  'key_id',
+] as const;
 
 /**
  * What counts as used: charged, and reserved (in flight). Against the limit, leased spares count too, so no
@@ -105,51 +128,69 @@ const columns = ['id', 'user_id', 'request_id', 'status', 'created_at', 'settled
 const usedStatuses = (against: 'limit' | 'usage'): CreditStatus[] =>
   against === 'limit' ? ['charged', 'reserved', 'leased'] : ['charged', 'reserved'];
 
-const usedQuery = (db: Kysely<DB>, userId: string, since: Date, against: 'limit' | 'usage') =>
+const usedQuery = (db: Kysely<DB>, userId: string, since: Date, against: 'limit' | 'usage', keyId?: string) =>
   db
     .selectFrom('credit_ledger')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('user_id', '=', userId)
     .where('created_at', '>=', since)
-    .where('status', 'in', usedStatuses(against));
+    .where('status', 'in', usedStatuses(against))
+    .$if(keyId !== undefined, (qb) => qb.where('key_id', '=', keyId as string));
 
 // The statements every billed render runs, prepared once per connection (see preparedStatement).
 
 /** The owner found, and the reservation if the owner has no limit to enforce (else null: the locked path). */
-type FoundOwner = { id: string; role: UserRole; plan: UserPlan; reservationId: string | null; spares: string[] };
+type FoundOwner = {
+  id: string;
+  role: UserRole;
+  plan: UserPlan;
+  reservationId: string | null;
+  spares: string[];
+  /** The key's, when the account was named by one (null otherwise). */
+  keyId: string | null;
+  scope: ApiKeyScope | null;
+  expiresAt: Date | null;
+};
 // $1 the account, $2 the request id; $3–$5 the unlimited accounts (everyone, roles, plans); $6 earlier
 // reservations to charge meanwhile (request ids), $7 when, $8–$11 their renders' kinds, formats, sizes and
-// times; $12 the render's kind, $13 its format; $14 the request ids of spares to lease.
+// times; $12 the render's kind, $13 its format; $14 the request ids of spares to lease. The owner query
+// answers id, role, plan and the key's key_id, scope and expires_at (nulls when named by account id).
 const reserveUnlimited = (owner: string) => `with owner as (${owner}),
 charged as (
   ${settleSql("'charged'", '$7::timestamptz', ['$6', '$8', '$9', '$10', '$11'])}
 ),
 unlimited as (
-  select id from owner where $3::boolean or role = any($4::text[]) or plan = any($5::text[])
+  select id, key_id from owner where $3::boolean or role = any($4::text[]) or plan = any($5::text[])
 ),
 inserted as (
-  insert into credit_ledger (user_id, request_id, kind, format)
-  select id, $2::text, $12::text, $13::text from unlimited
+  insert into credit_ledger (user_id, request_id, kind, format, key_id)
+  select id, $2::text, $12::text, $13::text, key_id from unlimited
   on conflict (request_id) do nothing
   returning id
 ),
 leased as (
-  insert into credit_ledger (user_id, request_id, status, kind)
-  select unlimited.id, spare, 'leased', $12::text from unlimited, unnest($14::text[]) as spare
+  insert into credit_ledger (user_id, request_id, status, kind, key_id)
+  select unlimited.id, spare, 'leased', $12::text, unlimited.key_id from unlimited, unnest($14::text[]) as spare
   on conflict (request_id) do nothing
   returning request_id
 )
 select owner.id, owner.role, owner.plan, (select id from inserted) as "reservationId",
-  coalesce((select array_agg(request_id) from leased), '{}') as spares
+  coalesce((select array_agg(request_id) from leased), '{}') as spares,
+  owner.key_id as "keyId", owner.scope, owner.expires_at as "expiresAt"
 from owner`;
 const reserveByKey = preparedStatement<FoundOwner>(
   'credits_reserve_by_key',
-  reserveUnlimited(`select users.id, users.role, users.plan from api_keys join users on users.id = api_keys.user_id
-    where api_keys.key_hash = $1::text and api_keys.revoked_at is null`),
+  // A revoked or expired key finds nobody: the reservation is its verification.
+  reserveUnlimited(`select users.id, users.role, users.plan, api_keys.id as key_id, api_keys.scope, api_keys.expires_at
+    from api_keys join users on users.id = api_keys.user_id
+    where api_keys.key_hash = $1::text and api_keys.revoked_at is null
+      and (api_keys.expires_at is null or api_keys.expires_at > now())`),
 );
 const reserveByUser = preparedStatement<FoundOwner>(
   'credits_reserve_by_user',
-  reserveUnlimited('select id, role, plan from users where id = $1::uuid'),
+  reserveUnlimited(
+    'select id, role, plan, null::uuid as key_id, null::text as scope, null::timestamptz as expires_at from users where id = $1::uuid',
+  ),
 );
 const lockUser = preparedStatement<{ id: string; role: UserRole; plan: UserPlan }>(
   'credits_lock_user',
@@ -157,19 +198,21 @@ const lockUser = preparedStatement<{ id: string; role: UserRole; plan: UserPlan 
 );
 const LIMIT_STATUSES = "('charged', 'reserved', 'leased')";
 // $1 user, $2 request id, $3 the limit (null: none), $4 the window's start, $5 the render's kind, $6 its
-// format. A replayed request id inserts nothing. Answers the credits used before this one.
+// format, $7 the reserving key (null: none). A replayed request id inserts nothing. Answers the credits used
+// before this one.
 const insertWithinLimit = preparedStatement<{ id: string; used: number }>(
   'credits_insert_within_limit',
   `with used as (
     select count(*)::integer as n from credit_ledger
     where user_id = $1::uuid and created_at >= $4::timestamptz and status in ${LIMIT_STATUSES}
   )
-  insert into credit_ledger (user_id, request_id, kind, format)
-  select $1::uuid, $2::text, $5::text, $6::text from used where $3::integer is null or used.n < $3::integer
+  insert into credit_ledger (user_id, request_id, kind, format, key_id)
+  select $1::uuid, $2::text, $5::text, $6::text, $7::uuid from used where $3::integer is null or used.n < $3::integer
   on conflict (request_id) do nothing
   returning id, (select n from used) as used`,
 );
-// $1 user, $2 the spares' request ids, $3 the limit (null: none), $4 the window's start, $5 the kind. As many
+// $1 user, $2 the spares' request ids, $3 the limit (null: none), $4 the window's start, $5 the kind, $6 the
+// reserving key. As many
 // as fit under the limit, counted after the reservation they come with (same transaction, so it sees it).
 const leaseWithinLimit = preparedStatement<{ request_id: string }>(
   'credits_lease_within_limit',
@@ -177,8 +220,8 @@ const leaseWithinLimit = preparedStatement<{ request_id: string }>(
     select count(*)::integer as n from credit_ledger
     where user_id = $1::uuid and created_at >= $4::timestamptz and status in ${LIMIT_STATUSES}
   )
-  insert into credit_ledger (user_id, request_id, status, kind)
-  select $1::uuid, spare.id, 'leased', $5::text from used, unnest($2::text[]) with ordinality as spare(id, n)
+  insert into credit_ledger (user_id, request_id, status, kind, key_id)
+  select $1::uuid, spare.id, 'leased', $5::text, $6::uuid from used, unnest($2::text[]) with ordinality as spare(id, n)
   where $3::integer is null or used.n + spare.n <= $3::integer
   on conflict (request_id) do nothing
   returning request_id`,
@@ -192,8 +235,8 @@ export class CreditLedgerRepository {
    * Credits used: charged, plus reserved ones still in flight (released ones cost nothing). Against the
    * limit (`limit`), spares leased ahead count too; in the usage the account sees (`usage`), not yet.
    */
-  async countUsed(userId: string, since: Date, against: 'limit' | 'usage' = 'usage'): Promise<number> {
-    const row = await usedQuery(this.db, userId, since, against).executeTakeFirstOrThrow();
+  async countUsed(userId: string, since: Date, against: 'limit' | 'usage' = 'usage', keyId?: string): Promise<number> {
+    const row = await usedQuery(this.db, userId, since, against, keyId).executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -241,11 +284,12 @@ export class CreditLedgerRepository {
         : await reserveByUser(this.db, [account.userId, ...values]);
     const found = rows[0];
     if (!found) return { ok: false, reason: 'unknown_user', used: 0 };
-    const owner: CreditOwner = { userId: found.id, role: found.role, plan: found.plan };
+    const key = found.keyId && found.scope ? { keyId: found.keyId, scope: found.scope, expiresAt: found.expiresAt } : undefined;
+    const owner: CreditOwner = { userId: found.id, role: found.role, plan: found.plan, ...(key ? { key } : {}) };
     if (found.reservationId) {
       return { ok: true, reservationId: found.reservationId, replayed: false, owner, remaining: null, spares: found.spares };
     }
-    if (!isUnlimited(rules, owner)) return this.reserveLimited(owner.userId, request, rules, since, spares);
+    if (!isUnlimited(rules, owner)) return this.reserveLimited(owner.userId, request, rules, since, spares, key);
     const replay = await this.replayOf(this.db, owner, requestId, null);
     if (!replay) throw new Error('reservation neither recorded nor found');
     return replay;
@@ -258,17 +302,20 @@ export class CreditLedgerRepository {
     rules: CreditRules,
     since: Date,
     spares: readonly string[],
+    key: ReservingKey | undefined,
   ): Promise<ReserveResult> {
     const { requestId } = request;
+    const keyId = key?.keyId ?? null;
     return inTransaction(this.db, async (trx) => {
       const user = (await lockUser(trx, [userId])).rows[0];
       if (!user) return { ok: false, reason: 'unknown_user', used: 0 };
-      const owner: CreditOwner = { userId: user.id, role: user.role, plan: user.plan };
+      const owner: CreditOwner = { userId: user.id, role: user.role, plan: user.plan, ...(key ? { key } : {}) };
       const limit = isUnlimited(rules, user) ? null : rules.limit;
       const facts = [request.kind ?? null, request.format ?? null];
-      const inserted = (await insertWithinLimit(trx, [userId, requestId, limit, since, ...facts])).rows[0];
+      const inserted = (await insertWithinLimit(trx, [userId, requestId, limit, since, ...facts, keyId])).rows[0];
       if (inserted) {
-        const leased = spares.length === 0 ? [] : (await leaseWithinLimit(trx, [userId, spares, limit, since, request.kind ?? null])).rows;
+        const leaseValues = [userId, spares, limit, since, request.kind ?? null, keyId];
+        const leased = spares.length === 0 ? [] : (await leaseWithinLimit(trx, leaseValues)).rows;
         const remaining = limit === null ? null : Math.max(0, limit - inserted.used - 1 - leased.length);
         return { ok: true, reservationId: inserted.id, replayed: false, owner, remaining, spares: leased.map((row) => row.request_id) };
       }
@@ -347,7 +394,7 @@ export class CreditLedgerRepository {
    * The account's renders since `since` per UTC day (YYYY-MM-DD), days without any left out: counted like
    * `countUsed` (charged, or reserved and in flight), so the days add up to the credits used.
    */
-  async dailyRenders(userId: string, since: Date): Promise<DailyRenders[]> {
+  async dailyRenders(userId: string, since: Date, keyId?: string): Promise<DailyRenders[]> {
     const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
     const rows = await this.db
       .selectFrom('credit_ledger')
@@ -355,6 +402,7 @@ export class CreditLedgerRepository {
       .where('user_id', '=', userId)
       .where('created_at', '>=', since)
       .where('status', 'in', ['charged', 'reserved'])
+      .$if(keyId !== undefined, (qb) => qb.where('key_id', '=', keyId as string))
       .groupBy(day)
       .orderBy(day)
       .execute();
@@ -365,11 +413,12 @@ export class CreditLedgerRepository {
    * The account's latest `limit` renders, newest first, whatever became of them. Rows without a kind or a
    * format are left out: recorded before these were kept, or a call refused before its body was read.
    */
-  async recentRenders(userId: string, limit: number): Promise<RecentRenderRow[]> {
+  async recentRenders(userId: string, limit: number, keyId?: string): Promise<RecentRenderRow[]> {
     const rows = await this.db
       .selectFrom('credit_ledger')
-      .select(['id', 'created_at', 'kind', 'format', 'size_bytes', 'render_ms', 'status'])
+      .select(['id', 'created_at', 'kind', 'format', 'size_bytes', 'render_ms', 'status', 'key_id'])
       .where('user_id', '=', userId)
+      .$if(keyId !== undefined, (qb) => qb.where('key_id', '=', keyId as string))
       .where('kind', 'is not', null)
       .where('format', 'is not', null)
       .where('status', '!=', 'leased')
@@ -385,6 +434,7 @@ export class CreditLedgerRepository {
       sizeBytes: row.size_bytes,
       renderMs: row.render_ms,
       status: row.status as Exclude<CreditStatus, 'leased'>,
+      keyId: row.key_id,
     }));
   }
 

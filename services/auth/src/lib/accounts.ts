@@ -69,7 +69,7 @@ export async function userView(app: FastifyInstance, user: UserRow): Promise<Use
     accountType: user.role === 'admin' ? 'administrator' : 'regular',
     verificationStatus: user.status,
     memberSince: user.created_at.toISOString(),
-    apiKey: key ? showableKey(app, key.key_ciphertext, user.id) : null,
+    apiKey: key?.key_ciphertext ? showableKey(app, key.key_ciphertext, user.id) : null,
     plan: user.plan,
     language: user.language,
   };

@@ -1,5 +1,5 @@
 import fastifyJwt from '@fastify/jwt';
-import { AppError, AuthMessages } from '@render/contracts';
+import { ApiKeyMessages, AppError, AuthMessages, scopeAllows } from '@render/contracts';
 import type { UserRole, UserRow } from '@render/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -91,10 +91,13 @@ async function jwtPlugin(app: FastifyInstance, opts: { secret: string; expiresIn
   };
 
   // Looked up by hash, as /internal/api-keys/verify does; a regenerated key stops working at once.
+  // An account call made with an API key reads the account: a named key needs the `full` scope for it.
   const apiKeyAccount = async (key: string): Promise<UserRow> => {
     const owner = await apiKeys.findOwnerByHash(sha256(key));
     const account = owner ? await users.findById(owner.userId) : undefined;
-    if (!account) throw new AppError('UNAUTHORIZED', AuthMessages.invalidApiKey);
+    if (!owner || !account) throw new AppError('UNAUTHORIZED', AuthMessages.invalidApiKey);
+    if (!scopeAllows(owner.scope, 'full')) throw new AppError('FORBIDDEN', ApiKeyMessages.scopeTooNarrow);
+    await app.keyUse.record(owner.keyId);
     return account;
   };
 
@@ -118,4 +121,4 @@ async function jwtPlugin(app: FastifyInstance, opts: { secret: string; expiresIn
   });
 }
 
-export default fp(jwtPlugin, { name: 'jwt', fastify: '5.x', dependencies: ['repositories'] });
+export default fp(jwtPlugin, { name: 'jwt', fastify: '5.x', dependencies: ['repositories', 'security'] });

@@ -1,6 +1,7 @@
-import { PostgresTokenBuckets } from '@render/db';
+import { ApiKeysRepository, PostgresTokenBuckets } from '@render/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { KeyUse } from '../lib/key-use.ts';
 import { ApiKeyCipher } from '../lib/secrets.ts';
 
 /** Every auth replica shares these (buckets in Postgres), so more replicas do not mean more attempts. */
@@ -19,6 +20,8 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 declare module 'fastify' {
   interface FastifyInstance {
     apiKeyCipher: ApiKeyCipher;
+    /** When API keys were last used (written at most once a minute per key). */
+    keyUse: KeyUse;
     rateLimits: RateLimits;
     /** The shared secret /internal/* callers send as X-Internal-Token. */
     internalToken: string;
@@ -37,6 +40,10 @@ async function securityPlugin(app: FastifyInstance, opts: SecurityOptions) {
   const window = opts.loginWindowSeconds * 1000;
   app.decorate('apiKeyCipher', new ApiKeyCipher(opts.apiKeyEncryptionKey));
   app.decorate('internalToken', opts.internalToken);
+  app.decorate(
+    'keyUse',
+    new KeyUse(new ApiKeysRepository(app.db), (err) => app.log.warn({ err: err.message }, 'API key last use not written')),
+  );
   const buckets = (name: string, capacity: number, windowMs: number) => new PostgresTokenBuckets(app.db, name, capacity, windowMs);
   app.decorate('rateLimits', {
     loginPerAccount: buckets('login:account', opts.loginMaxPerAccount, window),

@@ -3,15 +3,31 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { AccountRoutes, AppError, AuthInternalRoutes } from '@render/contracts';
 import { requireInternalToken, safeEqual } from '@render/fastify-kit';
 import { rotateApiKey } from '../lib/accounts.ts';
+import { createNamedKey, namedKeyView, ownerAnswer, revokeNamedKey } from '../lib/named-keys.ts';
 import { sha256 } from '../lib/secrets.ts';
 import { serveAccount } from '../lib/serve-account.ts';
 
 const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { apiKeys, users } = app.repositories;
 
-  serveAccount(app)(AccountRoutes.regenerateApiKey, async (request) => ({
+  const serve = serveAccount(app);
+  serve(AccountRoutes.regenerateApiKey, async (request) => ({
     success: true as const,
     apiKey: await rotateApiKey(app.repositories, app.apiKeyCipher, request.account.id),
+  }));
+
+  // Named keys: managed with a session only (a key cannot mint or revoke keys).
+  serve(AccountRoutes.listApiKeys, async (request) => ({
+    success: true as const,
+    data: (await apiKeys.listNamed(request.account.id)).map(namedKeyView),
+  }));
+  serve(AccountRoutes.createApiKey, async (request, reply) => {
+    const created = await createNamedKey(apiKeys, request.account.id, request.body);
+    return reply.code(201).send({ success: true as const, ...created });
+  });
+  serve(AccountRoutes.revokeApiKey, async (request) => ({
+    success: true as const,
+    id: await revokeNamedKey(apiKeys, request.account.id, request.params.id),
   }));
 
   // Service-to-service: the gateway resolves a caller's API key here. Not for browsers.
@@ -27,7 +43,8 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request) => {
         const owner = await apiKeys.findOwnerByHash(sha256(request.body.apiKey));
         if (!owner) throw new AppError('UNAUTHORIZED', 'Invalid API key');
-        return owner;
+        await app.keyUse.record(owner.keyId);
+        return ownerAnswer(owner);
       },
     );
     internal.post(
@@ -39,7 +56,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const { userId, message, signature } = request.body;
         // The key never leaves this service: the gateway asks whether the signature matches, not for the key.
         const [key, user] = await Promise.all([apiKeys.findActiveByUserId(userId), users.findById(userId)]);
-        const secret = key ? app.apiKeyCipher.tryDecrypt(key.key_ciphertext) : null;
+        const secret = key?.key_ciphertext ? app.apiKeyCipher.tryDecrypt(key.key_ciphertext) : null;
         const expected = secret ? createHmac('sha256', secret).update(message).digest('hex') : '';
         if (!user || !secret || !safeEqual(expected, signature.toLowerCase())) throw new AppError('FORBIDDEN', 'Invalid signature');
         return { userId: user.id, role: user.role, plan: user.plan };

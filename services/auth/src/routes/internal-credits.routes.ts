@@ -3,6 +3,7 @@ import { AppError, AuthInternalRoutes } from '@render/contracts';
 import { isUnlimited, toSettledRender } from '@render/db';
 import { requireInternalToken } from '@render/fastify-kit';
 import { type CreditPolicy, creditLimitMessage, creditReturnsAt, creditRules, planRules, windowStart } from '../lib/credits.ts';
+import { keyFields } from '../lib/named-keys.ts';
 
 /**
  * Service-to-service credit accounting for the gateway: reserve one credit before a render is queued,
@@ -23,7 +24,16 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
     const result = await ledger.reserve(account, { requestId, kind, format }, rules, windowStart(), charged.map(toSettledRender), spares);
     if (result.ok) {
       const limit = isUnlimited(rules, result.owner) ? null : rules.limit;
-      return { reservationId: result.reservationId, ...result.owner, remaining: result.remaining, limit, spares: result.spares };
+      const { key, ...owner } = result.owner;
+      if (key) await app.keyUse.record(key.keyId);
+      return {
+        reservationId: result.reservationId,
+        ...owner,
+        ...keyFields(key),
+        remaining: result.remaining,
+        limit,
+        spares: result.spares,
+      };
     }
     if (result.reason === 'unknown_user') {
       if (byKey) throw new AppError('UNAUTHORIZED', 'Invalid API key');
@@ -35,7 +45,9 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
       code: 'PAYMENT_REQUIRED',
       message: creditLimitMessage(returnsAt),
       // Asked by account id, the owner is the caller already; by API key it tells the gateway whose key it was.
-      ...(byKey ? { owner: result.owner } : {}),
+      ...(byKey
+        ? { owner: { userId: result.owner.userId, role: result.owner.role, plan: result.owner.plan, ...keyFields(result.owner.key) } }
+        : {}),
       limit: rules.limit,
       ...(returnsAt ? { resetsAt: returnsAt.toISOString() } : {}),
     });

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { AppError } from '@render/contracts';
 import type { FastifyRequest } from 'fastify';
 import { clientGoneError } from '../http/client-gone.ts';
-import { type AccountCaller, accountOf } from '../identity/caller.ts';
+import { type AccountCaller, accountOf, keyExpired } from '../identity/caller.ts';
 import { type CreditStanding, limitsOf } from '../limits/request-limits.ts';
 import type { AuthClient, KeyReservation } from '../plugins/auth-client.plugin.ts';
 import { KeyHints } from './key-hints.ts';
@@ -83,7 +83,12 @@ export class KeyReservations {
     billing.leaseKey = keyHash;
     // Leases are used only while account changes are heard: a key regenerated meanwhile must not render.
     const leasing = this.opts.live();
-    const spare = leasing ? await this.spareFor(keyHash) : undefined;
+    let spare = leasing ? await this.spareFor(keyHash) : undefined;
+    if (spare && keyExpired(spare.caller)) {
+      // The key expired since its lease: nothing kept about it may be used (its spares go back with the rest).
+      this.forget();
+      spare = undefined;
+    }
     if (spare) {
       // Reserved ahead for this key's account by an earlier call of the same key (see KeyLeases).
       billing.prepare({ requestId: spare.requestId, outcome: Promise.resolve(RESERVED), ahead: false, claimed: false });
@@ -91,7 +96,8 @@ export class KeyReservations {
       return spare.caller;
     }
     const requestId = randomUUID();
-    const hint = this.hints.get(keyHash);
+    const kept = this.hints.get(keyHash);
+    const hint = kept && !keyExpired(kept.caller) ? kept : undefined;
     const lease = leasing ? this.leases.ask(keyHash, hint) : undefined;
     const answer = this.ask(request, keyHash, requestId, lease);
     if (hint && (hint.remaining === null || hint.remaining >= AHEAD_MIN_REMAINING)) {

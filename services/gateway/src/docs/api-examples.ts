@@ -75,6 +75,7 @@ export const API_EXAMPLES: ApiExample[] = [
   { method: 'GET', path: '/api/auth/usage', expect: 200 },
   { method: 'GET', path: '/api/auth/usage/daily', expect: 200 },
   { method: 'GET', path: '/api/auth/usage/recent', query: { limit: '10' }, expect: 200 },
+  { method: 'GET', path: '/api/auth/keys', expect: 200 },
   {
     method: 'POST',
     path: '/api/html-to-img/convert',
@@ -344,6 +345,16 @@ export const API_EXAMPLES: ApiExample[] = [
   { method: 'POST', path: '/api/auth/cancel-subscription', expect: 404, billing: true, changes: true },
   { method: 'POST', path: '/api/auth/reactivate-subscription', expect: 404, billing: true, changes: true },
   { method: 'POST', path: '/api/auth/webhook-secret/rotate', expect: 200, changes: true },
+  // A named key, made and revoked again: the run leaves none behind.
+  {
+    method: 'POST',
+    path: '/api/auth/keys',
+    body: { name: 'Postman run', scope: 'render' },
+    expect: 201,
+    changes: true,
+    script: ["store('namedKeyId', pm.response.json().data.id);"],
+  },
+  { method: 'DELETE', path: '/api/auth/keys/{id}', params: { id: '{{namedKeyId}}' }, expect: 200, changes: true, needs: ['namedKeyId'] },
   // Sets the language the account is mailed in (the reset mail below comes in it).
   { method: 'PATCH', path: '/api/auth/me', body: { language: 'en' }, expect: 200, changes: true },
   { method: 'POST', path: '/api/auth/forgot-password', body: { email: '{{email}}' }, expect: 200, changes: true, needs: ['email'] },

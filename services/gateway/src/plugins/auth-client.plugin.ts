@@ -121,8 +121,9 @@ function paymentRequired(body: unknown): AppError {
 function keyReservationOf(res: InternalAnswer): KeyReservation | null {
   if (res.status === 200) {
     const answer = checkAnswer(res.json(), reservedAnswer, SERVICE);
-    const { userId, role, plan, remaining, limit } = answer;
-    return { owner: { userId, role, plan }, refused: null, remaining, limit, spares: answer.spares ?? [] };
+    const { userId, role, plan, keyId, scope, expiresAt, remaining, limit } = answer;
+    const owner = { userId, role, plan, ...(keyId ? { keyId } : {}), ...(scope ? { scope } : {}), ...(expiresAt ? { expiresAt } : {}) };
+    return { owner, refused: null, remaining, limit, spares: answer.spares ?? [] };
   }
   if (res.status === 402) {
     const body = checkAnswer(res.json(), refusedAnswer, SERVICE);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '@render/contracts';
+import { ApiKeyMessages, AppError, keyScopeAt, scopeAllows } from '@render/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type AccountCaller, accountOf, type Caller } from '../identity/caller.ts';
@@ -97,8 +97,23 @@ async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions)
     // whatever we do, so their lookups are cached briefly.
     //
     // (What billing keeps about keys to spare most of those calls their wait: `KeyReservations`.)
-    if (credential.type === 'apiKey') return billed ? credits.reserveForKey(request, credential.value) : resolve(credential, request.id);
+    if (credential.type === 'apiKey') {
+      const caller = billed ? await credits.reserveForKey(request, credential.value) : await resolve(credential, request.id);
+      allowedByScope(request, caller);
+      return caller;
+    }
     return sessions.resolve(credential.value, () => resolve(credential, request.id));
+  }
+
+  /**
+   * A named key calls only what its scope allows (contracts' `keyScopeAt`): 403 otherwise. On a billed call the
+   * credit was reserved by then: the 403 answer releases it, as any error's does (`BilledRenders`).
+   */
+  function allowedByScope(request: FastifyRequest, caller: AccountCaller): void {
+    if (!caller.key) return;
+    if (!scopeAllows(caller.key.scope, keyScopeAt(request.method, request.routeOptions.url))) {
+      throw new AppError('FORBIDDEN', ApiKeyMessages.scopeTooNarrow);
+    }
   }
 
   /**

@@ -1,5 +1,7 @@
 import type {
   AdminStatsResponse,
+  CreateApiKeyBody,
+  NamedApiKey,
   PaymentInfoResponse,
   RecentRendersResponse,
   UpdateProfileBody,
@@ -24,12 +26,20 @@ export type UsageDaily = UsageDailyResponse['data'];
 export type RecentRender = RecentRendersResponse['data'][number];
 export type WebhookDelivery = WebhookDeliveriesResponse['deliveries'][number];
 
+export type { NamedApiKey };
+
 export const RECENT_RENDERS_LIMIT = 10;
+
+/** The usage filter: one key's renders (its id), or the whole account's (undefined). */
+const byKey = (keyId: string | undefined) => (keyId ? { keyId } : {});
 
 export const dashboardKeys = {
   usage: ['dashboard', 'usage'] as const,
   usageDaily: ['dashboard', 'usage', 'daily'] as const,
   recent: ['dashboard', 'usage', 'recent'] as const,
+  apiKeys: ['dashboard', 'api-keys'] as const,
+  /** A usage query of one key (or all, `undefined`): under `base`, so invalidating the base reaches every filter. */
+  filtered: <K extends readonly string[]>(base: K, keyId: string | undefined) => [...base, keyId ?? 'all'] as const,
   paymentInfo: ['dashboard', 'payment-info'] as const,
   adminStats: ['dashboard', 'admin-stats'] as const,
   webhookSecret: ['dashboard', 'webhook-secret'] as const,
@@ -37,9 +47,13 @@ export const dashboardKeys = {
 };
 
 export const dashboardApi = {
-  usage: async () => (await callRoute(AccountHeads.usage)).data,
-  usageDaily: async () => (await callRoute(AccountHeads.usageDaily)).data,
-  recentRenders: async (limit = RECENT_RENDERS_LIMIT) => (await callRoute(AccountHeads.usageRecent, { query: { limit } })).data,
+  usage: async (keyId?: string) => (await callRoute(AccountHeads.usage, { query: byKey(keyId) })).data,
+  usageDaily: async (keyId?: string) => (await callRoute(AccountHeads.usageDaily, { query: byKey(keyId) })).data,
+  recentRenders: async (limit = RECENT_RENDERS_LIMIT, keyId?: string) =>
+    (await callRoute(AccountHeads.usageRecent, { query: { limit, ...byKey(keyId) } })).data,
+  apiKeys: async () => (await callRoute(AccountHeads.listApiKeys)).data,
+  createApiKey: async (body: CreateApiKeyBody) => callRoute(AccountHeads.createApiKey, { body }),
+  revokeApiKey: async (id: string) => callRoute(AccountHeads.revokeApiKey, { params: { id } }),
   updateProfile: async (body: UpdateProfileBody) => (await callRoute(AccountHeads.updateProfile, { body })).user,
   regenerateKey: async () => (await callRoute(AccountHeads.regenerateApiKey)).apiKey,
   paymentInfo: async () => (await callRoute(AccountHeads.paymentInfo)).data,

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Sparkles } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { buttonClass } from '../../components/ui/button.tsx';
@@ -12,6 +12,7 @@ import { AdminOverview } from './admin-overview.tsx';
 import { ApiKeyCard, ApiKeyUsageCard } from './api-key-card.tsx';
 import { BillingCard } from './billing-card.tsx';
 import { DashboardShell } from './dashboard-shell.tsx';
+import { NamedKeysCard, UsageKeyFilter } from './named-keys-card.tsx';
 import { ProfileCard } from './profile-card.tsx';
 import { RecentRendersCard, UsageCard, UsageChartCard } from './usage-cards.tsx';
 import { useGreeting } from './use-greeting.ts';
@@ -86,6 +87,7 @@ export function DashboardApiKeyPage() {
       {() => (
         <div className="space-y-6">
           <ApiKeyCard title={t('apiKey.secretTitle')} />
+          <NamedKeysCard />
           <ApiKeyUsageCard />
           <WebhooksCard />
         </div>
@@ -96,13 +98,16 @@ export function DashboardApiKeyPage() {
 
 export function DashboardUsagePage() {
   const { t } = useTranslation('dashboard');
+  // One key's renders, or the account's (undefined): credits stay the account's, so the limit is the same.
+  const [keyId, setKeyId] = useState<string | undefined>(undefined);
   return (
     <DashboardShell title={t('nav.usage')} subtitle={t('usage.subtitle')}>
       {() => (
         <div className="space-y-6">
-          <UsageCard title={t('usage.creditsTitle')} />
-          <UsageChartCard />
-          <RecentRendersCard />
+          <UsageKeyFilter value={keyId} onChange={setKeyId} />
+          <UsageCard title={t('usage.creditsTitle')} keyId={keyId} />
+          <UsageChartCard keyId={keyId} />
+          <RecentRendersCard keyId={keyId} />
         </div>
       )}
     </DashboardShell>

@@ -13,10 +13,14 @@ import { formatBytes, formatDate, formatDateTime, formatDay, formatNumber } from
 export const STATS_ERROR = WebMessages.statsLoadFailed;
 
 /** docs/spec/entities.md usage statistics over the rolling window: total credits, used, limit, remaining ("Unlimited" on Pro). */
-export function UsageCard({ compact = false, title }: { compact?: boolean; title?: string }) {
+export function UsageCard({ compact = false, title, keyId }: { compact?: boolean; title?: string; keyId?: string }) {
   const { t, i18n } = useTranslation('dashboard');
   const message = useMessageText();
-  const usage = useQuery({ queryKey: dashboardKeys.usage, queryFn: dashboardApi.usage, ...FRESH });
+  const usage = useQuery({
+    queryKey: dashboardKeys.filtered(dashboardKeys.usage, keyId),
+    queryFn: () => dashboardApi.usage(keyId),
+    ...FRESH,
+  });
   const n = (value: number | null) => (value === null ? t('usage.unlimited') : formatNumber(value, i18n.language));
   const data = usage.data;
   return (
@@ -83,10 +87,14 @@ export function UsageCard({ compact = false, title }: { compact?: boolean; title
 }
 
 /** Renders per day over the window, as an accessible bar chart. */
-export function UsageChartCard() {
+export function UsageChartCard({ keyId }: { keyId?: string } = {}) {
   const { t, i18n } = useTranslation('dashboard');
   const message = useMessageText();
-  const daily = useQuery({ queryKey: dashboardKeys.usageDaily, queryFn: dashboardApi.usageDaily, ...FRESH });
+  const daily = useQuery({
+    queryKey: dashboardKeys.filtered(dashboardKeys.usageDaily, keyId),
+    queryFn: () => dashboardApi.usageDaily(keyId),
+    ...FRESH,
+  });
   const lng = i18n.language;
   const days = daily.data?.days ?? [];
   const total = days.reduce((sum, d) => sum + d.renders, 0);
@@ -183,10 +191,14 @@ function RenderRow({ render }: { render: RecentRender }) {
 }
 
 /** The most recent renders made with the account: time, kind, format, size, render time, status. */
-export function RecentRendersCard() {
+export function RecentRendersCard({ keyId }: { keyId?: string } = {}) {
   const { t } = useTranslation('dashboard');
   const message = useMessageText();
-  const recent = useQuery({ queryKey: dashboardKeys.recent, queryFn: () => dashboardApi.recentRenders(), ...FRESH });
+  const recent = useQuery({
+    queryKey: dashboardKeys.filtered(dashboardKeys.recent, keyId),
+    queryFn: () => dashboardApi.recentRenders(undefined, keyId),
+    ...FRESH,
+  });
   const head = 'whitespace-nowrap px-3 pb-2 text-xs font-medium uppercase tracking-wide text-zinc-600';
   return (
     <Card title={t('recent.title')} icon={<History className="size-4 text-zinc-500" aria-hidden />} testId="recent-renders">
