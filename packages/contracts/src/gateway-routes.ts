@@ -109,10 +109,7 @@ export const RenderRoutes = {
       'language, waits for its load event (plus `waitForSelector` and `delay`), then captures the viewport, the full ' +
       'page or one element, or prints the page as a PDF document (`format: "pdf"`, with the same page options as the ' +
       'HTML call). Addresses that are not public (loopback, private networks, cloud metadata) are refused. ' +
-      'Failures answer 422 with "Failed to capture screenshot: <cause>". ' +
-      'mp4, webm and gif record the viewport for `duration` seconds at `fps` (scenario scroll: a smooth scroll from the ' +
-      'top of the page to its bottom; idle: the page as it animates), at most 30 s, 30 fps and 1280×720 pixels; ' +
-      'a video costs one credit per started 5 s.',
+      'Failures answer 422 with "Failed to capture screenshot: <cause>".',
     body: ScreenshotConvertBody,
   }),
   codeLanguages: publicRouteOf(RenderHeads.codeLanguages, {

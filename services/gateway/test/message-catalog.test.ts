@@ -104,6 +104,7 @@ const PINNED: Record<string, string[]> = {
   webhook: ['invalid', 'tooLong', 'signedIn'],
   idempotency: ['format', 'reused', 'inUse'],
   highchartsExport: ['noChart', 'type', 'constr', 'filename'],
+  video: ['scenario', 'durationRange', 'durationType', 'fpsRange', 'fpsType', 'tooLarge', 'notForImages', 'elementCapture', 'transparent'],
 };
 
 describe('the message catalog (packages/contracts)', () => {
