@@ -161,6 +161,15 @@ describe('screenshot videos', { timeout: 30_000 }, () => {
     if (SHOTS_DIR) writeFileSync(path.join(SHOTS_DIR, 'idle.gif'), video.bytes);
   });
 
+  it('records a page where nothing moves as the same still frame for the whole duration', async () => {
+    const video = await renderScreenshot(job('tall', { format: 'mp4', scenario: 'idle', duration: 1, fps: 5 }), ctx());
+    const info = await probe(video.bytes, 'still.mp4');
+    expect(Math.abs(info.frames - 5)).toBeLessThanOrEqual(1);
+    const file = path.join(scratch, 'still.mp4');
+    const [first, last] = await Promise.all([frameAt(file, 'first'), frameAt(file, 'last')]);
+    expect(changedShare(first, last)).toBeLessThan(0.01);
+  });
+
   it('fails with a clear message, and leaves no ffmpeg behind, when the video would pass the size cap', async () => {
     const err = await renderScreenshot(
       job('tall', { format: 'mp4', scenario: 'scroll', duration: 1, fps: 10 }),
