@@ -1,5 +1,7 @@
 /** The French texts of screenshot videos (issue 30, "Motion"), merged into OpenApiTextsFr. */
 export const VideoTextsFr: Readonly<Record<string, string>> = {
+  // The named example of a video screenshot (the document's examples and the Postman collections).
+  Video: 'Vidéo',
   'Screenshot a web page as PNG, JPEG, WebP, AVIF or PDF, or record it as MP4, WebM or GIF':
     'Capturer une page web en PNG, JPEG, WebP, AVIF ou PDF, ou l’enregistrer en MP4, WebM ou GIF',
   'An image, or the page printed as a PDF document (pdf: the page options below apply; selector is refused, fullPage, quality, scale and transparent do not apply), or a video of the page (mp4, webm, gif: see scenario, duration and fps; the viewport at scale 1, at most 1280×720 pixels)':
