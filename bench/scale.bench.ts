@@ -233,7 +233,8 @@ try {
         RENDER_EGRESS_ALLOWLIST: pageServer.hostPort,
       });
       for (const workload of FORMAT_WORKLOADS) {
-        if (workload.needsTemplates) continue;
+        // Videos hold a page for seconds each: their cost is the render bench's formats phase's.
+        if (workload.needsTemplates || workload.video) continue;
         const client = convertClient(port, 8, {
           path: workload.path,
           body: Buffer.from(JSON.stringify(workload.body({ pageOrigin: pageServer.origin }))),

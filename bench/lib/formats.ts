@@ -27,6 +27,11 @@ export interface FormatWorkload {
    * name of its row in the per-library table of server times (X-Render-Time p50), compared with Chart.js 4.
    */
   library?: string;
+  /**
+   * A screenshot video (mp4, webm, gif): each request takes its duration and more, so the formats phase runs
+   * at most `requests` of them (after one warm-up), and the scale bench's c=8 formats phase leaves them out.
+   */
+  video?: { requests: number };
 }
 
 /** The per-library table's reference row (see `FormatWorkload.library`). */
@@ -193,6 +198,24 @@ export const FORMAT_WORKLOADS: FormatWorkload[] = [
     path: '/api/screenshot/convert',
     body: ({ pageOrigin }) => ({ url: `${pageOrigin}/page.html`, width: 1280, height: 800 }),
   },
+  // Screenshot videos (issue 30, "Motion"): a 1 s scroll through the page at 640×360, 15 fps; the p50 is
+  // the second of recording plus the page load and ffmpeg's encoding.
+  ...(['mp4', 'webm', 'gif'] as const).map(
+    (format): FormatWorkload => ({
+      name: `screenshot video ${format} 1 s 640×360 15 fps`,
+      path: '/api/screenshot/convert',
+      body: ({ pageOrigin }) => ({
+        url: `${pageOrigin}/page.html`,
+        format,
+        scenario: 'scroll',
+        duration: 1,
+        fps: 15,
+        width: 640,
+        height: 360,
+      }),
+      video: { requests: 8 },
+    }),
+  ),
   {
     // Authenticated with an API key, so each one also reserves and settles a credit like a customer's call.
     name: 'template 800×400, 3 variables',

@@ -34,7 +34,8 @@ export const htmlRequest: BenchRequest = { path: CONVERT_PATH, body: REQUEST_BOD
 
 /** Any image the format may produce; its exact size is that format's business. */
 function assertImage(body: Buffer, contentType: string): void {
-  if (!/^image\//.test(contentType) || body.length < 100) throw new Error(`not an image (${contentType}, ${body.length} bytes)`);
+  // Screenshot videos answer video/mp4 and video/webm (a GIF is an image).
+  if (!/^(image|video)\//.test(contentType) || body.length < 100) throw new Error(`not an image (${contentType}, ${body.length} bytes)`);
 }
 
 /** One caller's c=1 run through the stack with no Chromium work: what the service costs beyond the browser. */
@@ -425,7 +426,10 @@ async function runFormat(port: number, workload: FormatWorkload, context: Worklo
     check: assertImage,
   });
   try {
-    const result = await runSequential(client.convert, { warmup: 5, count });
+    const result = await runSequential(
+      client.convert,
+      workload.video ? { warmup: 1, count: Math.min(count, workload.video.requests) } : { warmup: 5, count },
+    );
     return {
       name: workload.name,
       path: workload.path,

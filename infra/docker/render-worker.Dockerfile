@@ -31,15 +31,18 @@ FROM ${NODE_IMAGE} AS runtime
 # Before the app layer so code changes do not re-download Chromium. Only the headless shell, the one binary the
 # worker starts (CHROMIUM_PATH): the full `chromium` package would add its GTK/X11 UI stack for nothing. The
 # fonts are the ones scripts/lib/setup.sh installs (README.md, "Fonts"; ~150 MB): every major script and colour emoji.
+# ffmpeg encodes screenshot videos (FFMPEG_PATH); Debian's build is GPL (x264), run as a separate program.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       chromium-headless-shell \
+      ffmpeg \
       fontconfig fonts-dejavu-core fonts-liberation2 fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
  && rm -rf /var/lib/apt/lists/*
 # HOST: the health and metrics server listens on loopback by default (development); here on the container's interface.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     CHROMIUM_PATH=/usr/bin/chromium-headless-shell \
+    FFMPEG_PATH=/usr/bin/ffmpeg \
     RENDER_QUEUES=html,svg,chart,code,screenshot
 # Owned by root, so the worker (and the Chromium it starts) can read but never change its code.
 COPY --from=build /out /app

@@ -128,6 +128,19 @@ ensure_chromium() {
 	fi
 }
 
+# ffmpeg encodes screenshot videos (mp4, webm, gif): Debian's package, a child process of the worker
+# (FFMPEG_PATH). Checked the way Chromium is: an FFMPEG_PATH given must be an executable, else /usr/bin/ffmpeg
+# is installed when missing. About 100 MB with its codec libraries (x264, libvpx).
+ensure_ffmpeg() {
+	if [[ -n "${FFMPEG_PATH:-}" ]]; then
+		[[ -x "$FFMPEG_PATH" ]] || setup_die "FFMPEG_PATH=$FFMPEG_PATH is not an executable"
+		return
+	fi
+	[[ -x /usr/bin/ffmpeg ]] || apt_install ffmpeg
+	[[ -x /usr/bin/ffmpeg ]] || setup_die "no ffmpeg found after installing it"
+	export FFMPEG_PATH=/usr/bin/ffmpeg
+}
+
 # Also on machines whose Chromium was installed before these fonts were needed.
 ensure_fonts() {
 	command -v dpkg-query >/dev/null 2>&1 || {
@@ -262,6 +275,7 @@ ensure_pnpm
 ensure_node_modules
 ensure_manifest_tools
 ensure_chromium
+ensure_ffmpeg
 ensure_fonts
 ensure_redis
 ensure_postgres

@@ -29,7 +29,7 @@ import {
 import { type HttpMethod, type PublicRoute, publicRouteOf, type RouteHead, type RouteSchema } from './route.ts';
 import { AsyncRenderHeads, CompatHeads, McpHeads, RenderHeads, SystemHeads } from './route-heads.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
-import { ScreenshotConvertBody } from './screenshot.ts';
+import { ScreenshotConvertBody, ScreenshotOutputFormats } from './screenshot.ts';
 import { TemplateGenerateBody, TemplateIdParams, TemplateLimits } from './template.ts';
 import { AsyncRenderAccepted, AsyncRenderResponse, RenderIdParams, WebhookDeliveriesResponse } from './webhook.ts';
 
@@ -102,8 +102,8 @@ export const RenderRoutes = {
       'frame the window, `highlightLines` marks lines and `firstLineNumber` shifts the gutter.',
     body: CodeConvertBody,
   }),
-  screenshot: renderRoute(RenderHeads.screenshot, PageOutputFormats, {
-    summary: 'Screenshot a web page as PNG, JPEG, WebP, AVIF or PDF',
+  screenshot: renderRoute(RenderHeads.screenshot, ScreenshotOutputFormats, {
+    summary: 'Screenshot a web page as PNG, JPEG, WebP, AVIF or PDF, or record it as MP4, WebM or GIF',
     description:
       'Loads the page in a fresh browser context (no cookies or storage from other calls) as the chosen device and ' +
       'language, waits for its load event (plus `waitForSelector` and `delay`), then captures the viewport, the full ' +

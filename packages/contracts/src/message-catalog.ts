@@ -12,6 +12,7 @@ import { HighchartsExportMessages } from './highcharts-export.ts';
 import { IdempotencyMessages } from './idempotency.ts';
 import { HtmlConvertBody, SvgConvertBody } from './render.ts';
 import type { FieldMessages } from './schema-helpers.ts';
+import { VideoMessages } from './screen-recording.ts';
 import { ScreenshotConvertBody, ScreenshotUrlMessages } from './screenshot.ts';
 import { TemplateMessages } from './template.ts';
 import { WebhookMessages } from './webhook.ts';
@@ -81,6 +82,7 @@ export const MessageGroups = {
   idempotency: IdempotencyMessages,
   highchartsExport: sentences(HighchartsExportMessages),
   apiKeys: ApiKeyMessages,
+  video: VideoMessages,
 } as const;
 
 type Groups = typeof MessageGroups;

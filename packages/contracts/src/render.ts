@@ -45,6 +45,10 @@ export const MimeTypes = {
   avif: 'image/avif',
   svg: 'image/svg+xml',
   pdf: 'application/pdf',
+  // Screenshots recorded as videos (screen-recording.ts).
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  gif: 'image/gif',
 } as const;
 
 /** The file name extension of a format's files (`jpeg` → `jpg`); shared by the gateway's replies and the web app's downloads. */

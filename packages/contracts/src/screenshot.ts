@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
 import { cacheField, formatMessages, optimizeField, outputFields, PageOutputFormats, quality, RenderLimits } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
+import { VideoFormats, videoBodyFields } from './screen-recording.ts';
 import { webhookField } from './webhook.ts';
 
 /** The 14 interface languages a screenshot can be taken in (Accept-Language and navigator.language). */
@@ -61,6 +62,10 @@ export const ScreenshotLimits = {
   maxCssLength: 100_000,
   maxJsLength: 100_000,
 } as const;
+
+/** What a screenshot answers with: an image, a PDF, or a video of the page (screen-recording.ts). */
+export const ScreenshotOutputFormats = [...PageOutputFormats, ...VideoFormats] as const;
+export type ScreenshotOutputFormat = (typeof ScreenshotOutputFormats)[number];
 
 export const ScreenshotWaitUntil = ['load', 'domcontentloaded', 'networkidle'] as const;
 export type ScreenshotWaitUntil = (typeof ScreenshotWaitUntil)[number];
@@ -129,12 +134,13 @@ export const ScreenshotConvertBody = Type.Object(
       },
     ),
     format: withMessages(
-      StringEnum(PageOutputFormats, {
+      StringEnum(ScreenshotOutputFormats, {
         default: 'png',
         description:
-          'An image, or the page printed as a PDF document (pdf: the page options below apply; selector is refused, fullPage, quality, scale and transparent do not apply)',
+          'An image, or the page printed as a PDF document (pdf: the page options below apply; selector is refused, fullPage, quality, scale and transparent do not apply), ' +
+          'or a video of the page (mp4, webm, gif: see scenario, duration and fps; the viewport at scale 1, at most 1280×720 pixels)',
       }),
-      formatMessages(PageOutputFormats),
+      formatMessages(ScreenshotOutputFormats),
     ),
     deviceType: withMessages(
       StringEnum(DeviceTypes, {
@@ -335,6 +341,7 @@ export const ScreenshotConvertBody = Type.Object(
     blockAds: flag('blockAds', false, 'Block requests to well-known ad servers'),
     blockTrackers: flag('blockTrackers', false, 'Block requests to well-known tracking and analytics hosts'),
     ...pdfBodyFields(),
+    ...videoBodyFields(),
   },
   { $id: 'ScreenshotConvertBody', additionalProperties: true },
 );

@@ -1,4 +1,4 @@
-import { AppError } from '@render/contracts';
+import { AppError, VideoLimits, videoExtraMs } from '@render/contracts';
 import { parseAllowlist } from '@render/egress-policy';
 import { errorHandler, health, metrics, requireInternalToken, serviceServerOptions } from '@render/fastify-kit';
 import { loggerOptions } from '@render/logger';
@@ -42,7 +42,8 @@ export function serverOptions(config: GatewayConfig): FastifyServerOptions {
   return {
     ...serviceServerOptions({ logger: loggerOptions('gateway', config.LOG_LEVEL), bodyLimit: config.BODY_LIMIT_BYTES }),
     // Render calls legitimately take seconds; the deadline is enforced by the queue wait, not the socket.
-    requestTimeout: config.RENDER_DEADLINE_MS + 10_000,
+    // A screenshot video may be waited for its duration and encoding longer (`videoExtraMs`).
+    requestTimeout: config.RENDER_DEADLINE_MS + 10_000 + videoExtraMs({ format: 'mp4', duration: VideoLimits.maxDuration }),
     trustProxy: config.TRUST_PROXY,
   };
 }

@@ -105,6 +105,7 @@ const PINNED: Record<string, string[]> = {
   idempotency: ['format', 'reused', 'inUse'],
   highchartsExport: ['noChart', 'type', 'constr', 'filename'],
   apiKeys: ['nameRequired', 'nameTooLong', 'scopeInvalid', 'expiresAtInvalid', 'tooMany', 'notFound', 'keyIdInvalid', 'scopeTooNarrow'],
+  video: ['scenario', 'durationRange', 'durationType', 'fpsRange', 'fpsType', 'tooLarge', 'notForImages', 'elementCapture', 'transparent'],
 };
 
 describe('the message catalog (packages/contracts)', () => {

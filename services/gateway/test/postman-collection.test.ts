@@ -65,6 +65,7 @@ describe('Postman collections generated from the OpenAPI document', () => {
       'DELETE /api/template/{id} (the copy)',
       'POST /api/html-to-img/convert (PDF)',
       'POST /api/screenshot/convert (PDF)',
+      'POST /api/screenshot/convert (Video)',
       'POST /api/template/generate (your template)',
     ]);
     expect(new Set(names).size).toBe(names.length);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, ListenHost, LogLevel, loadConfig, RedisTls, redisUrlWithTls, splitList } from '@render/config';
-import { ScreenshotLimits } from '@render/contracts';
+import { ScreenshotLimits, VideoLimits } from '@render/contracts';
 import { type Static, Type } from 'typebox';
 import { type BlockListSettings, parseBlockListFiles } from './renderers/screenshot/block-lists.ts';
 
@@ -45,6 +45,10 @@ export const WorkerConfigSchema = Type.Object({
   STALLED_INTERVAL_MS: Type.Integer({ minimum: 1_000, default: 5_000 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 1_000, default: 25_000 }),
   CHROMIUM_PATH: Type.String({ default: '/usr/bin/chromium-headless-shell' }),
+  /** The ffmpeg that encodes screenshot videos (mp4, webm, gif): Debian's package, installed by setup and the worker image. */
+  FFMPEG_PATH: Type.String({ default: '/usr/bin/ffmpeg' }),
+  /** Largest screenshot video answered, in bytes; ffmpeg stops writing past it and the render fails saying so. */
+  VIDEO_MAX_BYTES: Type.Integer({ minimum: 100_000, maximum: 200 * 1024 * 1024, default: VideoLimits.maxBytes }),
   /**
    * The fontconfig file Chromium starts with: the system's fonts plus the emoji rules (README, "Fonts").
    * Default: the checkout's infra/fonts/fonts.conf; an empty value keeps the system's configuration.

@@ -1,4 +1,5 @@
 import { splitList } from '@render/config';
+import { VideoLimits } from '@render/contracts';
 import { parseAllowlist } from '@render/egress-policy';
 import type { Logger } from '@render/logger';
 import {
@@ -85,7 +86,9 @@ function pagePools(config: WorkerConfig, manager: BrowserManager, logger: Logger
         pages: config.RENDER_PAGES,
         manager,
         recycleAfter: config.PAGE_RECYCLE_AFTER,
-        taskTimeoutMs: config.RENDER_TIMEOUT_MS + 5_000,
+        // A screenshot video holds its page for up to its duration and encoding on top (VideoLimits).
+        taskTimeoutMs:
+          config.RENDER_TIMEOUT_MS + 5_000 + (name === 'screenshot' ? VideoLimits.maxDuration * 1000 + VideoLimits.holdMarginMs : 0),
         logger,
         onPageRecycled: (reason) => metrics.pagesRecycled.inc({ reason }),
       });
@@ -319,6 +322,7 @@ export async function startRenderWorker(
       timeoutMs: config.RENDER_IMAGE_TIMEOUT_MS,
     },
     fullPage: { maxHeight: config.SCREENSHOT_MAX_HEIGHT, maxPixels: config.SCREENSHOT_MAX_PIXELS },
+    video: { ffmpegPath: config.FFMPEG_PATH, maxBytes: config.VIDEO_MAX_BYTES },
     ...(filters ? { filters } : {}),
     logger,
   };

@@ -96,9 +96,12 @@ Captures a public http(s) page. One credit per image.
   --device <d>                 desktop (default), mobile or tablet
   --full-page                  the whole page, not only the viewport
   --delay <ms>                 wait after the page loaded (0–10000)
-  --width <px> --height <px>, --format png|jpeg|webp|avif|pdf, --quality <1-100>, --scale <0.1-3>
+  --width <px> --height <px>, --format png|jpeg|webp|avif|pdf|mp4|webm|gif, --quality <1-100>, --scale <0.1-3>
+  mp4, webm, gif               a video of the viewport (at most 1280×720): --set scenario=scroll|idle
+                               --set duration=<1-30 s> --set fps=<1-30>; one credit per started 5 s
 ${RENDER_OPTIONS}
 Example: renderapi screenshot https://example.com --full-page --device mobile -o example.png
+Example: renderapi screenshot https://example.com --format mp4 --set duration=10 -o example.mp4
 `,
   template: `Usage: renderapi template <id> [-o card.png] [options]
 

@@ -9,6 +9,7 @@ import { creditsOfRefusal, limitsOf } from '../limits/request-limits.ts';
 import type { AnonymousLimits } from '../plugins/anonymous-limits.plugin.ts';
 import type { AuthClient, RenderFacts, ReserveFacts } from '../plugins/auth-client.plugin.ts';
 import type { RenderOutcome, RenderQueueClient } from '../plugins/render-queue.plugin.ts';
+import { creditsOf, extraCreditIds, reserveExtraCredits } from './render-credits.ts';
 import type { PreparedReservation } from './request-billing.ts';
 
 export interface BilledRenderOptions {
@@ -178,6 +179,8 @@ export class BilledRenders {
     const jobId = prepared?.requestId ?? randomUUID();
     const reservation = this.reservationFor(caller, jobId, render);
     let built: RenderPayload<K> | undefined;
+    /** A render worth more than one credit (a video): its further credits, reserved once the payload is known. */
+    let extras: string[] = [];
     // A limited account renders only once its credit is reserved. An unlimited one (Pro, admin), or a key
     // verified moments ago with credits to spare, has no limit to enforce first: its reservation runs
     // alongside the render, and should it be refused after all (a plan changed within the identity cache's
@@ -187,6 +190,7 @@ export class BilledRenders {
     const rendering = (async () => {
       built = await payload;
       if (limited) await reservation;
+      extras = await this.reserveExtras(caller, jobId, kind, built, render);
       // The account's in-flight limit (`accountLimits`) is taken in the queue, before anything is enqueued.
       return this.opts.renderQueue.render(kind, built, {
         jobId,
@@ -199,9 +203,10 @@ export class BilledRenders {
     const [rendered, reserved] = await Promise.allSettled([rendering, reservation]);
     const delivered = rendered.status === 'fulfilled' && !signal?.aborted;
     if (delivered && reserved.status === 'fulfilled') {
-      this.chargeAfterAnswer(jobId, rendered.value, facts.kind);
+      for (const id of [jobId, ...extras]) this.chargeAfterAnswer(id, rendered.value, facts.kind);
       return rendered.value;
     }
+    await Promise.all(extras.map((id) => this.settle(id, 'released', { kind: facts.kind })));
     // Awaited, so that usage read right after a failure already shows the credit back. An image the caller
     // hung up before receiving was not delivered, so it is released too (with the format it was to have).
     if (reserved.status === 'fulfilled')
@@ -212,6 +217,22 @@ export class BilledRenders {
     // variable) or its render; a limited account's refused reservation is also how its render failed.
     if (reserved.status === 'rejected' && !isPaymentRequired(reserved.reason)) throw reserved.reason;
     throw rendered.status === 'rejected' ? rendered.reason : (reserved as PromiseRejectedResult).reason;
+  }
+
+  /** The further credits of a render worth more than one (`render-credits.ts`), up front; none for most renders. */
+  private async reserveExtras<K extends RenderKind>(
+    caller: AccountCaller,
+    jobId: string,
+    kind: K,
+    payload: RenderPayload<K>,
+    { facts, forRequest, request }: AccountRender,
+  ): Promise<string[]> {
+    const ids = extraCreditIds(jobId, creditsOf(kind, payload));
+    if (ids.length === 0) return [];
+    const extra = await reserveExtraCredits(this.opts.authClient, caller.userId, ids, { ...facts, format: formatOf(payload) }, forRequest);
+    const standing = extra.standing;
+    if (standing && standing.limit !== undefined) limitsOf(request).credits = { remaining: standing.remaining, limit: standing.limit };
+    return extra.ids;
   }
 
   /** No credit: the address's limits instead (size, cost in units, renders in flight), held until the render ends. */

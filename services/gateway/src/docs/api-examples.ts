@@ -196,6 +196,14 @@ export const API_EXAMPLES: ApiExample[] = [
     body: { url: '{{screenshotUrl}}', format: 'pdf', pageSize: 'Letter', landscape: true, margin: { top: '1cm', bottom: '1cm' } },
     expect: 200,
   },
+  {
+    method: 'POST',
+    path: '/api/screenshot/convert',
+    name: 'Video',
+    // A 2 s scroll through the page as MP4 (one credit; one per started 5 s).
+    body: { url: '{{screenshotUrl}}', format: 'mp4', scenario: 'scroll', duration: 2, fps: 15, width: 640, height: 360 },
+    expect: 200,
+  },
   // Reading and generating use a public template (the starters every deployment seeds), so nothing of
   // the account's own is needed or touched.
   {

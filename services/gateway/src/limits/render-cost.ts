@@ -8,6 +8,7 @@ import {
   type ScreenshotRenderPayload,
 } from '@render/contracts';
 import type { RenderKind, RenderPayload } from '@render/queue';
+import { creditsOf } from '../billing/render-credits.ts';
 
 /** What an anonymous render costs: the image's pixels (width × height × scale²), its format and the units. */
 export interface RenderCost {
@@ -54,5 +55,6 @@ export function renderPixels<K extends RenderKind>(kind: K, payload: RenderPaylo
 export function renderCost<K extends RenderKind>(kind: K, payload: RenderPayload<K>): RenderCost {
   const pixels = Math.round(renderPixels(kind, payload));
   const format = (payload as { format: string }).format;
-  return { pixels, format, units: renderCostUnits(pixels, format) };
+  // A video (a screenshot recorded) costs as many images as it costs credits.
+  return { pixels, format, units: renderCostUnits(pixels, format) * creditsOf(kind, payload) };
 }

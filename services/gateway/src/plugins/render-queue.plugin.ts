@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError, ProblemMessages } from '@render/contracts';
+import { AppError, ProblemMessages, videoExtraMs } from '@render/contracts';
 import { Gauge, Histogram } from '@render/fastify-kit';
 import {
   createRedis,
@@ -231,10 +231,9 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     };
     const answered = new Promise<RenderReply>((resolve, reject) => {
       pending.set(jobId, { answer: resolve, queue, kind, data });
-      timer = setTimeout(
-        () => reject(new AppError('RENDER_TIMEOUT', `Rendering did not finish within ${opts.deadlineMs} ms`)),
-        opts.deadlineMs,
-      );
+      // A screenshot video renders for its duration on top of the page load (and its encoding): waited for.
+      const deadlineMs = opts.deadlineMs + (kind === 'screenshot' ? videoExtraMs(payload as { format: string; duration?: number }) : 0);
+      timer = setTimeout(() => reject(new AppError('RENDER_TIMEOUT', `Rendering did not finish within ${deadlineMs} ms`)), deadlineMs);
       onAbort = () => reject(signal?.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
     });

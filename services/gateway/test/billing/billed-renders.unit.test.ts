@@ -167,3 +167,54 @@ describe('BilledRenders', () => {
     expect(log.settled).toHaveLength(1);
   });
 });
+
+describe('BilledRenders: a screenshot video, one credit per started 5 s', () => {
+  const video = (duration: number) => ({ format: 'mp4', duration }) as unknown as RenderPayload<'screenshot'>;
+
+  it('reserves a 12 s video’s three credits before it renders, and charges all three after the answer', async () => {
+    const { renders, log } = setup();
+    const request = fakeRequest({ caller: free });
+    prepare(request, RESERVED);
+    await renders.render(request, 'screenshot', video(12));
+    expect(log.reserved).toEqual(['job-1:credit-2', 'job-1:credit-3']);
+    expect(log.charged.map(([id]) => id)).toEqual(['job-1', 'job-1:credit-2', 'job-1:credit-3']);
+    expect(log.settled).toEqual([]);
+  });
+
+  it('costs a 5 s video one credit, and an image one whatever its fields', async () => {
+    const { renders, log } = setup();
+    const request = fakeRequest({ caller: free });
+    prepare(request, RESERVED);
+    await renders.render(request, 'screenshot', video(5));
+    await renders.render(fakeRequest({ caller: free }), 'screenshot', { format: 'png', duration: 30 } as never);
+    expect(log.reserved).toHaveLength(1); // the second call's own first credit, none more
+    expect(log.charged).toHaveLength(2);
+  });
+
+  it('renders nothing when the account lacks the further credits, and gives back those it took', async () => {
+    let calls = 0;
+    const { renders, log } = setup({ reserveCredit: async () => (++calls === 2 ? Promise.reject(spent()) : { remaining: 0, limit: 50 }) });
+    const request = fakeRequest({ caller: { ...free, plan: 'pro' } });
+    prepare(request, RESERVED);
+    await expect(renders.render(request, 'screenshot', video(15))).rejects.toMatchObject({ code: 'PAYMENT_REQUIRED' });
+    expect(log.renders).toEqual([]);
+    expect(log.reserved).toEqual(['job-1:credit-2', 'job-1:credit-3']);
+    expect(log.settled.map(([id, outcome]) => [id, outcome])).toEqual([
+      ['job-1:credit-2', 'released'],
+      ['job-1', 'released'],
+    ]);
+    expect(log.charged).toEqual([]);
+  });
+
+  it('releases every credit of a video whose render failed', async () => {
+    const { renders, log } = setup({ render: async () => Promise.reject(new AppError('RENDER_FAILED', 'broken')) });
+    const request = fakeRequest({ caller: free });
+    prepare(request, RESERVED);
+    await expect(renders.render(request, 'screenshot', video(10))).rejects.toMatchObject({ code: 'RENDER_FAILED' });
+    expect(log.settled.map(([id, outcome]) => [id, outcome]).sort()).toEqual([
+      ['job-1', 'released'],
+      ['job-1:credit-2', 'released'],
+    ]);
+    expect(log.charged).toEqual([]);
+  });
+});

@@ -100,6 +100,11 @@ function SectionContent({ section }: { section: DocsSection }) {
         </h2>
         <p className="mt-2 text-zinc-600">{t(`sections.${section.id}.intro`)}</p>
         {section.id === 'screenshot' && (
+          <p className="mt-2 text-zinc-600" data-testid="screenshot-video-note">
+            {t('sections.screenshot.video')}
+          </p>
+        )}
+        {section.id === 'screenshot' && (
           <p
             className="mt-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
             data-testid="screenshot-offline-note"

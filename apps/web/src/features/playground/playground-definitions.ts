@@ -16,6 +16,7 @@ import {
   ScreenshotConvertBody,
   ScreenshotDevices,
   ScreenshotLanguages,
+  ScreenshotOutputFormats,
   ScreenshotWaitUntil,
   SvgConvertBody,
   SvgOutputFormats,
@@ -25,6 +26,7 @@ import type { TSchema } from 'typebox';
 import type { EditorLanguage } from '../../components/ui/code-editor.tsx';
 import type { RenderRouteHead } from '../../lib/render-api.ts';
 import { CHART_SAMPLES, CODE_SAMPLE, HTML_SAMPLE, SVG_SAMPLE } from './playground-samples.ts';
+import { fitVideoSize, isVideo, videoDefaults, videoFields } from './screenshot-video-fields.ts';
 
 /** A form value: text inputs, numbers and JSON hold strings; checkboxes hold booleans. */
 export type Values = Record<string, string | boolean>;
@@ -100,7 +102,7 @@ const optimize: FieldDef = { name: 'optimize', kind: 'checkbox', group: 'advance
 /** The PDF page options (HTML and screenshot), shown when the format is pdf; `margin` is one length for all four sides. */
 const isPdf = (values: Values) => values.format === 'pdf';
 /** Screenshot fields that only images have (a PDF prints the whole page; the API refuses selector with pdf). */
-const isImage = (values: Values) => !isPdf(values);
+const isImage = (values: Values) => !isPdf(values) && !isVideo(values);
 const pdfFields: FieldDef[] = [
   { name: 'pageSize', kind: 'select', group: 'size', options: oneOf(PdfPageSizeNames), visible: isPdf },
   { name: 'landscape', kind: 'checkbox', group: 'size', visible: isPdf },
@@ -474,8 +476,9 @@ const screenshot: PlaygroundDefinition = {
     { name: 'deviceType', kind: 'select', group: 'content', options: oneOf(['desktop', 'mobile', 'tablet']), translateOptions: true },
     { name: 'fullPage', kind: 'checkbox', group: 'content', visible: isImage },
     { name: 'fullPageScroll', kind: 'checkbox', group: 'content', visible: (values) => isImage(values) && values.fullPage === true },
-    format(PageOutputFormats),
+    format(ScreenshotOutputFormats),
     ...pdfFields,
+    ...videoFields,
     size('width'),
     size('height'),
     { ...quality },
@@ -511,6 +514,7 @@ const screenshot: PlaygroundDefinition = {
     fullPageScroll: true,
     format: 'png',
     ...pdfDefaults,
+    ...videoDefaults,
     width: String(ScreenshotDevices.desktop.width),
     height: String(ScreenshotDevices.desktop.height),
     quality: '80',
@@ -537,9 +541,10 @@ const screenshot: PlaygroundDefinition = {
   },
   // docs/spec/limits.md: mobile is an iPhone 12 Pro, tablet an iPad Pro: choosing one shows its viewport.
   onChange: (name, values) => {
+    if (name === 'format') return fitVideoSize(values);
     if (name !== 'deviceType') return values;
     const device = ScreenshotDevices[values.deviceType as keyof typeof ScreenshotDevices] ?? ScreenshotDevices.desktop;
-    return { ...values, width: String(device.width), height: String(device.height) };
+    return fitVideoSize({ ...values, width: String(device.width), height: String(device.height) });
   },
 };
 

@@ -62,6 +62,19 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
               </a>
             )}
           </div>
+        ) : image?.mimeType.startsWith('video/') ? (
+          // A screenshot recorded as mp4 or webm (a gif is an image): played in a loop, muted (it has no sound).
+          <video
+            src={image.dataUrl}
+            aria-label={t('result.alt')}
+            className="max-h-[36rem] max-w-full shadow-sm"
+            controls
+            autoPlay
+            loop
+            muted
+            playsInline
+            data-testid="result-video"
+          />
         ) : image ? (
           <img
             src={image.dataUrl}

@@ -1,4 +1,12 @@
-import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
+import {
+  isVideoFormat,
+  MimeTypes,
+  maxCaptureHeight,
+  ScreenshotLimits,
+  type ScreenshotRenderPayload,
+  videoExtraMs,
+  videoSettings,
+} from '@render/contracts';
 import type { BoundingBox, Browser, CDPSession, Dialog, Page } from 'puppeteer-core';
 import { ProtocolError, TimeoutError } from 'puppeteer-core';
 import { checkPageFonts, pageEvaluator, RenderDiagnostics, withDiagnostics } from '../page/diagnostics.ts';
@@ -19,6 +27,7 @@ import { selectorNotFound, withoutMissingSelector } from './optional-selectors.t
 import { failure, MainDocument } from './page-navigation.ts';
 import { type PreparedPage, takePrepared } from './prepared-page.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
+import { DefaultVideoSettings, recordPage } from './screen-recording.ts';
 import type { ScreenshotContext } from './screenshot-settings.ts';
 import { StepTimes } from './step-times.ts';
 import { utilityWorld } from './utility-world.ts';
@@ -37,14 +46,21 @@ export const renderScreenshot: Renderer<ScreenshotRenderPayload, ScreenshotConte
   const { timeoutMs } = ctx;
   const times = new StepTimes();
   try {
-    const plan = payload.format === 'pdf' ? undefined : planEncoding(payload.format, payload);
+    const video = videoSettings(payload);
+    const plan = payload.format === 'pdf' || isVideoFormat(payload.format) ? undefined : planEncoding(payload.format, payload);
+    // A video is recorded once the page is ready: the page is held for its duration and the encoding too.
+    const record: Recorder | undefined = video
+      ? (session, device) => recordPage(session, video, device.viewport, ctx.video ?? DefaultVideoSettings)
+      : undefined;
     const pool = await ctx.pool('screenshot');
     const limits = jobFullPageLimits(ctx.fullPage ?? DefaultFullPageLimits, payload.maxCapturePixels);
     const filters = ctx.filters ?? defaultScreenshotFilters();
     const image = await pool.run(
       ({ page, slot }) => {
         times.mark('page');
-        return withDeadline(slot, timeoutMs, () => capture(page, payload, timeoutMs, plan, limits, filters, times));
+        return withDeadline(slot, timeoutMs + videoExtraMs(payload), () =>
+          capture(page, payload, timeoutMs, plan, limits, filters, times, record),
+        );
       },
       ctx.caller ? { caller: ctx.caller } : {},
     );
@@ -73,6 +89,7 @@ async function capture(
   limits: FullPageLimits,
   filters: ScreenshotFilters,
   times: StepTimes,
+  record?: Recorder,
 ): Promise<RenderedImage> {
   const reserve = Math.min(CAPTURE_RESERVE_MAX_MS, Math.floor(timeoutMs / 4));
   const deadline = Date.now() + timeoutMs - reserve;
@@ -118,7 +135,7 @@ async function capture(
     // The fonts and glyphs of the page as captured, asked alongside the capture rather than after it: the
     // document is the same, and the job no longer waits for the two one after the other (~5 ms).
     const fonts = checkPageFonts(pageEvaluator(page), diagnostics).catch(() => undefined);
-    const image = await (plan ? shoot(page, session, target, device, plan, limits) : printPage(page, p));
+    const image = await (record ? record(session, device) : plan ? shoot(page, session, target, device, plan, limits) : printPage(page, p));
     await fonts;
     times.mark('capture');
     return image;
@@ -167,6 +184,8 @@ async function handleConsent(
   if (consent.active) return { page: await collectPage(session, consent.isolatedWorld ?? world), world: consent.isolatedWorld ?? world };
   return { page, world };
 }
+/** Records the prepared page as a video (screen-recording.ts), in place of the capture. */
+type Recorder = (session: CDPSession, device: DeviceSettings) => Promise<RenderedImage>;
 
 /** What a job installs on its page; disposed when it ends, even when it failed half-way through setting up. */
 interface JobTools {
