@@ -22,6 +22,7 @@ export * from './render-warnings.ts';
 export * from './route.ts';
 export * from './schema-helpers.ts';
 export * from './screenshot.ts';
+export * from './screenshot-interactions.ts';
 export * from './security.ts';
 export * from './signed-template-url.ts';
 export * from './svg-document.ts';

@@ -12,6 +12,7 @@ import { IdempotencyMessages } from './idempotency.ts';
 import { HtmlConvertBody, SvgConvertBody } from './render.ts';
 import type { FieldMessages } from './schema-helpers.ts';
 import { ScreenshotConvertBody, ScreenshotUrlMessages } from './screenshot.ts';
+import { ScreenshotInteractionMessages } from './screenshot-interactions.ts';
 import { TemplateMessages } from './template.ts';
 import { WebhookMessages } from './webhook.ts';
 
@@ -76,6 +77,7 @@ export const MessageGroups = {
   chart: ChartInputMessages,
   chartFormat: ChartFormatMessages,
   screenshotUrl: ScreenshotUrlMessages,
+  screenshotOption: ScreenshotInteractionMessages,
   webhook: WebhookMessages,
   idempotency: IdempotencyMessages,
   highchartsExport: sentences(HighchartsExportMessages),

@@ -10,6 +10,7 @@ import {
   type ScreenshotRenderPayload,
 } from '@render/contracts';
 import { assertPixelBudget } from '../images/image-reply.ts';
+import { interactionOptions } from './screenshot-interactions.ts';
 
 /**
  * The page address as the worker will load it (contracts' `parseScreenshotUrl`, shared with the web form).
@@ -64,6 +65,7 @@ export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRender
   if (waitFor) payload.waitForSelector = waitFor;
   if (body.errorOnSelectorNotFound === false) payload.errorOnSelectorNotFound = false;
   pageOptions(body, payload, url);
+  interactionOptions(body, payload, url);
   return payload;
 }
 
