@@ -63,11 +63,14 @@ const selectorList = (max: number, message: string, description: string, item: s
   );
 
 const coordinate = (name: 'latitude' | 'longitude', bound: number) =>
-  withMessages(Type.Number({ minimum: -bound, maximum: bound, description: `${name === 'latitude' ? 'Latitude' : 'Longitude'} in degrees` }), {
-    type: M[name],
-    range: M[name],
-    required: M.geolocation,
-  });
+  withMessages(
+    Type.Number({ minimum: -bound, maximum: bound, description: `${name === 'latitude' ? 'Latitude' : 'Longitude'} in degrees` }),
+    {
+      type: M[name],
+      range: M[name],
+      required: M.geolocation,
+    },
+  );
 
 const scrollMessages = { type: M.scrollTo, range: M.scrollTo, minLength: M.scrollTo, maxLength: M.scrollTo };
 
@@ -92,7 +95,11 @@ export const screenshotInteractionFields = () => ({
         [
           withMessages(Type.Integer({ minimum: 0, maximum: L.maxScrollY, description: 'A vertical offset in CSS pixels' }), scrollMessages),
           withMessages(
-            Type.String({ minLength: 1, maxLength: L.maxSelectorLength, description: 'A CSS selector: its first match is scrolled to the top' }),
+            Type.String({
+              minLength: 1,
+              maxLength: L.maxSelectorLength,
+              description: 'A CSS selector: its first match is scrolled to the top',
+            }),
             scrollMessages,
           ),
         ],
@@ -135,8 +142,7 @@ export const screenshotInteractionFields = () => ({
         },
         {
           additionalProperties: false,
-          description:
-            'The position navigator.geolocation reports; the permission is granted to the page’s own origin only',
+          description: 'The position navigator.geolocation reports; the permission is granted to the page’s own origin only',
         },
       ),
       { type: M.geolocation, required: M.geolocation },

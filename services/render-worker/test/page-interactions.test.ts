@@ -74,9 +74,11 @@ beforeAll(async () => {
         .end('<svg xmlns="http://www.w3.org/2000/svg" width="50" height="50"><rect width="50" height="50" fill="#00ff00"/></svg>');
     }
     if (url === '/missing') return html('<body style="margin:0;background:#0000ff">Not here</body>', 404);
-    if (url === '/console') return html(`<body style="margin:0;background:#00ff00"><script>console.error('boom ' + 'x'.repeat(500))</script></body>`);
+    if (url === '/console')
+      return html(`<body style="margin:0;background:#00ff00"><script>console.error('boom ' + 'x'.repeat(500))</script></body>`);
     if (url === '/throws') return html(`<body style="margin:0;background:#00ff00"><script>throw new Error('kaput')</script></body>`);
-    if (url === '/quiet') return html(`<body style="margin:0;background:#00ff00"><img src="/nowhere.png"><script>console.log('fine')</script></body>`);
+    if (url === '/quiet')
+      return html(`<body style="margin:0;background:#00ff00"><img src="/nowhere.png"><script>console.log('fine')</script></body>`);
     return html('not found', 404);
   });
   pages = { server, port: await listen(server) };
@@ -205,7 +207,9 @@ describe('screenshot page interactions', () => {
 
   it('failOnConsoleError fails quoting the first error (cut), an uncaught one too; a page without one is captured', async () => {
     const err = await failureOf('/console', { failOnConsoleError: true });
-    expect(err.message).toMatch(/^Failed to capture screenshot: the page logged an error \(failOnConsoleError\): console\.error: boom x+…$/);
+    expect(err.message).toMatch(
+      /^Failed to capture screenshot: the page logged an error \(failOnConsoleError\): console\.error: boom x+…$/,
+    );
     expect(err.message.length).toBeLessThan(300);
     expect((await failureOf('/throws', { failOnConsoleError: true })).message).toBe(
       'Failed to capture screenshot: the page logged an error (failOnConsoleError): Uncaught error: kaput',

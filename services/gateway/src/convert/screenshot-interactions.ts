@@ -1,9 +1,9 @@
 import {
   AppError,
   isKnownTimezone,
+  ScreenshotInteractionMessages as Messages,
   type ScreenshotConvertBody,
   ScreenshotInteractionLimits,
-  ScreenshotInteractionMessages as Messages,
   type ScreenshotRenderPayload,
   urlPatternMatches,
 } from '@render/contracts';

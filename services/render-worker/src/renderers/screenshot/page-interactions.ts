@@ -101,7 +101,9 @@ export class PageInteractions {
   /** Pauses only the requests the patterns match (Chromium matches them) and fails each before it leaves the browser. */
   private async block(session: CDPSession, patterns: string[]): Promise<void> {
     session.on('Fetch.requestPaused', this.onPaused);
-    await session.send('Fetch.enable', { patterns: patterns.map((pattern) => ({ urlPattern: fetchPattern(pattern), requestStage: 'Request' as const })) });
+    await session.send('Fetch.enable', {
+      patterns: patterns.map((pattern) => ({ urlPattern: fetchPattern(pattern), requestStage: 'Request' as const })),
+    });
   }
 
   private readonly onPaused = (event: { requestId: string }) => {
@@ -132,7 +134,9 @@ export class PageInteractions {
   /** failOnConsoleError: fails with the page's first error, quoted (cut: the page writes it). */
   assertNoConsoleError(): void {
     if (this.p.failOnConsoleError && this.firstConsoleError !== undefined)
-      throw failure(`the page logged an error (failOnConsoleError): ${cut(this.firstConsoleError, ScreenshotInteractionLimits.maxConsoleErrorQuote)}`);
+      throw failure(
+        `the page logged an error (failOnConsoleError): ${cut(this.firstConsoleError, ScreenshotInteractionLimits.maxConsoleErrorQuote)}`,
+      );
   }
 
   /** After the page has loaded (and css, js): hide, click in order, scroll. `session` is the job's own. */
@@ -223,7 +227,11 @@ export class PageInteractions {
     await this.ready.catch(() => undefined);
     const session = this.session;
     this.session = undefined;
-    if (this.granted) await this.page.browserContext().clearPermissionOverrides().catch(() => undefined);
+    if (this.granted)
+      await this.page
+        .browserContext()
+        .clearPermissionOverrides()
+        .catch(() => undefined);
     if (!session) return;
     session.off('Fetch.requestPaused', this.onPaused);
     // Detaching ends the session's overrides; reset first all the same, so that no later Chromium keeps them.
