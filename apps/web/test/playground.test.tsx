@@ -83,6 +83,38 @@ describe('playground messages (docs/spec/validation.md)', () => {
     );
   });
 
+  it('sends the screenshot interactions as the API takes them, and checks them with the contract', () => {
+    const shot = PLAYGROUNDS.screenshot;
+    expect(buildRequest(shot, shot.defaults).body).not.toHaveProperty('failOnConsoleError');
+    const { body, problems } = buildRequest(shot, {
+      ...shot.defaults,
+      hideSelectors: '["#cookie-bar", ".chat"]',
+      click: '["#accept"]',
+      scrollTo: '1200',
+      timezone: 'Europe/Paris',
+      blockRequests: '["*.mp4"]',
+      failOnHttpStatus: '[404, 500]',
+      failOnConsoleError: true,
+    });
+    expect(problems).toEqual({});
+    expect(body).toMatchObject({
+      hideSelectors: ['#cookie-bar', '.chat'],
+      click: ['#accept'],
+      scrollTo: 1200,
+      timezone: 'Europe/Paris',
+      blockRequests: ['*.mp4'],
+      failOnHttpStatus: [404, 500],
+      failOnConsoleError: true,
+    });
+    expect(buildRequest(shot, { ...shot.defaults, scrollTo: '#pricing' }).body.scrollTo).toBe('#pricing');
+    expect(buildRequest(shot, { ...shot.defaults, failOnHttpStatus: '[200]' }).problems.failOnHttpStatus).toBe(
+      'failOnHttpStatus must be a list of at most 200 HTTP status codes between 400 and 599',
+    );
+    expect(buildRequest(shot, { ...shot.defaults, timezone: 'Paris, France' }).problems.timezone).toBe(
+      'timezone must be an IANA time zone name, e.g. Europe/Paris',
+    );
+  });
+
   it('a device brings its viewport (mobile is an iPhone 12 Pro)', () => {
     const shot = PLAYGROUNDS.screenshot;
     expect(shot.onChange?.('deviceType', { ...shot.defaults, deviceType: 'mobile' })).toMatchObject({ width: '390', height: '844' });

@@ -24,6 +24,7 @@ export * from './route.ts';
 export * from './schema-helpers.ts';
 export * from './screen-recording.ts';
 export * from './screenshot.ts';
+export * from './screenshot-interactions.ts';
 export * from './security.ts';
 export * from './signed-template-url.ts';
 export * from './svg-document.ts';

@@ -14,6 +14,7 @@ import { HtmlConvertBody, SvgConvertBody } from './render.ts';
 import type { FieldMessages } from './schema-helpers.ts';
 import { VideoMessages } from './screen-recording.ts';
 import { ScreenshotConvertBody, ScreenshotUrlMessages } from './screenshot.ts';
+import { ScreenshotInteractionMessages } from './screenshot-interactions.ts';
 import { TemplateMessages } from './template.ts';
 import { WebhookMessages } from './webhook.ts';
 
@@ -78,6 +79,7 @@ export const MessageGroups = {
   chart: ChartInputMessages,
   chartFormat: ChartFormatMessages,
   screenshotUrl: ScreenshotUrlMessages,
+  screenshotOption: ScreenshotInteractionMessages,
   webhook: WebhookMessages,
   idempotency: IdempotencyMessages,
   highchartsExport: sentences(HighchartsExportMessages),

@@ -3,6 +3,7 @@ import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
 import { cacheField, formatMessages, optimizeField, outputFields, PageOutputFormats, quality, RenderLimits } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
 import { VideoFormats, videoBodyFields } from './screen-recording.ts';
+import { screenshotInteractionFields } from './screenshot-interactions.ts';
 import { webhookField } from './webhook.ts';
 
 /** The 14 interface languages a screenshot can be taken in (Accept-Language and navigator.language). */
@@ -340,6 +341,7 @@ export const ScreenshotConvertBody = Type.Object(
     ),
     blockAds: flag('blockAds', false, 'Block requests to well-known ad servers'),
     blockTrackers: flag('blockTrackers', false, 'Block requests to well-known tracking and analytics hosts'),
+    ...screenshotInteractionFields(),
     ...pdfBodyFields(),
     ...videoBodyFields(),
   },

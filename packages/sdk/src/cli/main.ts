@@ -6,6 +6,7 @@ import type { ImageWithMeta } from '../types.ts';
 import { errorOf, isDirectory, progressBar, renderKind, runBatch, type TaskResult, tasksFromFolder, tasksFromJsonl } from './batch.ts';
 import { loadSettings } from './config.ts';
 import { chartBody, defaultOutputName, extensionOf, guessLanguage, parseSets, parseVars, type RenderKind, UsageError } from './inputs.ts';
+import { SCREENSHOT_INTERACTION_HELP, SCREENSHOT_INTERACTION_OPTIONS, screenshotInteractionFields } from './screenshot-flags.ts';
 
 export const VERSION = '0.1.0';
 
@@ -96,6 +97,7 @@ Captures a public http(s) page. One credit per image.
   --device <d>                 desktop (default), mobile or tablet
   --full-page                  the whole page, not only the viewport
   --delay <ms>                 wait after the page loaded (0–10000)
+${SCREENSHOT_INTERACTION_HELP}
   --width <px> --height <px>, --format png|jpeg|webp|avif|pdf|mp4|webm|gif, --quality <1-100>, --scale <0.1-3>
   mp4, webm, gif               a video of the viewport (at most 1280×720): --set scenario=scroll|idle
                                --set duration=<1-30 s> --set fps=<1-30>; one credit per started 5 s
@@ -169,6 +171,7 @@ const OPTIONS = {
   'full-page': { type: 'boolean' },
   device: { type: 'string' },
   delay: { type: 'string' },
+  ...SCREENSHOT_INTERACTION_OPTIONS,
   var: { type: 'string', multiple: true },
   set: { type: 'string', multiple: true },
   concurrency: { type: 'string' },
@@ -265,6 +268,7 @@ async function singleTask(kind: RenderKind, target: string, values: Values): Pro
           ...(values['full-page'] ? { fullPage: true } : {}),
           ...(values.device ? { deviceType: values.device } : {}),
           ...(delay === undefined ? {} : { delay }),
+          ...screenshotInteractionFields(values),
           ...fields,
         },
         name: `${host}.${extensionOf(format)}`,

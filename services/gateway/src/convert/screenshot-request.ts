@@ -10,6 +10,7 @@ import {
   type ScreenshotRenderPayload,
 } from '@render/contracts';
 import { assertPixelBudget } from '../images/image-reply.ts';
+import { interactionOptions } from './screenshot-interactions.ts';
 import { videoPayload } from './screenshot-video-request.ts';
 
 /**
@@ -66,6 +67,7 @@ export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRender
   if (body.errorOnSelectorNotFound === false) payload.errorOnSelectorNotFound = false;
   pageOptions(body, payload, url);
   videoPayload(body, payload);
+  interactionOptions(body, payload, url);
   return payload;
 }
 

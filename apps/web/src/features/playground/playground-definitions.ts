@@ -465,6 +465,20 @@ const code: PlaygroundDefinition = {
   },
 };
 
+/**
+ * Empty css/js editors send nothing; failOnConsoleError off is left out (the API's own default); scrollTo
+ * made only of digits is a y offset, anything else a selector.
+ */
+function screenshotBody(body: Record<string, unknown>): Record<string, unknown> {
+  const out = Object.fromEntries(
+    Object.entries(body).filter(
+      ([name, value]) => !((name === 'css' || name === 'js') && value === '') && !(name === 'failOnConsoleError' && value === false),
+    ),
+  );
+  if (typeof out.scrollTo === 'string' && /^\d+$/.test(out.scrollTo)) out.scrollTo = Number(out.scrollTo);
+  return out;
+}
+
 const screenshot: PlaygroundDefinition = {
   id: 'screenshot',
   route: RenderHeads.screenshot,
@@ -499,14 +513,21 @@ const screenshot: PlaygroundDefinition = {
     { name: 'cookies', kind: 'json', group: 'advanced', editorLanguage: 'json' },
     { name: 'blockAds', kind: 'checkbox', group: 'advanced' },
     { name: 'blockTrackers', kind: 'checkbox', group: 'advanced' },
+    // Interactions and loud failures (contracts' screenshot-interactions.ts); lists as JSON arrays.
+    { name: 'hideSelectors', kind: 'json', group: 'advanced', editorLanguage: 'json' },
+    { name: 'click', kind: 'json', group: 'advanced', editorLanguage: 'json' },
+    { name: 'scrollTo', kind: 'text', group: 'advanced' },
+    { name: 'timezone', kind: 'text', group: 'advanced' },
+    { name: 'geolocation', kind: 'json', group: 'advanced', editorLanguage: 'json' },
+    { name: 'blockRequests', kind: 'json', group: 'advanced', editorLanguage: 'json' },
+    { name: 'failOnHttpStatus', kind: 'json', group: 'advanced', editorLanguage: 'json' },
+    { name: 'failOnConsoleError', kind: 'checkbox', group: 'advanced' },
     { name: 'css', kind: 'code', group: 'advanced', editorLanguage: 'text' },
     { name: 'js', kind: 'code', group: 'advanced', editorLanguage: 'javascript' },
     output('outputType'),
     cache,
   ],
-  // Empty css/js editors send nothing.
-  toBody: (body) =>
-    Object.fromEntries(Object.entries(body).filter(([name, value]) => !((name === 'css' || name === 'js') && value === ''))),
+  toBody: screenshotBody,
   defaults: {
     url: 'https://example.com',
     deviceType: 'desktop',
@@ -534,6 +555,14 @@ const screenshot: PlaygroundDefinition = {
     cookies: '',
     blockAds: false,
     blockTrackers: false,
+    hideSelectors: '',
+    click: '',
+    scrollTo: '',
+    timezone: '',
+    geolocation: '',
+    blockRequests: '',
+    failOnHttpStatus: '',
+    failOnConsoleError: false,
     css: '',
     js: '',
     outputType: 'binary',

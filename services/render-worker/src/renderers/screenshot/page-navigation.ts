@@ -21,6 +21,11 @@ export class MainDocument {
     page.on('requestfailed', this.onRequestFailed);
   }
 
+  /** The HTTP status of what the top frame shows (its last document's answer), if it answered. */
+  get status(): number | undefined {
+    return this.response?.status();
+  }
+
   dispose(): void {
     this.page.off('response', this.onResponse);
     this.page.off('requestfailed', this.onRequestFailed);

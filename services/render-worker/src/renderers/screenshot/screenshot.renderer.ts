@@ -24,6 +24,7 @@ import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture, jobFullPag
 import { imageSize } from './image-size.ts';
 import { revealLazyContent } from './lazy-content.ts';
 import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
+import { PageInteractions } from './page-interactions.ts';
 import { failure, MainDocument } from './page-navigation.ts';
 import { type PreparedPage, takePrepared } from './prepared-page.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
@@ -112,10 +113,14 @@ async function capture(
     await setUp(page, session, p, device, prepared, filters, tools);
     times.mark('setup');
     await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => tools.consent?.isolatedWorld);
+    // failOnHttpStatus: before anything waits on an error page.
+    tools.interactions?.assertStatus(document.status);
     if (p.waitForSelector)
       await waitForSelector(page, p.waitForSelector, Math.max(MIN_STEP_MS, left()), optional ? diagnostics : undefined);
     if (p.css) await injectCss(page, p.css);
     if (p.js) await runJs(session, p.js, Math.max(MIN_STEP_MS, left()));
+    // hideSelectors, click, scrollTo (page-interactions.ts); before the delay, which lets what they started settle.
+    await tools.interactions?.interact(session, document.status);
     times.mark('load');
     // Before the delay, so that it also lets what the scroll started settle.
     if (plan && p.fullPage && !p.selector && !p.clip && p.fullPageScroll !== false)
@@ -131,6 +136,7 @@ async function capture(
     times.mark('hide');
     // A page script may have sent the top frame somewhere else in the meantime.
     await document.assertAllowed();
+    await tools.interactions?.beforeCapture(session, document.status);
     const target = plan ? await withoutMissingSelector(page, p, diagnostics) : p;
     // The fonts and glyphs of the page as captured, asked alongside the capture rather than after it: the
     // document is the same, and the job no longer waits for the two one after the other (~5 ms).
@@ -146,6 +152,7 @@ async function capture(
   } finally {
     tools.consent?.dispose();
     tools.blocker?.dispose();
+    await tools.interactions?.dispose();
     document.dispose();
     page.off('dialog', dismiss);
     session.detach().catch(() => undefined);
@@ -191,6 +198,7 @@ type Recorder = (session: CDPSession, device: DeviceSettings) => Promise<Rendere
 interface JobTools {
   consent?: ConsentBlocker;
   blocker?: RequestBlocker;
+  interactions?: PageInteractions;
 }
 
 /** The job's settings before the navigation: independent, so sent together (the job waits for DevTools once). */
@@ -204,7 +212,10 @@ async function setUp(
   tools: JobTools,
 ): Promise<void> {
   const categories: BlockCategory[] = [...(p.blockAds ? ['ads' as const] : []), ...(p.blockTrackers ? ['trackers' as const] : [])];
+  // Kept in `tools` before its set-up ends, so that the job's end undoes it even when something else failed first.
+  tools.interactions = PageInteractions.start(page, p);
   await Promise.all([
+    tools.interactions?.ready,
     emulate(page, session, p, device),
     p.hideCookieBanners
       ? (prepared ? Promise.resolve(prepared.consent) : ConsentBlocker.install(session, page)).then((installed) => {
