@@ -13,6 +13,7 @@ export * from './idempotency.ts';
 export * from './internal.ts';
 export * from './limits.ts';
 export * from './mcp.ts';
+export * from './page-content.ts';
 export * from './message-catalog.ts';
 export * from './openapi-texts.ts';
 export * from './pdf.ts';

@@ -9,6 +9,7 @@ import { CodeConvertBody } from './code.ts';
 import { ProblemMessages } from './errors.ts';
 import { HighchartsExportMessages } from './highcharts-export.ts';
 import { IdempotencyMessages } from './idempotency.ts';
+import { PageContentMessages } from './page-content.ts';
 import { HtmlConvertBody, SvgConvertBody } from './render.ts';
 import type { FieldMessages } from './schema-helpers.ts';
 import { ScreenshotConvertBody, ScreenshotUrlMessages } from './screenshot.ts';
@@ -79,6 +80,7 @@ export const MessageGroups = {
   webhook: WebhookMessages,
   idempotency: IdempotencyMessages,
   highchartsExport: sentences(HighchartsExportMessages),
+  pageContent: PageContentMessages,
 } as const;
 
 type Groups = typeof MessageGroups;

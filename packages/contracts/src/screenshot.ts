@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { metadataField, PageContentFormats } from './page-content.ts';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
 import { cacheField, formatMessages, optimizeField, outputFields, PageOutputFormats, quality, RenderLimits } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
@@ -61,6 +62,10 @@ export const ScreenshotLimits = {
   maxCssLength: 100_000,
   maxJsLength: 100_000,
 } as const;
+
+/** What a screenshot answers with: an image, a PDF, or the page's main content as text (page-content.ts). */
+export const ScreenshotFormats = [...PageOutputFormats, ...PageContentFormats] as const;
+export type ScreenshotFormat = (typeof ScreenshotFormats)[number];
 
 export const ScreenshotWaitUntil = ['load', 'domcontentloaded', 'networkidle'] as const;
 export type ScreenshotWaitUntil = (typeof ScreenshotWaitUntil)[number];
@@ -129,13 +134,15 @@ export const ScreenshotConvertBody = Type.Object(
       },
     ),
     format: withMessages(
-      StringEnum(PageOutputFormats, {
+      StringEnum(ScreenshotFormats, {
         default: 'png',
         description:
-          'An image, or the page printed as a PDF document (pdf: the page options below apply; selector is refused, fullPage, quality, scale and transparent do not apply)',
+          'An image, or the page printed as a PDF document (pdf: the page options below apply; selector is refused, fullPage, quality, scale and transparent do not apply), ' +
+          'or the page’s main content: markdown, html (the content as a document) or text (selector and clip are refused)',
       }),
-      formatMessages(PageOutputFormats),
+      formatMessages(ScreenshotFormats),
     ),
+    metadata: Type.Optional(metadataField()),
     deviceType: withMessages(
       StringEnum(DeviceTypes, {
         default: 'desktop',

@@ -21,6 +21,11 @@ export class MainDocument {
     page.on('requestfailed', this.onRequestFailed);
   }
 
+  /** The HTTP status of the top frame's latest document; null before one answered. */
+  get status(): number | null {
+    return this.response?.status() ?? null;
+  }
+
   dispose(): void {
     this.page.off('response', this.onResponse);
     this.page.off('requestfailed', this.onRequestFailed);

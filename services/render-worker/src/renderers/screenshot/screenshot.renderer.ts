@@ -1,4 +1,4 @@
-import { MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
+import { isPageContentFormat, MimeTypes, maxCaptureHeight, ScreenshotLimits, type ScreenshotRenderPayload } from '@render/contracts';
 import type { BoundingBox, Browser, CDPSession, Dialog, Page } from 'puppeteer-core';
 import { ProtocolError, TimeoutError } from 'puppeteer-core';
 import { checkPageFonts, pageEvaluator, RenderDiagnostics, withDiagnostics } from '../page/diagnostics.ts';
@@ -16,6 +16,7 @@ import { imageSize } from './image-size.ts';
 import { revealLazyContent } from './lazy-content.ts';
 import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
 import { failure, MainDocument } from './page-navigation.ts';
+import { readPageContent, readPageMetadata } from './page-content.ts';
 import { type PreparedPage, takePrepared } from './prepared-page.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
 import type { ScreenshotContext } from './screenshot-settings.ts';
@@ -35,7 +36,8 @@ export const renderScreenshot: Renderer<ScreenshotRenderPayload, ScreenshotConte
   const { timeoutMs } = ctx;
   const times = new StepTimes();
   try {
-    const plan = payload.format === 'pdf' ? undefined : planEncoding(payload.format, payload);
+    // No image to encode for a PDF or the page's content (page-content.ts).
+    const plan = payload.format === 'pdf' || isPageContentFormat(payload.format) ? undefined : planEncoding(payload.format, payload);
     const pool = await ctx.pool('screenshot');
     const limits = jobFullPageLimits(ctx.fullPage ?? DefaultFullPageLimits, payload.maxCapturePixels);
     const filters = ctx.filters ?? defaultScreenshotFilters();
@@ -119,7 +121,12 @@ async function capture(
     // The fonts and glyphs of the page as captured, asked alongside the capture rather than after it: the
     // document is the same, and the job no longer waits for the two one after the other (~5 ms).
     const fonts = checkPageFonts(pageEvaluator(page), diagnostics).catch(() => undefined);
-    const image = await (plan ? shoot(page, session, target, device, plan, limits) : printPage(page, p));
+    const image = await (plan
+      ? shoot(page, session, target, device, plan, limits)
+      : isPageContentFormat(p.format)
+        ? readPageContent(session, p.format)
+        : printPage(page, p));
+    if (p.metadata) image.metadata = await readPageMetadata(session, { finalUrl: page.url(), httpStatus: document.status });
     await fonts;
     times.mark('capture');
     return image;
