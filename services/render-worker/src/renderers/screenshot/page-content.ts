@@ -73,6 +73,13 @@ const READ_CONTENT = `
   const inert = document.implementation.createHTMLDocument('');
   inert.body.innerHTML = html;
   for (const element of inert.querySelectorAll('script, style, noscript, template, iframe, object, embed')) element.remove();
+  // The html format is markup a reader may open: no event handlers or script URLs left in it.
+  for (const element of inert.body.querySelectorAll('*')) {
+    for (const attribute of [...element.attributes]) {
+      const script = /^on/i.test(attribute.name) || /^\s*(?:javascript|vbscript|data):/i.test(attribute.value);
+      if (script && !(attribute.name === 'src' && /^\s*data:image\//i.test(attribute.value))) element.removeAttribute(attribute.name);
+    }
+  }
   let content;
   if (FORMAT === 'markdown') {
     const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
