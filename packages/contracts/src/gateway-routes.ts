@@ -190,7 +190,7 @@ export const McpRoutes = {
     summary: 'MCP server (streamable HTTP) with the render tools for AI assistants',
     description:
       'The Model Context Protocol over streamable HTTP, stateless (no Mcp-Session-Id): tools render_html, render_svg, render_chart, ' +
-      'render_code, render_screenshot, list_templates and generate_template_image, described from the same schemas as the render calls. ' +
+      'render_code, render_screenshot, read_page, list_templates and generate_template_image, described from the same schemas as the render calls. ' +
       'Point an MCP client at this URL with your API key (X-API-Key or Authorization: Bearer). Each tool call is made and billed as ' +
       'the matching API call (one credit per image); images come back as MCP image content, refusals as `isError` results with the ' +
       'API’s message.',

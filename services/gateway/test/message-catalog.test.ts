@@ -104,6 +104,7 @@ const PINNED: Record<string, string[]> = {
   webhook: ['invalid', 'tooLong', 'signedIn'],
   idempotency: ['format', 'reused', 'inUse'],
   highchartsExport: ['noChart', 'type', 'constr', 'filename'],
+  pageContent: ['metadataNeedsJson', 'contentNoSelector'],
 };
 
 describe('the message catalog (packages/contracts)', () => {
