@@ -97,6 +97,7 @@ Captures a public http(s) page. One credit per image.
   --full-page                  the whole page, not only the viewport
   --delay <ms>                 wait after the page loaded (0–10000)
   --width <px> --height <px>, --format png|jpeg|webp|avif|pdf, --quality <1-100>, --scale <0.1-3>
+  --format markdown|html|text  the page's main content as text instead of an image (e.g. -o page.md)
 ${RENDER_OPTIONS}
 Example: renderapi screenshot https://example.com --full-page --device mobile -o example.png
 `,
@@ -128,7 +129,7 @@ Prints your plan and the credits used and left in the rolling 30 days. Needs an 
 `,
   mcp: `Usage: renderapi mcp
 
-Runs the render tools (render_html, render_svg, render_chart, render_code, render_screenshot, list_templates,
+Runs the render tools (render_html, render_svg, render_chart, render_code, render_screenshot, read_page, list_templates,
 generate_template_image) as an MCP server over stdio, for Claude Desktop, IDEs and other MCP clients, which
 start it themselves. Needs an API key (each image billed like the API call). In the client's configuration:
   { "mcpServers": { "renderapi": { "command": "renderapi", "args": ["mcp"],
