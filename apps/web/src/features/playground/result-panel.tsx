@@ -62,6 +62,15 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
               </a>
             )}
           </div>
+        ) : image?.content !== undefined ? (
+          // The page's text as text: an html result is shown as its source, never rendered here.
+          <pre
+            aria-label={t('result.contentLabel')}
+            className="max-h-[36rem] w-full overflow-auto whitespace-pre-wrap break-words rounded bg-white p-3 text-left font-mono text-xs text-zinc-800 shadow-sm"
+            data-testid="result-content"
+          >
+            {image.content}
+          </pre>
         ) : image ? (
           <img
             src={image.dataUrl}
@@ -83,6 +92,15 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
           </div>
         )}
       </div>
+      {image?.metadata && (
+        <pre
+          aria-label={t('result.metadataLabel')}
+          className="max-h-64 overflow-auto border-t border-zinc-200 bg-zinc-50 px-4 py-3 font-mono text-xs text-zinc-800"
+          data-testid="result-metadata"
+        >
+          {JSON.stringify(image.metadata, null, 2)}
+        </pre>
+      )}
       {image && image.warnings.length > 0 && <WarningList warnings={image.warnings} />}
       {image && (
         <div className="sticky bottom-0 flex flex-wrap gap-2 border-t border-zinc-200 bg-white px-4 py-3">
