@@ -10,26 +10,19 @@ export const PageContentTextsFr: Readonly<Record<string, string>> = {
     'Une image, ou la page imprimée en document PDF (pdf : les options de page ci-dessous s’appliquent ; selector est refusé, fullPage, quality, scale et transparent ne s’appliquent pas), ou le contenu principal de la page : markdown, html (le contenu en document) ou text (selector et clip sont refusés)',
   'The Model Context Protocol over streamable HTTP, stateless (no Mcp-Session-Id): tools render_html, render_svg, render_chart, render_code, render_screenshot, read_page, list_templates and generate_template_image, described from the same schemas as the render calls. Point an MCP client at this URL with your API key (X-API-Key or Authorization: Bearer). Each tool call is made and billed as the matching API call (one credit per image); images come back as MCP image content, refusals as `isError` results with the API’s message.':
     'Le Model Context Protocol sur HTTP streamable, sans état (pas de Mcp-Session-Id) : les outils render_html, render_svg, render_chart, render_code, render_screenshot, read_page, list_templates et generate_template_image, décrits à partir des mêmes schémas que les appels de rendu. Pointez un client MCP sur cette URL avec votre clé API (X-API-Key ou Authorization: Bearer). Chaque appel d’outil est effectué et facturé comme l’appel d’API correspondant (un crédit par image) ; les images reviennent en contenu image MCP, les refus en résultats `isError` avec le message de l’API.',
-  'The document title (<title>)':
-    'Le titre du document (<title>)',
-  '<meta name="description">':
-    '<meta name="description">',
-  '<link rel="canonical">, as an absolute URL':
-    '<link rel="canonical">, en URL absolue',
-  'The lang attribute of <html>':
-    'L’attribut lang de <html>',
+  'The document title (<title>)': 'Le titre du document (<title>)',
+  '<meta name="description">': '<meta name="description">',
+  '<link rel="canonical">, as an absolute URL': '<link rel="canonical">, en URL absolue',
+  'The lang attribute of <html>': 'L’attribut lang de <html>',
   'Open Graph tags (<meta property="og:…">) by name without the og: prefix (title, image, type, …)':
     'Les balises Open Graph (<meta property="og:…">) par nom sans le préfixe og: (title, image, type, …)',
   'Twitter card tags (<meta name="twitter:…">) by name without the twitter: prefix (card, title, image, …)':
     'Les balises de carte Twitter (<meta name="twitter:…">) par nom sans le préfixe twitter: (card, title, image, …)',
   'The icon the page declares (<link rel="icon">, else apple-touch-icon), as an absolute URL':
     'L’icône que la page déclare (<link rel="icon">, sinon apple-touch-icon), en URL absolue',
-  'The address of the page after redirects':
-    'L’adresse de la page après les redirections',
-  'The HTTP status of the page’s document':
-    'Le statut HTTP du document de la page',
-  'The page’s metadata (with metadata: true)':
-    'Les métadonnées de la page (avec metadata: true)',
+  'The address of the page after redirects': 'L’adresse de la page après les redirections',
+  'The HTTP status of the page’s document': 'Le statut HTTP du document de la page',
+  'The page’s metadata (with metadata: true)': 'Les métadonnées de la page (avec metadata: true)',
   'A screenshot in format markdown, html or text: the page’s main content (image holds the same, base64)':
     'Une capture au format markdown, html ou text : le contenu principal de la page (image contient le même, en base64)',
   'Add the page’s metadata to the JSON answer (data.metadata): title, description, canonical URL, language, Open Graph and Twitter tags, favicon, final URL and HTTP status. Only with output "json".':

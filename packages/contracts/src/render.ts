@@ -287,7 +287,9 @@ export const ImageJsonResponse = Type.Object(
       size: RenderResultMeta.properties.size,
       warnings: RenderWarnings,
       content: Type.Optional(
-        Type.String({ description: 'A screenshot in format markdown, html or text: the page’s main content (image holds the same, base64)' }),
+        Type.String({
+          description: 'A screenshot in format markdown, html or text: the page’s main content (image holds the same, base64)',
+        }),
       ),
     }),
   },

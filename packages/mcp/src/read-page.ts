@@ -47,7 +47,10 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 export function pageResult(parsed: unknown): CallToolResult {
   const data = isObject(parsed) && isObject(parsed.data) ? parsed.data : undefined;
   if (!data || typeof data.content !== 'string') {
-    return { isError: true, content: [{ type: 'text', text: 'The render API answered read_page with something other than a page’s content' }] };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: 'The render API answered read_page with something other than a page’s content' }],
+    };
   }
   const warnings = Array.isArray(data.warnings) ? data.warnings.filter(isObject).map((w) => w.message) : [];
   const metadata = { ...(isObject(data.metadata) ? data.metadata : {}), ...(warnings.length ? { warnings } : {}) };

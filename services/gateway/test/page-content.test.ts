@@ -109,9 +109,13 @@ describe('screenshot formats markdown, html and text', () => {
   });
 
   it('adds metadata to a JSON image answer too, with the page’s status', async () => {
-    const res = await stack.gateway.post(ROUTE, { url: `${pages.origin}/gone`, outputType: 'json', metadata: true, width: 400, height: 300 }, {
-      'x-api-key': user.apiKey,
-    });
+    const res = await stack.gateway.post(
+      ROUTE,
+      { url: `${pages.origin}/gone`, outputType: 'json', metadata: true, width: 400, height: 300 },
+      {
+        'x-api-key': user.apiKey,
+      },
+    );
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: Record<string, unknown> };
     expect(data.format).toBe('png');
@@ -145,7 +149,9 @@ describe('MCP read_page', () => {
   it('answers the page as markdown then its metadata, through the gateway’s /api/mcp, one credit', async () => {
     const client = new Client({ name: 'read-page-test', version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${stack.gateway.url}/api/mcp`), { requestInit: { headers: { 'x-api-key': user.apiKey } } }),
+      new StreamableHTTPClientTransport(new URL(`${stack.gateway.url}/api/mcp`), {
+        requestInit: { headers: { 'x-api-key': user.apiKey } },
+      }),
     );
     try {
       const { tools } = await client.listTools();

@@ -104,7 +104,9 @@ describe('page content', () => {
 
   it('answers the content as text and as an HTML document', async () => {
     const text = (await renderScreenshot(screenshotJob(at('/article'), { format: 'text' }), ctx)).bytes.toString('utf8');
-    expect(text).toMatch(/^Reading pages \| Example\n\nAgents read pages as text\. This paragraph is long enough for Readability to take it as the main content of the page, /);
+    expect(text).toMatch(
+      /^Reading pages \| Example\n\nAgents read pages as text\. This paragraph is long enough for Readability to take it as the main content of the page, /,
+    );
     expect(text).toContain('What it keeps\n');
     expect(text).toContain('First point\nSecond point');
     expect(text).toContain('link to the reading docs');

@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import {
-  type PageContentFormat,
-  PageContentLimits,
-  PageContentMimeTypes,
-  type PageMetadata,
-  type RenderWarning,
-} from '@render/contracts';
+import { type PageContentFormat, PageContentLimits, PageContentMimeTypes, type PageMetadata, type RenderWarning } from '@render/contracts';
 import type { CDPSession } from 'puppeteer-core';
 import type { RenderedImage } from '../page/renderer.ts';
 import { failure } from './page-navigation.ts';
@@ -76,8 +70,8 @@ const READ_CONTENT = `
   // The html format is markup a reader may open: no event handlers or script URLs left in it.
   for (const element of inert.body.querySelectorAll('*')) {
     for (const attribute of [...element.attributes]) {
-      const script = /^on/i.test(attribute.name) || /^\s*(?:javascript|vbscript|data):/i.test(attribute.value);
-      if (script && !(attribute.name === 'src' && /^\s*data:image\//i.test(attribute.value))) element.removeAttribute(attribute.name);
+      const script = /^on/i.test(attribute.name) || /^s*(?:javascript|vbscript|data):/i.test(attribute.value);
+      if (script && !(attribute.name === 'src' && /^s*data:image//i.test(attribute.value))) element.removeAttribute(attribute.name);
     }
   }
   let content;

@@ -15,8 +15,8 @@ import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture, jobFullPag
 import { imageSize } from './image-size.ts';
 import { revealLazyContent } from './lazy-content.ts';
 import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
-import { failure, MainDocument } from './page-navigation.ts';
 import { readPageContent, readPageMetadata } from './page-content.ts';
+import { failure, MainDocument } from './page-navigation.ts';
 import { type PreparedPage, takePrepared } from './prepared-page.ts';
 import { type BlockCategory, RequestBlocker } from './request-blocker.ts';
 import type { ScreenshotContext } from './screenshot-settings.ts';
