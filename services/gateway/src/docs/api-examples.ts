@@ -195,6 +195,14 @@ export const API_EXAMPLES: ApiExample[] = [
     body: { url: '{{screenshotUrl}}', format: 'pdf', pageSize: 'Letter', landscape: true, margin: { top: '1cm', bottom: '1cm' } },
     expect: 200,
   },
+  {
+    method: 'POST',
+    path: '/api/screenshot/convert',
+    name: 'Markdown',
+    // The page's main content as markdown, with its metadata (pages for agents).
+    body: { url: '{{screenshotUrl}}', format: 'markdown', metadata: true, outputType: 'json' },
+    expect: 200,
+  },
   // Reading and generating use a public template (the starters every deployment seeds), so nothing of
   // the account's own is needed or touched.
   {
