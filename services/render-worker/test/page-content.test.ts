@@ -20,7 +20,6 @@ let canary: Canary;
 const ARTICLE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reading pages | Example</title></head>
 <body>
   <nav><a href="/">Home</a> <a href="/pricing">Pricing</a> <span>Site navigation menu</span></nav>
-  <div id="cookie-banner" style="position:fixed;bottom:0;left:0;right:0;background:#f00">We use cookies to track you everywhere</div>
   <div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" style="position:fixed;top:0;height:100px;background:#f00">
     <p>Onetrust consent text about partners</p>
     <button id="onetrust-accept-btn-handler">Accept All Cookies</button>
@@ -31,6 +30,7 @@ const ARTICLE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><tit
     <p>Agents read pages as text. This paragraph is long enough for Readability to take it as the main content of the
     page, with a <a href="/docs/reading">link to the reading docs</a> in the middle of it, and more words after it so that
     the score of this block is clearly above that of the navigation and the footer around it.</p>
+    <p id="cookie-accept-line">We use cookies to track you everywhere, and this sentence is long enough to read as a paragraph of the article itself.</p>
     <h2>What it keeps</h2>
     <p>Headings, paragraphs, lists and tables are kept; the rest of the page is left out. Here is a list of them, then a
     table that compares two formats, as an article would have.</p>
@@ -96,10 +96,12 @@ describe('page content', () => {
       expect(markdown, outside).not.toContain(outside);
   });
 
-  it('leaves a banner out even when it is shown (hideCookieBanners: false): it is not main content', async () => {
-    // The banner is outside the article either way: Readability leaves it out even when it is visible.
-    const result = await renderScreenshot(screenshotJob(at('/article'), { format: 'text', hideCookieBanners: false }), ctx);
-    expect(result.bytes.toString('utf8')).not.toContain('We use cookies');
+  it('leaves out a notice the cookie-notice list hides inside the article, and keeps it with hideCookieBanners: false', async () => {
+    // Inside the main content, so only the page's own hiding (display: none, dropped from the copy) keeps it out.
+    const hidden = await renderScreenshot(screenshotJob(at('/article'), { format: 'text' }), ctx);
+    expect(hidden.bytes.toString('utf8')).not.toContain('We use cookies');
+    const shown = await renderScreenshot(screenshotJob(at('/article'), { format: 'text', hideCookieBanners: false }), ctx);
+    expect(shown.bytes.toString('utf8')).toContain('We use cookies to track you everywhere');
   });
 
   it('answers the content as text and as an HTML document', async () => {
