@@ -29,7 +29,7 @@ import {
 import { type HttpMethod, type PublicRoute, publicRouteOf, type RouteHead, type RouteSchema } from './route.ts';
 import { AsyncRenderHeads, CompatHeads, McpHeads, RenderHeads, SystemHeads } from './route-heads.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
-import { ScreenshotConvertBody, ScreenshotOutputFormats } from './screenshot.ts';
+import { ScreenshotConvertBody, ScreenshotFormats } from './screenshot.ts';
 import { TemplateGenerateBody, TemplateIdParams, TemplateLimits } from './template.ts';
 import { AsyncRenderAccepted, AsyncRenderResponse, RenderIdParams, WebhookDeliveriesResponse } from './webhook.ts';
 
@@ -102,14 +102,17 @@ export const RenderRoutes = {
       'frame the window, `highlightLines` marks lines and `firstLineNumber` shifts the gutter.',
     body: CodeConvertBody,
   }),
-  screenshot: renderRoute(RenderHeads.screenshot, ScreenshotOutputFormats, {
-    summary: 'Screenshot a web page as PNG, JPEG, WebP, AVIF or PDF, or record it as MP4, WebM or GIF',
+  screenshot: renderRoute(RenderHeads.screenshot, ScreenshotFormats, {
+    summary:
+      'Screenshot a web page as PNG, JPEG, WebP, AVIF or PDF, record it as MP4, WebM or GIF, or read its main content as markdown, HTML or text',
     description:
       'Loads the page in a fresh browser context (no cookies or storage from other calls) as the chosen device and ' +
       'language, waits for its load event (plus `waitForSelector` and `delay`), then captures the viewport, the full ' +
       'page or one element, or prints the page as a PDF document (`format: "pdf"`, with the same page options as the ' +
       'HTML call). Addresses that are not public (loopback, private networks, cloud metadata) are refused. ' +
-      'Failures answer 422 with "Failed to capture screenshot: <cause>".',
+      'Failures answer 422 with "Failed to capture screenshot: <cause>". ' +
+      '`format: "markdown" | "html" | "text"` answers the page’s main content instead of an image (Mozilla Readability, ' +
+      'then turndown for markdown), after the same load; `metadata: true` adds the page’s metadata to a JSON answer.',
     body: ScreenshotConvertBody,
   }),
   codeLanguages: publicRouteOf(RenderHeads.codeLanguages, {
@@ -188,7 +191,7 @@ export const McpRoutes = {
     summary: 'MCP server (streamable HTTP) with the render tools for AI assistants',
     description:
       'The Model Context Protocol over streamable HTTP, stateless (no Mcp-Session-Id): tools render_html, render_svg, render_chart, ' +
-      'render_code, render_screenshot, list_templates and generate_template_image, described from the same schemas as the render calls. ' +
+      'render_code, render_screenshot, read_page, list_templates and generate_template_image, described from the same schemas as the render calls. ' +
       'Point an MCP client at this URL with your API key (X-API-Key or Authorization: Bearer). Each tool call is made and billed as ' +
       'the matching API call (one credit per image); images come back as MCP image content, refusals as `isError` results with the ' +
       'API’s message.',

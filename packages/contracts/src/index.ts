@@ -16,6 +16,7 @@ export * from './limits.ts';
 export * from './mcp.ts';
 export * from './message-catalog.ts';
 export * from './openapi-texts.ts';
+export * from './page-content.ts';
 export * from './pdf.ts';
 export * from './quickchart.ts';
 export * from './render.ts';

@@ -10,6 +10,7 @@ import { CodeConvertBody } from './code.ts';
 import { ProblemMessages } from './errors.ts';
 import { HighchartsExportMessages } from './highcharts-export.ts';
 import { IdempotencyMessages } from './idempotency.ts';
+import { PageContentMessages } from './page-content.ts';
 import { HtmlConvertBody, SvgConvertBody } from './render.ts';
 import type { FieldMessages } from './schema-helpers.ts';
 import { VideoMessages } from './screen-recording.ts';
@@ -85,6 +86,7 @@ export const MessageGroups = {
   highchartsExport: sentences(HighchartsExportMessages),
   apiKeys: ApiKeyMessages,
   video: VideoMessages,
+  pageContent: PageContentMessages,
 } as const;
 
 type Groups = typeof MessageGroups;

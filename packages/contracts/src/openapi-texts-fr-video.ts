@@ -2,10 +2,6 @@
 export const VideoTextsFr: Readonly<Record<string, string>> = {
   // The named example of a video screenshot (the document's examples and the Postman collections).
   Video: 'Vidéo',
-  'Screenshot a web page as PNG, JPEG, WebP, AVIF or PDF, or record it as MP4, WebM or GIF':
-    'Capturer une page web en PNG, JPEG, WebP, AVIF ou PDF, ou l’enregistrer en MP4, WebM ou GIF',
-  'An image, or the page printed as a PDF document (pdf: the page options below apply; selector is refused, fullPage, quality, scale and transparent do not apply), or a video of the page (mp4, webm, gif: see scenario, duration and fps; the viewport at scale 1, at most 1280×720 pixels)':
-    'Une image, ou la page imprimée en document PDF (pdf : les options de page ci-dessous s’appliquent ; selector est refusé, fullPage, quality, scale et transparent ne s’appliquent pas), ou une vidéo de la page (mp4, webm, gif : voir scenario, duration et fps ; la fenêtre à l’échelle 1, au plus 1280×720 pixels)',
   'Video formats only: scroll (the default) scrolls smoothly from the top of the page to its bottom over the duration; idle records the page as it is (its animations) for the duration':
     'Formats vidéo uniquement : scroll (par défaut) fait défiler la page en douceur de son haut à son bas pendant la durée ; idle enregistre la page telle quelle (ses animations) pendant la durée',
   'Video formats only: length of the video in seconds (default 5, at most 30). Billed one credit per started 5 s':

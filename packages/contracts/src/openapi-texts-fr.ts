@@ -1,4 +1,5 @@
 import { HighchartsExportTextsFr } from './highcharts-export-texts-fr.ts';
+import { PageContentTextsFr } from './openapi-texts-fr-page-content.ts';
 import { QuickChartTextsFr } from './openapi-texts-fr-quickchart.ts';
 import { ScreenshotInteractionTextsFr } from './openapi-texts-fr-screenshot-interactions.ts';
 import { VideoTextsFr } from './openapi-texts-fr-video.ts';
@@ -14,6 +15,7 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
   ...HighchartsExportTextsFr,
   ...VideoTextsFr,
   ...ScreenshotInteractionTextsFr,
+  ...PageContentTextsFr,
   'Turn HTML, SVG, charts, code and web pages into images.\n\nErrors are RFC 9457 problems (`application/problem+json`) that keep the API’s `success: false`, `message` and `code`, with the request’s `requestId` and, for a refused body, every refused field in `errors`; `type` links to the code on the docs’ errors page. Every answer carries `X-Request-Id` (send your own, up to 128 characters of `A-Za-z0-9._~:+/=@-`, to trace a call). The calls that create something take an `Idempotency-Key` header (a retry within 24 h gets the first answer). `output` and `outputType` are one field: every convert call accepts either. JSON, SVG and text answers are compressed (gzip, brotli) when `Accept-Encoding` allows.':
     'Transformez du HTML, du SVG, des graphiques, du code et des pages web en images.\n\nLes erreurs sont des problèmes RFC 9457 (`application/problem+json`) qui gardent les champs `success: false`, `message` et `code` de l’API, avec le `requestId` de la requête et, pour un corps refusé, chaque champ refusé dans `errors` ; `type` renvoie au code sur la page des erreurs de la documentation. Chaque réponse porte `X-Request-Id` (envoyez le vôtre, jusqu’à 128 caractères parmi `A-Za-z0-9._~:+/=@-`, pour suivre un appel). Les appels qui créent quelque chose acceptent un en-tête `Idempotency-Key` (une nouvelle tentative dans les 24 h reçoit la première réponse). `output` et `outputType` sont un même champ : chaque appel de conversion accepte l’un ou l’autre. Les réponses JSON, SVG et texte sont compressées (gzip, brotli) quand `Accept-Encoding` le permet.',
   'Your API key (also accepted as Authorization: Bearer rk_…)': 'Votre clé API (acceptée aussi en Authorization: Bearer rk_…)',
@@ -155,8 +157,6 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
     'hauteur de l’image en pixels (un PDF : la hauteur de sa première page en pixels CSS, 1/96 de pouce)',
   'What went wrong in a render that still produced the image (empty when nothing did)':
     'Ce qui s’est mal passé dans un rendu qui a tout de même produit l’image (vide si rien)',
-  'RESOURCE_FAILED: a sub-resource failed to load (HTTP error, unreachable); RESOURCE_REFUSED: refused by the egress policy (private address…); CONSOLE_ERROR: console.error or an uncaught error in the page; SELECTOR_NOT_FOUND: a selector that never matched (errorOnSelectorNotFound: false); MISSING_GLYPH: characters no installed font has, drawn as boxes; FONT_FALLBACK: a font-family the markup asked for is not available, another font was used; PAGE_CUT: a full page taller than the server allows (or the format can hold) was cut':
-    'RESOURCE_FAILED : une sous-ressource n’a pas pu être chargée (erreur HTTP, injoignable) ; RESOURCE_REFUSED : refusée par la politique de sortie réseau (adresse privée…) ; CONSOLE_ERROR : console.error ou une erreur non interceptée dans la page ; SELECTOR_NOT_FOUND : un sélecteur qui n’a jamais correspondu (errorOnSelectorNotFound: false) ; MISSING_GLYPH : des caractères qu’aucune police installée ne contient, dessinés en rectangles ; FONT_FALLBACK : une font-family demandée par le balisage n’est pas disponible, une autre police a été utilisée ; PAGE_CUT : une page entière plus haute que ce que le serveur autorise (ou que le format peut contenir) a été coupée',
   'The resource (without its query string; cut when long)': 'La ressource (sans sa chaîne de requête ; coupée si elle est longue)',
   'Why it failed or was refused': 'Pourquoi elle a échoué ou a été refusée',
   'The font-family asked for': 'La font-family demandée',
@@ -237,8 +237,6 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
     'Lignes à mettre en évidence, telles que la colonne les numérote (firstLineNumber compte) : des nombres et des plages "début-fin", par exemple [3, "5-7"] ; 50 entrées au plus',
   'Number shown in the gutter for the first line (e.g. 120 for an excerpt); the gutter widens for longer numbers':
     'Numéro affiché pour la première ligne (par exemple 120 pour un extrait) ; la colonne s’élargit pour les numéros plus longs',
-  'Loads the page in a fresh browser context (no cookies or storage from other calls) as the chosen device and language, waits for its load event (plus `waitForSelector` and `delay`), then captures the viewport, the full page or one element, or prints the page as a PDF document (`format: "pdf"`, with the same page options as the HTML call). Addresses that are not public (loopback, private networks, cloud metadata) are refused. Failures answer 422 with "Failed to capture screenshot: <cause>".':
-    'Charge la page dans un contexte de navigateur neuf (aucun cookie ni stockage d’autres appels) comme l’appareil et la langue choisis, attend son événement load (plus `waitForSelector` et `delay`), puis capture la fenêtre, la page entière ou un élément, ou imprime la page en document PDF (`format: "pdf"`, avec les mêmes options de page que l’appel HTML). Les adresses non publiques (bouclage, réseaux privés, métadonnées cloud) sont refusées. Les échecs répondent 422 avec "Failed to capture screenshot: <cause>".',
   'http(s) URL of the page to capture': 'URL http(s) de la page à capturer',
   'desktop: 1280×800 at scale 1. mobile: iPhone 12 Pro (390×844, scale 3, mobile user agent, touch). tablet: iPad Pro (1024×1366, scale 2, iPad user agent, touch).':
     'desktop : 1280×800 à l’échelle 1. mobile : iPhone 12 Pro (390×844, échelle 3, agent utilisateur mobile, tactile). tablet : iPad Pro (1024×1366, échelle 2, agent utilisateur iPad, tactile).',
@@ -333,8 +331,6 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
     'Requête : les variables en nom=valeur, format et quality facultatifs, et sig = HMAC-SHA256 hexadécimal avec la clé API du propriétaire sur "<id du modèle>?<tous les autres paramètres triés par nom, encodés en pourcentage, joints par &>".',
   'MCP server (streamable HTTP) with the render tools for AI assistants':
     'Serveur MCP (HTTP streamable) avec les outils de rendu pour les assistants d’IA',
-  'The Model Context Protocol over streamable HTTP, stateless (no Mcp-Session-Id): tools render_html, render_svg, render_chart, render_code, render_screenshot, list_templates and generate_template_image, described from the same schemas as the render calls. Point an MCP client at this URL with your API key (X-API-Key or Authorization: Bearer). Each tool call is made and billed as the matching API call (one credit per image); images come back as MCP image content, refusals as `isError` results with the API’s message.':
-    'Le Model Context Protocol sur HTTP streamable, sans état (pas de Mcp-Session-Id) : les outils render_html, render_svg, render_chart, render_code, render_screenshot, list_templates et generate_template_image, décrits à partir des mêmes schémas que les appels de rendu. Pointez un client MCP sur cette URL avec votre clé API (X-API-Key ou Authorization: Bearer). Chaque appel d’outil est effectué et facturé comme l’appel d’API correspondant (un crédit par image) ; les images reviennent en contenu image MCP, les refus en résultats `isError` avec le message de l’API.',
   'One JSON-RPC 2.0 message of the Model Context Protocol (a request, a notification, or a response to the server)':
     'Un message JSON-RPC 2.0 du Model Context Protocol (une requête, une notification ou une réponse au serveur)',
   'Always "2.0"': 'Toujours "2.0"',

@@ -15,6 +15,7 @@ export const RenderWarningCodes = [
   'MISSING_GLYPH',
   'FONT_FALLBACK',
   'PAGE_CUT',
+  'CONTENT_CUT',
 ] as const;
 export type RenderWarningCode = (typeof RenderWarningCodes)[number];
 
@@ -35,7 +36,7 @@ export const RenderWarning = Type.Object(
   {
     code: StringEnum(RenderWarningCodes, {
       description:
-        'RESOURCE_FAILED: a sub-resource failed to load (HTTP error, unreachable); RESOURCE_REFUSED: refused by the egress policy (private address…); CONSOLE_ERROR: console.error or an uncaught error in the page; SELECTOR_NOT_FOUND: a selector that never matched (errorOnSelectorNotFound: false); MISSING_GLYPH: characters no installed font has, drawn as boxes; FONT_FALLBACK: a font-family the markup asked for is not available, another font was used; PAGE_CUT: a full page taller than the server allows (or the format can hold) was cut',
+        'RESOURCE_FAILED: a sub-resource failed to load (HTTP error, unreachable); RESOURCE_REFUSED: refused by the egress policy (private address…); CONSOLE_ERROR: console.error or an uncaught error in the page; SELECTOR_NOT_FOUND: a selector that never matched (errorOnSelectorNotFound: false); MISSING_GLYPH: characters no installed font has, drawn as boxes; FONT_FALLBACK: a font-family the markup asked for is not available, another font was used; PAGE_CUT: a full page taller than the server allows (or the format can hold) was cut; CONTENT_CUT: a page’s text content (format markdown, html or text) was longer than an answer holds and was cut',
     }),
     message: Type.String({ maxLength: RenderWarningLimits.maxMessageLength }),
     detail: Type.Optional(

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { AppError } from './errors.ts';
+import { PageContentMimeTypes, PageMetadata } from './page-content.ts';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
 import { RenderWarnings } from './render-warnings.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
@@ -49,10 +50,12 @@ export const MimeTypes = {
   mp4: 'video/mp4',
   webm: 'video/webm',
   gif: 'image/gif',
+  // A screenshot's page content (page-content.ts).
+  ...PageContentMimeTypes,
 } as const;
 
 /** The file name extension of a format's files (`jpeg` → `jpg`); shared by the gateway's replies and the web app's downloads. */
-export const fileExtension = (format: string) => (format === 'jpeg' ? 'jpg' : format);
+export const fileExtension = (format: string) => ({ jpeg: 'jpg', markdown: 'md', text: 'txt' })[format] ?? format;
 
 /** A format field's user-facing messages: the list of what it accepts, from the enum itself. */
 export const formatMessages = (formats: readonly string[]) => {
@@ -263,6 +266,8 @@ export const ImageMeta = Type.Object({
   height: Type.Integer({ description: 'image height in pixels (a PDF: its first page’s height in CSS pixels, 1/96 in)' }),
   /** The render's diagnostics (absent: none); the JSON answer always lists them, the binary one counts them. */
   warnings: Type.Optional(RenderWarnings),
+  /** A screenshot's page metadata, when the job asked for it (`metadata: true`). */
+  metadata: Type.Optional(PageMetadata),
 });
 export type ImageMeta = Static<typeof ImageMeta>;
 
@@ -285,6 +290,11 @@ export const ImageJsonResponse = Type.Object(
       ...ImageMeta.properties,
       size: RenderResultMeta.properties.size,
       warnings: RenderWarnings,
+      content: Type.Optional(
+        Type.String({
+          description: 'A screenshot in format markdown, html or text: the page’s main content (image holds the same, base64)',
+        }),
+      ),
     }),
   },
   { $id: 'ImageJsonResponse' },

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { metadataField, PageContentFormats } from './page-content.ts';
 import { PdfFieldNames, PdfJobOptions, pdfBodyFields } from './pdf.ts';
 import { cacheField, formatMessages, optimizeField, outputFields, PageOutputFormats, quality, RenderLimits } from './render.ts';
 import { boundedInteger, StringEnum, withMessages } from './schema-helpers.ts';
@@ -64,9 +65,9 @@ export const ScreenshotLimits = {
   maxJsLength: 100_000,
 } as const;
 
-/** What a screenshot answers with: an image, a PDF, or a video of the page (screen-recording.ts). */
-export const ScreenshotOutputFormats = [...PageOutputFormats, ...VideoFormats] as const;
-export type ScreenshotOutputFormat = (typeof ScreenshotOutputFormats)[number];
+/** What a screenshot answers with: an image, a PDF, a video of the page (screen-recording.ts) or its main content as text (page-content.ts). */
+export const ScreenshotFormats = [...PageOutputFormats, ...VideoFormats, ...PageContentFormats] as const;
+export type ScreenshotFormat = (typeof ScreenshotFormats)[number];
 
 export const ScreenshotWaitUntil = ['load', 'domcontentloaded', 'networkidle'] as const;
 export type ScreenshotWaitUntil = (typeof ScreenshotWaitUntil)[number];
@@ -135,14 +136,16 @@ export const ScreenshotConvertBody = Type.Object(
       },
     ),
     format: withMessages(
-      StringEnum(ScreenshotOutputFormats, {
+      StringEnum(ScreenshotFormats, {
         default: 'png',
         description:
           'An image, or the page printed as a PDF document (pdf: the page options below apply; selector is refused, fullPage, quality, scale and transparent do not apply), ' +
-          'or a video of the page (mp4, webm, gif: see scenario, duration and fps; the viewport at scale 1, at most 1280×720 pixels)',
+          'a video of the page (mp4, webm, gif: see scenario, duration and fps; the viewport at scale 1, at most 1280×720 pixels), ' +
+          'or the page’s main content: markdown, html (the content as a document) or text (selector and clip are refused)',
       }),
-      formatMessages(ScreenshotOutputFormats),
+      formatMessages(ScreenshotFormats),
     ),
+    metadata: Type.Optional(metadataField()),
     deviceType: withMessages(
       StringEnum(DeviceTypes, {
         default: 'desktop',

@@ -8,6 +8,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { pageResult } from './read-page.ts';
 import { type RenderToolDefinition, renderTools } from './tools.ts';
 
 /** What one API call answered: the status, its headers (lower-case names) and the raw body. */
@@ -33,7 +34,8 @@ const SERVER_NAME = 'renderapi';
 const IMAGE_CONTENT_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 
 const INSTRUCTIONS =
-  'Render API tools: turn HTML, SVG, chart configurations, source code, web pages and saved SVG templates into images (PNG by default). ' +
+  'Render API tools: turn HTML, SVG, chart configurations, source code, web pages and saved SVG templates into images (PNG by default), ' +
+  'and read a web page as markdown with its metadata (read_page). ' +
   'Each render costs the account one credit; list_templates is free. Errors carry the API’s own message, naming the field at fault.';
 
 type Json = Record<string, unknown>;
@@ -119,6 +121,9 @@ async function runTool(call: ApiCall, tool: RenderToolDefinition, args: Json): P
   try {
     if (tool.call.kind === 'list') {
       answer = await call('GET', `${tool.call.path}${queryString(args)}`);
+    } else if (tool.call.kind === 'read') {
+      const { webhook: _webhook, output: _output, outputType: _outputType, ...body } = args;
+      answer = await call('POST', tool.call.path, { ...body, ...tool.call.fixed });
     } else {
       // Always JSON with base64, and never a webhook: the image must come back in this answer.
       const { webhook: _webhook, output: _output, outputType: _outputType, ...body } = args;
@@ -128,6 +133,7 @@ async function runTool(call: ApiCall, tool: RenderToolDefinition, args: Json): P
     return failure(`Could not reach the render API: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (answer.status >= 400) return apiFailure(answer);
+  if (tool.call.kind === 'read') return pageResult(parseJson(answer.body));
   return tool.call.kind === 'list' ? templateList(answer) : renderResult(tool, answer);
 }
 

@@ -9,6 +9,7 @@ import {
   TemplateGenerateBody,
   TemplateListQuery,
 } from '@render/contracts';
+import { READ_PAGE_OMIT, readPageTool } from './read-page.ts';
 
 /** A JSON Schema object as MCP's `tools/list` carries it (`type: "object"` at the top). */
 export type ToolInputSchema = { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
@@ -18,7 +19,9 @@ export type ToolCall =
   /** A billed render: the arguments are the route's JSON body, answered as JSON with the image in base64. */
   | { kind: 'render'; path: string; outputField: 'output' | 'outputType' }
   /** A read: the arguments become the query string. */
-  | { kind: 'list'; path: string };
+  | { kind: 'list'; path: string }
+  /** A screenshot read as text (read-page.ts): the arguments plus `fixed`, answered as JSON with `content`. */
+  | { kind: 'read'; path: string; fixed: Record<string, unknown> };
 
 export interface RenderToolDefinition {
   name: string;
@@ -132,6 +135,7 @@ export const renderTools: RenderToolDefinition[] = [
     call: { kind: 'render', path: '/api/screenshot/convert', outputField: 'outputType' },
     annotations: render(true),
   },
+  readPageTool(toolInputSchema(ScreenshotConvertBody, READ_PAGE_OMIT)),
   {
     name: 'list_templates',
     title: 'List image templates',

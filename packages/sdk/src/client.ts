@@ -10,6 +10,8 @@ import type {
   HtmlRenderOptions,
   ImageMeta,
   ImageWithMeta,
+  PageContent,
+  ReadPageOptions,
   ScreenshotRenderOptions,
   SvgRenderOptions,
   TemplateRenderOptions,
@@ -142,6 +144,17 @@ export class RenderClient {
   }
   screenshotWithMeta(body: ScreenshotRenderOptions, options?: CallOptions): Promise<ImageWithMeta> {
     return this.#imageWithMeta('/api/screenshot/convert', body, options);
+  }
+
+  /**
+   * A public web page's main content as markdown (or `format: "html"` / `"text"`) with its metadata: a screenshot
+   * call that answers text instead of an image (one credit, the same page options).
+   */
+  async readPage(body: ReadPageOptions, options?: CallOptions): Promise<PageContent> {
+    const request = { ...body, format: body.format ?? 'markdown', metadata: body.metadata ?? true };
+    const { image, meta } = await this.#imageWithMeta('/api/screenshot/convert', request, options);
+    const content = typeof meta.content === 'string' ? meta.content : new TextDecoder().decode(image);
+    return { content, ...(meta.metadata ? { metadata: meta.metadata } : {}), meta };
   }
 
   /** A template filled with `variables` (needs an API key; one credit). */

@@ -26,6 +26,9 @@ export type SvgRenderOptions = RenderBody<'/api/svg-to-img/convert'>;
 export type ChartRenderOptions = RenderBody<'/api/chart-to-img/convert'>;
 export type CodeRenderOptions = RenderBody<'/api/code-to-img/convert'>;
 export type ScreenshotRenderOptions = RenderBody<'/api/screenshot/convert'>;
+/** `readPage`'s body: a screenshot's, with one of the text formats (markdown by default) and `metadata` (true by default). */
+export type ReadPageOptions = Declared<ScreenshotRenderOptions, 'format'> & { format?: 'markdown' | 'html' | 'text' };
+
 export type TemplateRenderOptions = Declared<JsonBodyOf<'/api/template/generate'>, 'output' | 'outputType' | 'webhook' | 'templateId'>;
 
 type JsonImageAnswer = paths['/api/html-to-img/convert']['post']['responses'][200]['content']['application/json'];
@@ -39,6 +42,13 @@ export type ImageMeta = Declared<JsonImageAnswer['data'], 'image'> & {
   /** With `cache` in the body: HIT when served from the cache (no credit charged), MISS when rendered. */
   cache?: 'HIT' | 'MISS';
 };
+
+/** What `readPage` returns: the page's main content, its metadata (unless `metadata: false`) and the answer's other fields. */
+export interface PageContent {
+  content: string;
+  metadata?: ImageMeta['metadata'];
+  meta: ImageMeta;
+}
 
 export interface ImageWithMeta {
   image: Uint8Array;

@@ -63,6 +63,7 @@ describe('the stdio MCP server (renderapi mcp)', () => {
           'render_code',
           'render_html',
           'render_screenshot',
+          'read_page',
           'render_svg',
         ].sort(),
       );

@@ -36,9 +36,15 @@ const CARD_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="10
   <text x="110" y="50" font-size="12" data-variable="title">Hello</text>
 </svg>`;
 
+const ARTICLE = `<!doctype html><html lang="en"><head><title>SDK notes</title><meta name="description" content="Read by the SDK"></head>
+<body><nav>Menu links</nav><article><h1>SDK notes</h1><p>A paragraph long enough to be the main content of the page, read by the
+SDK's readPage as markdown, with a few more words so that it clearly outweighs the menu around it.</p><ul><li>One</li><li>Two</li></ul></article></body></html>`;
+
 beforeAll(async () => {
-  site = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<body style="margin:0;background:#0000ff">site</body>'),
+  site = createServer((req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(req.url === '/article' ? ARTICLE : '<body style="margin:0;background:#0000ff">site</body>'),
   );
   await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
   const port = (site.address() as AddressInfo).port;
@@ -144,6 +150,18 @@ describe('render methods against the real stack', () => {
     const image = png(await render.screenshot({ url: `${siteOrigin}/`, width: 400, height: 300 }));
     expect([image.width, image.height]).toEqual([400, 300]);
     expect(near(image.pixel(200, 150), [0, 0, 255, 255])).toBe(true);
+  });
+
+  it('readPage → the page’s main content as markdown with its metadata; text on request', async () => {
+    const page = await render.readPage({ url: `${siteOrigin}/article` });
+    expect(page.content).toMatch(/^# SDK notes\n/);
+    expect(page.content).toMatch(/^- +One\n- +Two$/m);
+    expect(page.content).not.toContain('Menu links');
+    expect(page.metadata).toMatchObject({ title: 'SDK notes', description: 'Read by the SDK', language: 'en', httpStatus: 200 });
+    expect(page.meta.mimeType).toBe('text/markdown; charset=utf-8');
+    const text = await render.readPage({ url: `${siteOrigin}/article`, format: 'text', metadata: false });
+    expect(text.content).toContain('One\nTwo');
+    expect(text.metadata).toBeUndefined();
   });
 
   it('template → PNG with the variables applied, billed to the key’s account', async () => {

@@ -20,6 +20,7 @@ const TOOLS = [
   'render_chart',
   'render_code',
   'render_screenshot',
+  'read_page',
   'list_templates',
   'generate_template_image',
 ];

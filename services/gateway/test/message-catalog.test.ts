@@ -125,6 +125,7 @@ const PINNED: Record<string, string[]> = {
   highchartsExport: ['noChart', 'type', 'constr', 'filename'],
   apiKeys: ['nameRequired', 'nameTooLong', 'scopeInvalid', 'expiresAtInvalid', 'tooMany', 'notFound', 'keyIdInvalid', 'scopeTooNarrow'],
   video: ['scenario', 'durationRange', 'durationType', 'fpsRange', 'fpsType', 'tooLarge', 'notForImages', 'elementCapture', 'transparent'],
+  pageContent: ['metadataNeedsJson', 'contentNoSelector'],
 };
 
 describe('the message catalog (packages/contracts)', () => {

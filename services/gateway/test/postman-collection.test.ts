@@ -64,6 +64,7 @@ describe('Postman collections generated from the OpenAPI document', () => {
     expect(names.filter((name) => name.endsWith(')')).sort()).toEqual([
       'DELETE /api/template/{id} (the copy)',
       'POST /api/html-to-img/convert (PDF)',
+      'POST /api/screenshot/convert (Markdown)',
       'POST /api/screenshot/convert (PDF)',
       'POST /api/screenshot/convert (Video)',
       'POST /api/template/generate (your template)',

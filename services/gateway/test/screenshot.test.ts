@@ -178,7 +178,10 @@ describe('screenshot input validation', () => {
     [{ url: 'http://' }, 'Please enter a valid URL (including http:// or https://)'],
 
     [{ url: 'https://example.com', deviceType: 'watch' }, 'deviceType must be one of: desktop, mobile, tablet'],
-    [{ url: 'https://example.com', format: 'bmp' }, 'format must be one of: png, jpeg, webp, avif, pdf, mp4, webm, gif'],
+    [
+      { url: 'https://example.com', format: 'bmp' },
+      'format must be one of: png, jpeg, webp, avif, pdf, mp4, webm, gif, markdown, html, text',
+    ],
     [{ url: 'https://example.com', delay: 10_001 }, 'delay must be between 0 and 10000 ms'],
     [{ url: 'https://example.com', delay: -1 }, 'delay must be between 0 and 10000 ms'],
     [{ url: 'https://example.com', language: 'xx-XX' }, expect.stringMatching(/^language must be one of: en-US, en-GB, fr-FR/)],

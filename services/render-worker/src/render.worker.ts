@@ -163,6 +163,7 @@ async function processJob(deps: JobDeps, kind: RenderKind, job: Job<RenderJobDat
     width: image.width,
     height: image.height,
     ...(image.warnings?.length ? { warnings: image.warnings } : {}),
+    ...(image.metadata ? { metadata: image.metadata } : {}),
     size: image.bytes.length,
     renderMs: Date.now() - startedAt,
     queueMs: Math.max(0, startedAt - job.timestamp),

@@ -1,4 +1,4 @@
-import type { AsyncRenderAccepted, AsyncRenderView, ImageJsonResponse, RenderWarning } from '@render/contracts';
+import type { AsyncRenderAccepted, AsyncRenderView, ImageJsonResponse, PageMetadata, RenderWarning } from '@render/contracts';
 import { AsyncRenderHeads, type RenderHeads } from '@render/contracts/route-heads';
 import { WebMessages } from '../i18n/message-ids.ts';
 import { ApiError, apiFetch } from './api-client.ts';
@@ -20,6 +20,10 @@ export interface RenderedImage {
   totalMs: number;
   /** The render's diagnostics (failed or refused resources, console errors, missing glyphs…). */
   warnings: RenderWarning[];
+  /** A screenshot in format markdown, html or text: the page's main content. */
+  content?: string;
+  /** A screenshot with metadata: true: the page's title, description, tags, final URL and status. */
+  metadata?: PageMetadata;
 }
 
 /** The render calls a page can make (`RenderHeads`: html, svg, chart, code, screenshot, template). */
@@ -102,6 +106,8 @@ export async function renderedImage(response: Response, started: number): Promis
     renderMs: Number.isFinite(renderTime) && response.headers.has('x-render-time') ? renderTime : null,
     totalMs: Math.round(performance.now() - started),
     warnings: Array.isArray(data.warnings) ? data.warnings : [],
+    ...(typeof data.content === 'string' ? { content: data.content } : {}),
+    ...(data.metadata ? { metadata: data.metadata } : {}),
   };
 }
 

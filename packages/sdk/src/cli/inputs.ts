@@ -87,7 +87,7 @@ export function chartBody(config: unknown, library?: string, chartType?: string)
 }
 
 /** The output file's extension for a format (`jpeg` → jpg). */
-export const extensionOf = (format: string) => (format === 'jpeg' ? 'jpg' : format);
+export const extensionOf = (format: string) => ({ jpeg: 'jpg', markdown: 'md', text: 'txt' })[format] ?? format;
 
 /** `name.png` next to nothing: the input's base name with the format's extension. */
 export function defaultOutputName(input: string, format: string): string {

@@ -101,6 +101,7 @@ ${SCREENSHOT_INTERACTION_HELP}
   --width <px> --height <px>, --format png|jpeg|webp|avif|pdf|mp4|webm|gif, --quality <1-100>, --scale <0.1-3>
   mp4, webm, gif               a video of the viewport (at most 1280×720): --set scenario=scroll|idle
                                --set duration=<1-30 s> --set fps=<1-30>; one credit per started 5 s
+  --format markdown|html|text  the page's main content as text instead of an image (e.g. -o page.md)
 ${RENDER_OPTIONS}
 Example: renderapi screenshot https://example.com --full-page --device mobile -o example.png
 Example: renderapi screenshot https://example.com --format mp4 --set duration=10 -o example.mp4
@@ -133,7 +134,7 @@ Prints your plan and the credits used and left in the rolling 30 days. Needs an 
 `,
   mcp: `Usage: renderapi mcp
 
-Runs the render tools (render_html, render_svg, render_chart, render_code, render_screenshot, list_templates,
+Runs the render tools (render_html, render_svg, render_chart, render_code, render_screenshot, read_page, list_templates,
 generate_template_image) as an MCP server over stdio, for Claude Desktop, IDEs and other MCP clients, which
 start it themselves. Needs an API key (each image billed like the API call). In the client's configuration:
   { "mcpServers": { "renderapi": { "command": "renderapi", "args": ["mcp"],

@@ -2,7 +2,10 @@ import {
   AppError,
   checkScreenshotCookies,
   checkScreenshotHeaders,
+  isPageContentFormat,
   maxCaptureHeight,
+  outputModeOf,
+  PageContentMessages,
   parseScreenshotUrl,
   resolvePdfOptions,
   type ScreenshotConvertBody,
@@ -68,7 +71,21 @@ export function screenshotPayload(body: ScreenshotConvertBody): ScreenshotRender
   pageOptions(body, payload, url);
   videoPayload(body, payload);
   interactionOptions(body, payload, url);
+  contentOptions(body, payload);
   return payload;
+}
+
+/**
+ * Pages for agents (contracts' page-content.ts): the text formats read the whole page, so selector and clip
+ * are refused with them; metadata only has a place in a JSON answer, so a binary one with it is refused
+ * rather than silently dropping what was asked for.
+ */
+function contentOptions(body: ScreenshotConvertBody, payload: ScreenshotRenderPayload): void {
+  if (isPageContentFormat(body.format) && (body.selector !== undefined || body.clip !== undefined))
+    throw new AppError('VALIDATION_ERROR', PageContentMessages.contentNoSelector);
+  if (body.metadata !== true) return;
+  if (outputModeOf(body) !== 'json') throw new AppError('VALIDATION_ERROR', PageContentMessages.metadataNeedsJson);
+  payload.metadata = true;
 }
 
 /** headers, cookies, userAgent, clip, css and js: checked here so every bad value is a 400 before queueing. */

@@ -204,6 +204,14 @@ export const API_EXAMPLES: ApiExample[] = [
     body: { url: '{{screenshotUrl}}', format: 'mp4', scenario: 'scroll', duration: 2, fps: 15, width: 640, height: 360 },
     expect: 200,
   },
+  {
+    method: 'POST',
+    path: '/api/screenshot/convert',
+    name: 'Markdown',
+    // The page's main content as markdown, with its metadata (pages for agents).
+    body: { url: '{{screenshotUrl}}', format: 'markdown', metadata: true, outputType: 'json' },
+    expect: 200,
+  },
   // Reading and generating use a public template (the starters every deployment seeds), so nothing of
   // the account's own is needed or touched.
   {

@@ -50,7 +50,15 @@ export class ImageCache {
     // An entry written by another version of the gateway may not fit: it is a miss, and gets rewritten.
     const parsed: unknown = JSON.parse(meta.toString('utf8'));
     return metaShape.Check(parsed)
-      ? { format: parsed.format, mimeType: parsed.mimeType, width: parsed.width, height: parsed.height, warnings: parsed.warnings, bytes }
+      ? {
+          format: parsed.format,
+          mimeType: parsed.mimeType,
+          width: parsed.width,
+          height: parsed.height,
+          warnings: parsed.warnings,
+          ...(parsed.metadata ? { metadata: parsed.metadata } : {}),
+          bytes,
+        }
       : undefined;
   }
 

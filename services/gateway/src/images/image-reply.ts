@@ -1,4 +1,4 @@
-import { AppError, ErrorResponse, fileExtension, ImageJsonResponse, MimeTypes, RenderLimits } from '@render/contracts';
+import { AppError, ErrorResponse, fileExtension, ImageJsonResponse, isPageContentFormat, MimeTypes, RenderLimits } from '@render/contracts';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
@@ -108,7 +108,8 @@ export const SVG_SECURITY_HEADERS = {
 
 /** Sets `SVG_SECURITY_HEADERS` (over the app-wide CSP) when the answer is, or revalidates, an SVG image. */
 export function secureSvgReply(reply: FastifyReply, format: string): FastifyReply {
-  return format === 'svg' ? reply.headers(SVG_SECURITY_HEADERS) : reply;
+  // A page's content as HTML (format html) is the page's markup, as untrusted as a user's SVG.
+  return format === 'svg' || format === 'html' ? reply.headers(SVG_SECURITY_HEADERS) : reply;
 }
 
 /**
@@ -132,11 +133,14 @@ export function sendImage(reply: FastifyReply, outcome: RenderOutcome, output: '
         height: meta.height,
         size: meta.size,
         warnings,
+        ...(isPageContentFormat(meta.format) ? { content: image.toString('utf8') } : {}),
+        ...(meta.metadata ? { metadata: meta.metadata } : {}),
       },
     });
   }
+  const name = isPageContentFormat(meta.format) ? 'page' : 'image';
   return secureSvgReply(reply, meta.format)
     .type(meta.mimeType)
-    .header('Content-Disposition', `inline; filename="image.${fileExtension(meta.format)}"`)
+    .header('Content-Disposition', `inline; filename="${name}.${fileExtension(meta.format)}"`)
     .send(image);
 }

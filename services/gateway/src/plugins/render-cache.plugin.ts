@@ -68,8 +68,9 @@ async function renderCachePlugin(app: FastifyInstance, opts: RenderCacheOptions)
     images.get(key).then(
       (hit) => {
         if (!hit) return undefined;
-        const { bytes, format, mimeType, width, height, warnings } = hit;
-        return { image: bytes, meta: { format, mimeType, width, height, warnings, size: bytes.length, renderMs: 0, queueMs: 0 } };
+        const { bytes, format, mimeType, width, height, warnings, metadata } = hit;
+        const meta = { format, mimeType, width, height, warnings, size: bytes.length, renderMs: 0, queueMs: 0 };
+        return { image: bytes, meta: metadata ? { ...meta, metadata } : meta };
       },
       () => undefined,
     );
@@ -94,7 +95,15 @@ async function renderCachePlugin(app: FastifyInstance, opts: RenderCacheOptions)
         await images
           .set(
             key,
-            { bytes: image, format: meta.format, mimeType: meta.mimeType, width: meta.width, height: meta.height, warnings: meta.warnings },
+            {
+              bytes: image,
+              format: meta.format,
+              mimeType: meta.mimeType,
+              width: meta.width,
+              height: meta.height,
+              warnings: meta.warnings,
+              ...(meta.metadata ? { metadata: meta.metadata } : {}),
+            },
             seconds,
           )
           .catch((err: Error) => app.log.warn({ err: err.message }, 'render not cached'));

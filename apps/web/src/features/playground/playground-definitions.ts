@@ -8,6 +8,7 @@ import {
   CodeLimits,
   CodeWindowStyles,
   HtmlConvertBody,
+  isPageContentFormat,
   PageOutputFormats,
   PdfDefaults,
   PdfPageSizeNames,
@@ -15,8 +16,8 @@ import {
   RenderDefaults,
   ScreenshotConvertBody,
   ScreenshotDevices,
+  ScreenshotFormats,
   ScreenshotLanguages,
-  ScreenshotOutputFormats,
   ScreenshotWaitUntil,
   SvgConvertBody,
   SvgOutputFormats,
@@ -102,7 +103,7 @@ const optimize: FieldDef = { name: 'optimize', kind: 'checkbox', group: 'advance
 /** The PDF page options (HTML and screenshot), shown when the format is pdf; `margin` is one length for all four sides. */
 const isPdf = (values: Values) => values.format === 'pdf';
 /** Screenshot fields that only images have (a PDF prints the whole page; the API refuses selector with pdf). */
-const isImage = (values: Values) => !isPdf(values) && !isVideo(values);
+const isImage = (values: Values) => !isPdf(values) && !isVideo(values) && !isPageContentFormat(String(values.format));
 const pdfFields: FieldDef[] = [
   { name: 'pageSize', kind: 'select', group: 'size', options: oneOf(PdfPageSizeNames), visible: isPdf },
   { name: 'landscape', kind: 'checkbox', group: 'size', visible: isPdf },
@@ -490,7 +491,9 @@ const screenshot: PlaygroundDefinition = {
     { name: 'deviceType', kind: 'select', group: 'content', options: oneOf(['desktop', 'mobile', 'tablet']), translateOptions: true },
     { name: 'fullPage', kind: 'checkbox', group: 'content', visible: isImage },
     { name: 'fullPageScroll', kind: 'checkbox', group: 'content', visible: (values) => isImage(values) && values.fullPage === true },
-    format(ScreenshotOutputFormats),
+    // markdown, html and text: the page's main content instead of an image (the result panel shows the text).
+    format(ScreenshotFormats),
+    { name: 'metadata', kind: 'checkbox', group: 'content' },
     ...pdfFields,
     ...videoFields,
     size('width'),
@@ -534,6 +537,7 @@ const screenshot: PlaygroundDefinition = {
     fullPage: false,
     fullPageScroll: true,
     format: 'png',
+    metadata: false,
     ...pdfDefaults,
     ...videoDefaults,
     width: String(ScreenshotDevices.desktop.width),

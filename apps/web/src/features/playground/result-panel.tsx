@@ -62,6 +62,17 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
               </a>
             )}
           </div>
+        ) : image?.content !== undefined ? (
+          // The page's text as text: an html result is shown as its source, never rendered here.
+          <figure className="w-full">
+            <figcaption className="sr-only">{t('result.contentLabel')}</figcaption>
+            <pre
+              className="max-h-[36rem] w-full overflow-auto whitespace-pre-wrap break-words rounded bg-white p-3 text-left font-mono text-xs text-zinc-800 shadow-sm"
+              data-testid="result-content"
+            >
+              {image.content}
+            </pre>
+          </figure>
         ) : image?.mimeType.startsWith('video/') ? (
           // A screenshot recorded as mp4 or webm (a gif is an image): played in a loop, muted (it has no sound).
           <video
@@ -96,6 +107,14 @@ export function ResultPanel({ image, busy, fileBase }: { image: RenderedImage | 
           </div>
         )}
       </div>
+      {image?.metadata && (
+        <figure className="border-t border-zinc-200 bg-zinc-50 px-4 py-3">
+          <figcaption className="text-xs font-semibold text-zinc-700">{t('result.metadataLabel')}</figcaption>
+          <pre className="mt-1 max-h-64 overflow-auto font-mono text-xs text-zinc-800" data-testid="result-metadata">
+            {JSON.stringify(image.metadata, null, 2)}
+          </pre>
+        </figure>
+      )}
       {image && image.warnings.length > 0 && <WarningList warnings={image.warnings} />}
       {image && (
         <div className="sticky bottom-0 flex flex-wrap gap-2 border-t border-zinc-200 bg-white px-4 py-3">

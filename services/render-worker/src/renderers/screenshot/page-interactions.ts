@@ -126,8 +126,8 @@ export class PageInteractions {
   };
 
   /** failOnHttpStatus: fails when the page's own answer has one of the listed statuses. */
-  assertStatus(status: number | undefined): void {
-    if (status !== undefined && this.p.failOnHttpStatus?.includes(status))
+  assertStatus(status: number | null): void {
+    if (status !== null && this.p.failOnHttpStatus?.includes(status))
       throw failure(`the page answered HTTP ${status}, which failOnHttpStatus lists`);
   }
 
@@ -140,7 +140,7 @@ export class PageInteractions {
   }
 
   /** After the page has loaded (and css, js): hide, click in order, scroll. `session` is the job's own. */
-  async interact(session: CDPSession, status: number | undefined): Promise<void> {
+  async interact(session: CDPSession, status: number | null): Promise<void> {
     this.assertStatus(status);
     this.assertNoConsoleError();
     if (this.p.hideSelectors?.length) await this.hide(session);
@@ -149,7 +149,7 @@ export class PageInteractions {
   }
 
   /** Just before the capture: the checks again (a page script may have navigated, or failed late), the hiding again for a new document. */
-  async beforeCapture(session: CDPSession, status: number | undefined): Promise<void> {
+  async beforeCapture(session: CDPSession, status: number | null): Promise<void> {
     this.assertStatus(status);
     this.assertNoConsoleError();
     if (this.p.hideSelectors?.length) await this.hide(session);

@@ -21,9 +21,9 @@ export class MainDocument {
     page.on('requestfailed', this.onRequestFailed);
   }
 
-  /** The HTTP status of what the top frame shows (its last document's answer), if it answered. */
-  get status(): number | undefined {
-    return this.response?.status();
+  /** The HTTP status of the top frame's latest document; null before one answered. */
+  get status(): number | null {
+    return this.response?.status() ?? null;
   }
 
   dispose(): void {

@@ -1,4 +1,5 @@
 import {
+  isPageContentFormat,
   isVideoFormat,
   MimeTypes,
   maxCaptureHeight,
@@ -24,6 +25,7 @@ import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture, jobFullPag
 import { imageSize } from './image-size.ts';
 import { revealLazyContent } from './lazy-content.ts';
 import { selectorNotFound, withoutMissingSelector } from './optional-selectors.ts';
+import { readPageContent, readPageMetadata } from './page-content.ts';
 import { PageInteractions } from './page-interactions.ts';
 import { failure, MainDocument } from './page-navigation.ts';
 import { type PreparedPage, takePrepared } from './prepared-page.ts';
@@ -48,7 +50,11 @@ export const renderScreenshot: Renderer<ScreenshotRenderPayload, ScreenshotConte
   const times = new StepTimes();
   try {
     const video = videoSettings(payload);
-    const plan = payload.format === 'pdf' || isVideoFormat(payload.format) ? undefined : planEncoding(payload.format, payload);
+    // No image to encode for a PDF, a video or the page's content (page-content.ts).
+    const plan =
+      payload.format === 'pdf' || isVideoFormat(payload.format) || isPageContentFormat(payload.format)
+        ? undefined
+        : planEncoding(payload.format, payload);
     // A video is recorded once the page is ready: the page is held for its duration and the encoding too.
     const record: Recorder | undefined = video
       ? (session, device) => recordPage(session, video, device.viewport, ctx.video ?? DefaultVideoSettings)
@@ -141,7 +147,14 @@ async function capture(
     // The fonts and glyphs of the page as captured, asked alongside the capture rather than after it: the
     // document is the same, and the job no longer waits for the two one after the other (~5 ms).
     const fonts = checkPageFonts(pageEvaluator(page), diagnostics).catch(() => undefined);
-    const image = await (record ? record(session, device) : plan ? shoot(page, session, target, device, plan, limits) : printPage(page, p));
+    const image = await (record
+      ? record(session, device)
+      : plan
+        ? shoot(page, session, target, device, plan, limits)
+        : isPageContentFormat(p.format)
+          ? readPageContent(session, p.format)
+          : printPage(page, p));
+    if (p.metadata) image.metadata = await readPageMetadata(session, { finalUrl: page.url(), httpStatus: document.status });
     await fonts;
     times.mark('capture');
     return image;
