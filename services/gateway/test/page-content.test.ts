@@ -139,7 +139,7 @@ describe('screenshot formats markdown, html and text', () => {
     const unknown = await read({ format: 'docx' });
     expect(unknown.status).toBe(400);
     expect((await unknown.json()) as { message: string }).toMatchObject({
-      message: 'format must be one of: png, jpeg, webp, avif, pdf, markdown, html, text',
+      message: 'format must be one of: png, jpeg, webp, avif, pdf, mp4, webm, gif, markdown, html, text',
     });
     expect(await creditsUsed(stack.gateway.url, user.token)).toBe(before);
   });
