@@ -10,6 +10,7 @@ import { ProblemMessages } from './errors.ts';
 import { HighchartsExportMessages } from './highcharts-export.ts';
 import { IdempotencyMessages } from './idempotency.ts';
 import { HtmlConvertBody, SvgConvertBody } from './render.ts';
+import { RenderLinkMessages } from './render-link.ts';
 import type { FieldMessages } from './schema-helpers.ts';
 import { ScreenshotConvertBody, ScreenshotUrlMessages } from './screenshot.ts';
 import { TemplateMessages } from './template.ts';
@@ -79,6 +80,7 @@ export const MessageGroups = {
   webhook: WebhookMessages,
   idempotency: IdempotencyMessages,
   highchartsExport: sentences(HighchartsExportMessages),
+  renderLink: RenderLinkMessages,
 } as const;
 
 type Groups = typeof MessageGroups;

@@ -58,6 +58,7 @@ export const AccountHeads = heads('account', {
   cancelSubscription: { method: 'POST', url: '/api/auth/cancel-subscription', access: 'session' },
   reactivateSubscription: { method: 'POST', url: '/api/auth/reactivate-subscription', access: 'session' },
   paymentInfo: { method: 'GET', url: '/api/auth/payment-info', access: 'session' },
+  renderLinkSettings: { method: 'PUT', url: '/api/auth/render-links', access: 'session' },
   stripeWebhook: { method: 'POST', url: '/api/auth/stripe/webhook', access: 'public' },
   adminStats: { method: 'GET', url: '/api/admin/stats', access: 'admin' },
 });
@@ -91,6 +92,7 @@ export const RenderHeads = heads('render', {
   codeLanguages: { method: 'GET', url: '/api/code-to-img/languages', access: 'public' },
   template: { method: 'POST', url: '/api/template/generate', access: 'signedIn' },
   templateImage: { method: 'GET', url: '/api/template/:id/image', access: 'public' },
+  renderLink: { method: 'GET', url: '/api/render/:kind', access: 'public' },
 });
 
 export const AsyncRenderHeads = heads('asyncRender', {

@@ -35,6 +35,7 @@ import quickChartShortUrlsRoutes from './routes/quickchart-short-urls.routes.ts'
 import rendersRoutes from './routes/renders.routes.ts';
 import templateRoutes from './routes/template.routes.ts';
 import templateImageRoutes from './routes/template-image.routes.ts';
+import renderLinkRoutes from './routes/render-link.routes.ts';
 import { telemetryOrigins, webAppConfig } from './web-app/web-telemetry.ts';
 import { parseWebhookPorts } from './webhooks/webhook-target.ts';
 
@@ -173,6 +174,7 @@ async function registerRoutes(fastify: FastifyInstance, config: GatewayConfig) {
   await fastify.register(quickChartShortUrlsRoutes);
   await fastify.register(highchartsExportRoutes, { allowCustomCode: config.HIGHCHARTS_CUSTOM_CODE === 'enable' });
   await fastify.register(templateRoutes);
+  await fastify.register(renderLinkRoutes);
   await fastify.register(templateImageRoutes, {
     cache: {
       prefix: config.QUEUE_PREFIX,

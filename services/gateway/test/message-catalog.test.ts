@@ -104,6 +104,7 @@ const PINNED: Record<string, string[]> = {
   webhook: ['invalid', 'tooLong', 'signedIn'],
   idempotency: ['format', 'reused', 'inUse'],
   highchartsExport: ['noChart', 'type', 'constr', 'filename'],
+  renderLink: ['kind', 'keyRequired', 'keyUnknown', 'signatureInvalid', 'signedOnly', 'ttl', 'repeated', 'notInLinks', 'signedOnlyType'],
 };
 
 describe('the message catalog (packages/contracts)', () => {

@@ -11,6 +11,7 @@ import * as creditLedgerLeased from './2026_11_24_000200_credit_ledger_leased.ts
 import * as webhookSecrets from './2026_11_25_000100_webhook_secrets.ts';
 import * as userLanguage from './2026_11_27_000100_user_language.ts';
 import * as chartShortUrls from './2026_11_29_000100_chart_short_urls.ts';
+import * as renderLinksSignedOnly from './2026_11_29_000200_render_links_signed_only.ts';
 
 // Listed statically rather than read from disk so migrations still resolve
 // under tsx, bundlers and anything else that does not keep the src tree around.
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_000100_webhook_secrets': webhookSecrets,
   '2026_11_27_000100_user_language': userLanguage,
   '2026_11_29_000100_chart_short_urls': chartShortUrls,
+  '2026_11_29_000200_render_links_signed_only': renderLinksSignedOnly,
 };

@@ -5,6 +5,7 @@ import {
   type CreditOutcome,
   type PlanRulesResponse,
   type RecentRenderKind,
+  RenderLinkMessages,
   type RouteContract,
   ServiceError,
   type SessionIdentity,
@@ -62,6 +63,11 @@ export interface AuthClient {
   sessionOwner(token: string, forRequest?: string): Promise<SessionIdentity['user'] | null>;
   /** The owner behind a signature made with their API key; null when it does not match. */
   signatureOwner(userId: string, message: string, signature: string, forRequest?: string): Promise<ApiKeyOwnerResponse | null>;
+  /**
+   * The owner of a render link's key (the SHA-256 of their API key): its `signature` checked, or its absence
+   * allowed by the account's setting; 401 for an unknown key, 403 for a wrong or missing signature.
+   */
+  renderLinkOwner(keyHash: string, message: string, signature: string | undefined, forRequest?: string): Promise<ApiKeyOwnerResponse>;
   /** Reserves one credit under `requestId`; 402 when the account's window is used up (its details say when one comes back). */
   reserveCredit(userId: string, requestId: string, facts: ReserveFacts, forRequest?: string): Promise<AccountReservation>;
   /** Charges or releases a reservation; rejects when the service did not confirm it. */
@@ -264,6 +270,18 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     return checkAnswer(res.json(), ownerAnswer, SERVICE);
   }
 
+  async function renderLinkOwner(keyHash: string, message: string, signature: string | undefined, forRequest?: string) {
+    const res = await post(AuthInternalRoutes.renderLinkOwner, { keyHash, message, ...(signature ? { signature } : {}) }, forRequest);
+    if (res.status === 200) return checkAnswer(res.json(), ownerAnswer, SERVICE);
+    if (res.status === 401) throw new AppError('UNAUTHORIZED', RenderLinkMessages.keyUnknown);
+    if (res.status === 403) {
+      const body = res.json();
+      const signedOnly = errorAnswer.Check(body) && body.message === RenderLinkMessages.signedOnly;
+      throw new AppError('FORBIDDEN', signedOnly ? RenderLinkMessages.signedOnly : RenderLinkMessages.signatureInvalid);
+    }
+    throw unavailable();
+  }
+
   async function reserve(userId: string, requestId: string, facts: ReserveFacts, forRequest?: string): Promise<AccountReservation> {
     return accountReservationOf(await reservationCall({ userId, requestId, ...facts }, forRequest));
   }
@@ -291,6 +309,7 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     reserveCreditForApiKey,
     sessionOwner,
     signatureOwner,
+    renderLinkOwner,
     reserveCredit: reserve,
     settleCredit: settle,
     chargeLater: (requestId, facts) => batches.chargeLater(requestId, facts),
