@@ -29,7 +29,7 @@ import {
 import { type HttpMethod, type PublicRoute, publicRouteOf, type RouteHead, type RouteSchema } from './route.ts';
 import { AsyncRenderHeads, CompatHeads, McpHeads, RenderHeads, SystemHeads } from './route-heads.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
-import { RenderLinkParams, RenderLinkQuery } from './render-link.ts';
+import { RenderLinkDescription, RenderLinkParams, RenderLinkQuery } from './render-link.ts';
 import { ScreenshotConvertBody } from './screenshot.ts';
 import { TemplateGenerateBody, TemplateIdParams, TemplateLimits } from './template.ts';
 import { AsyncRenderAccepted, AsyncRenderResponse, RenderIdParams, WebhookDeliveriesResponse } from './webhook.ts';
@@ -71,17 +71,6 @@ export const TemplateImageQuery = Type.Object(
     maxProperties: TemplateLimits.maxVariables + 3,
   },
 );
-
-const RENDER_LINK_DESCRIPTION =
-  'The query carries the body of the kind’s POST call (screenshot, chart, code, html or svg): a string field as it is, ' +
-  'any other field (number, boolean, object such as a chart config, array) as its JSON text; the decoded body is checked ' +
-  'against the same schema, with the same messages. `output`, `outputType`, `cache` and `webhook` do not apply. ' +
-  '`key` is the lowercase hex SHA-256 of the account’s API key (it names the key without revealing it). `sig` is the hex ' +
-  'HMAC-SHA256, keyed with the API key, of "/api/render/<kind>?<every other parameter (key and ttl included) sorted by name, ' +
-  'then value, each percent-encoded as encodeURIComponent does, joined with &>". A link without sig is accepted unless ' +
-  'the account requires signed links (PUT /api/auth/render-links). `ttl` (seconds, default and at most 86400) is how long ' +
-  'the image is cached: an identical link within it is answered from the cache (X-Cache: HIT) at no charge, and the answer’s ' +
-  'Cache-Control max-age is the same. HEAD checks the link and answers its headers without rendering or charging.';
 
 const templateErrors = { 403: ErrorResponse, 404: ErrorResponse };
 
@@ -147,10 +136,10 @@ export const RenderRoutes = {
   renderLink: imageRoute(RenderHeads.renderLink, PageOutputFormats, {
     tags: ['convert'],
     summary: 'Render link: any render kind from a URL (for <img> tags); cached for ttl, charged to the key’s owner once per miss',
-    description: RENDER_LINK_DESCRIPTION,
+    description: RenderLinkDescription,
     params: RenderLinkParams,
     querystring: RenderLinkQuery,
-    response: { 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse },
+    response: { 401: ErrorResponse, 403: ErrorResponse },
   }),
 };
 

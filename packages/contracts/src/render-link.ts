@@ -25,6 +25,18 @@ export const RenderLinkMessages = {
   signedOnlyType: 'signedOnly must be true or false',
 } as const;
 
+/** The route's description in the OpenAPI document (its French text is keyed by it). */
+export const RenderLinkDescription =
+  'The query carries the body of the kind’s POST call (screenshot, chart, code, html or svg): a string field as it is, ' +
+  'any other field (number, boolean, object such as a chart config, array) as its JSON text; the decoded body is checked ' +
+  'against the same schema, with the same messages. `output`, `outputType`, `cache` and `webhook` do not apply. ' +
+  '`key` is the lowercase hex SHA-256 of the account’s API key (it names the key without revealing it). `sig` is the hex ' +
+  'HMAC-SHA256, keyed with the API key, of "/api/render/<kind>?<every other parameter (key and ttl included) sorted by name, ' +
+  'then value, each percent-encoded as encodeURIComponent does, joined with &>". A link without sig is accepted unless ' +
+  'the account requires signed links (PUT /api/auth/render-links). `ttl` (seconds, default and at most 86400) is how long ' +
+  'the image is cached: an identical link within it is answered from the cache (X-Cache: HIT) at no charge, and the answer’s ' +
+  'Cache-Control max-age is the same. HEAD checks the link and answers its headers without rendering or charging.';
+
 export const RenderLinkParams = Type.Object({
   kind: withMessages(StringEnum(RENDER_LINK_KINDS, { description: 'The render kind: the POST call whose body the query carries' }), {
     type: RenderLinkMessages.kind,
