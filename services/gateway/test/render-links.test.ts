@@ -169,3 +169,19 @@ describe('render links', () => {
     expect((await get(wrong.href, 'HEAD')).res.status).toBe(403);
   });
 });
+
+describe('HEAD on GET /chart', () => {
+  it('checks the parameters and answers the content type without rendering or charging', async () => {
+    const user = await verifiedUser(auth);
+    const chart = encodeURIComponent(JSON.stringify({ type: 'bar', data: { labels: ['a'], datasets: [{ data: [1] }] } }));
+    const head = await fetch(`${gateway.url}/chart?c=${chart}&key=${user.apiKey}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('image/png');
+    expect((await fetch(`${gateway.url}/chart?c=${chart}&f=nope&key=${user.apiKey}`, { method: 'HEAD' })).status).toBe(400);
+
+    expect(await creditsUsed(gateway.url, user.token)).toBe(0);
+    // The same GET renders and charges: the HEADs above were not skipped by a broken key.
+    expect((await fetch(`${gateway.url}/chart?c=${chart}&key=${user.apiKey}`)).status).toBe(200);
+    expect(await creditsUsed(gateway.url, user.token)).toBe(1);
+  });
+});
