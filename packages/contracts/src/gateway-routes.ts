@@ -26,10 +26,10 @@ import {
   SvgConvertBody,
   SvgOutputFormats,
 } from './render.ts';
+import { RenderLinkDescription, RenderLinkParams, RenderLinkQuery } from './render-link.ts';
 import { type HttpMethod, type PublicRoute, publicRouteOf, type RouteHead, type RouteSchema } from './route.ts';
 import { AsyncRenderHeads, CompatHeads, McpHeads, RenderHeads, SystemHeads } from './route-heads.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
-import { RenderLinkDescription, RenderLinkParams, RenderLinkQuery } from './render-link.ts';
 import { ScreenshotConvertBody } from './screenshot.ts';
 import { TemplateGenerateBody, TemplateIdParams, TemplateLimits } from './template.ts';
 import { AsyncRenderAccepted, AsyncRenderResponse, RenderIdParams, WebhookDeliveriesResponse } from './webhook.ts';

@@ -20,7 +20,8 @@ export const RenderLinkTextsFr: Readonly<Record<string, string>> = {
   'Hex HMAC-SHA256, keyed with the API key, of "/api/render/<kind>?<every other parameter sorted by name, percent-encoded, joined with &>"':
     'HMAC-SHA256 hexadécimal, fait avec la clé API, de "/api/render/<kind>?<tous les autres paramètres triés par nom, encodés en pourcentage, joints par &>"',
   'The render kind: the POST call whose body the query carries': 'Le type de rendu : l’appel POST dont la requête porte le corps',
-  'Render links without sig are refused (PUT /api/auth/render-links)': 'Les liens de rendu sans sig sont refusés (PUT /api/auth/render-links)',
+  'Render links without sig are refused (PUT /api/auth/render-links)':
+    'Les liens de rendu sans sig sont refusés (PUT /api/auth/render-links)',
   'Whether every render link (GET /api/render/{kind}) must be signed': 'Si chaque lien de rendu (GET /api/render/{kind}) doit être signé',
   'With signedOnly true, a render link carrying only key (no sig) is refused with 403.':
     'Avec signedOnly à true, un lien de rendu qui ne porte que key (sans sig) est refusé avec 403.',

@@ -50,10 +50,11 @@ export const RenderLinkParams = Type.Object({
  */
 export const RenderLinkQuery = Type.Object(
   {
-    key: withMessages(
-      Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'The lowercase hex SHA-256 of the account’s API key' }),
-      { required: RenderLinkMessages.keyRequired, type: RenderLinkMessages.keyRequired, format: RenderLinkMessages.keyRequired },
-    ),
+    key: withMessages(Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'The lowercase hex SHA-256 of the account’s API key' }), {
+      required: RenderLinkMessages.keyRequired,
+      type: RenderLinkMessages.keyRequired,
+      format: RenderLinkMessages.keyRequired,
+    }),
     ttl: Type.Optional(
       withMessages(
         Type.String({
@@ -67,7 +68,8 @@ export const RenderLinkQuery = Type.Object(
       withMessages(
         Type.String({
           pattern: '^[0-9a-fA-F]{64}$',
-          description: 'Hex HMAC-SHA256, keyed with the API key, of "/api/render/<kind>?<every other parameter sorted by name, percent-encoded, joined with &>"',
+          description:
+            'Hex HMAC-SHA256, keyed with the API key, of "/api/render/<kind>?<every other parameter sorted by name, percent-encoded, joined with &>"',
         }),
         { type: RenderLinkMessages.signatureInvalid, format: RenderLinkMessages.signatureInvalid },
       ),

@@ -54,14 +54,16 @@ export interface SignRenderUrlInput {
  * own browser: the API key must not be shipped to other people's browsers.
  */
 export async function signRenderUrl(input: SignRenderUrlInput): Promise<string> {
-  if (!(RENDER_LINK_KINDS as readonly string[]).includes(input.kind)) throw new TypeError(`kind must be one of ${RENDER_LINK_KINDS.join(', ')}`);
+  if (!(RENDER_LINK_KINDS as readonly string[]).includes(input.kind))
+    throw new TypeError(`kind must be one of ${RENDER_LINK_KINDS.join(', ')}`);
   if (!input.apiKey) throw new TypeError('apiKey is required to make a render link (the account’s API key)');
   const pairs: Array<[string, string]> = Object.entries(input.body)
     .filter(([, value]) => value !== undefined)
     .map(([name, value]) => [name, encodeLinkValue(value)]);
   pairs.push([RENDER_LINK_PARAMS.key, await renderLinkKey(input.apiKey)]);
   if (input.ttl !== undefined) pairs.push([RENDER_LINK_PARAMS.ttl, String(input.ttl)]);
-  if (input.sign !== false) pairs.push([RENDER_LINK_PARAMS.sig, await hmacSha256Hex(input.apiKey, renderLinkSigningString(input.kind, pairs))]);
+  if (input.sign !== false)
+    pairs.push([RENDER_LINK_PARAMS.sig, await hmacSha256Hex(input.apiKey, renderLinkSigningString(input.kind, pairs))]);
   const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   return `${input.baseUrl.replace(/\/+$/, '')}${routePath(RenderHeads.renderLink.url, { kind: input.kind })}?${query}`;
 }

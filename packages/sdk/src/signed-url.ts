@@ -36,7 +36,6 @@ export const templateImageSigningString: (templateId: string, params: Iterable<[
 
 export const signTemplateUrl: (input: SignTemplateUrlInput) => Promise<string> = contractsSignTemplateUrl;
 
-
 /**
  * Render links (`GET /api/render/{kind}?<body fields>&key=…&ttl=…&sig=…`): the image of any render kind from a
  * URL, for `<img src>`. The query carries the POST body's fields (strings as they are, anything else as

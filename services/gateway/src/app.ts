@@ -32,10 +32,10 @@ import mcpRoutes from './routes/mcp.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
 import quickChartRoutes from './routes/quickchart.routes.ts';
 import quickChartShortUrlsRoutes from './routes/quickchart-short-urls.routes.ts';
+import renderLinkRoutes from './routes/render-link.routes.ts';
 import rendersRoutes from './routes/renders.routes.ts';
 import templateRoutes from './routes/template.routes.ts';
 import templateImageRoutes from './routes/template-image.routes.ts';
-import renderLinkRoutes from './routes/render-link.routes.ts';
 import { telemetryOrigins, webAppConfig } from './web-app/web-telemetry.ts';
 import { parseWebhookPorts } from './webhooks/webhook-target.ts';
 

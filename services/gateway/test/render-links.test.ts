@@ -18,7 +18,9 @@ let pages: Server;
 let pageOrigin: string;
 
 beforeAll(async () => {
-  pages = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<body style="margin:0;background:#00ff00"></body>'));
+  pages = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<body style="margin:0;background:#00ff00"></body>'),
+  );
   await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
   const { port } = pages.address() as AddressInfo;
   pageOrigin = `http://127.0.0.1:${port}`;
@@ -56,8 +58,11 @@ async function get(url: string, method = 'GET') {
 }
 
 const problem = (bytes: Buffer) => JSON.parse(bytes.toString()) as { message: string; messageId?: string };
-const link = (apiKey: string, kind: keyof ReturnType<typeof bodies>, extra: { ttl?: number; sign?: boolean; body?: Record<string, unknown> } = {}) =>
-  signRenderUrl({ baseUrl: gateway.url, apiKey, kind, body: extra.body ?? bodies()[kind], ttl: extra.ttl, sign: extra.sign });
+const link = (
+  apiKey: string,
+  kind: keyof ReturnType<typeof bodies>,
+  extra: { ttl?: number; sign?: boolean; body?: Record<string, unknown> } = {},
+) => signRenderUrl({ baseUrl: gateway.url, apiKey, kind, body: extra.body ?? bodies()[kind], ttl: extra.ttl, sign: extra.sign });
 
 describe('render links', () => {
   it('renders every kind from a signed link, charged once, then from the cache within its ttl at no charge', async () => {
@@ -89,7 +94,10 @@ describe('render links', () => {
     wrong.searchParams.set('sig', 'a'.repeat(64));
     const refused = await get(wrong.href);
     expect(refused.res.status).toBe(403);
-    expect(problem(refused.bytes)).toMatchObject({ message: RenderLinkMessages.signatureInvalid, messageId: 'renderLink.signatureInvalid' });
+    expect(problem(refused.bytes)).toMatchObject({
+      message: RenderLinkMessages.signatureInvalid,
+      messageId: 'renderLink.signatureInvalid',
+    });
 
     const tampered = new URL(url);
     tampered.searchParams.set('width', '61');

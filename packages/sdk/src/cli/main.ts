@@ -183,10 +183,7 @@ const OPTIONS = {
 type Values = ReturnType<typeof parse>['values'];
 const parse = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
 
-function number(
-  values: Values,
-  name: 'width' | 'height' | 'quality' | 'scale' | 'delay' | 'timeout' | 'retries' | 'concurrency' | 'ttl',
-) {
+function number(values: Values, name: 'width' | 'height' | 'quality' | 'scale' | 'delay' | 'timeout' | 'retries' | 'concurrency' | 'ttl') {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const value = Number(raw);
@@ -425,7 +422,8 @@ async function printLink(
   body: Record<string, unknown>,
   values: Values,
 ): Promise<number> {
-  if (kind === 'template') throw new UsageError('--link is for html, svg, chart, code and screenshot (templates have signed URLs of their own)');
+  if (kind === 'template')
+    throw new UsageError('--link is for html, svg, chart, code and screenshot (templates have signed URLs of their own)');
   if (!settings.apiKey) throw new UsageError(`--link needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
   const ttl = number(values, 'ttl');
   const url = await signRenderUrl({

@@ -86,5 +86,9 @@ export function decodeLinkBody(kind: RenderLinkKind, query: Record<string, strin
 export function checkLinkBody(request: FastifyRequest, kind: RenderLinkKind, body: Record<string, unknown>): void {
   const validate = request.compileValidationSchema(LinkBodySchemas[kind], 'body');
   if (validate(body)) return;
-  throw Object.assign(new Error('body validation failed'), { validation: validate.errors ?? [], validationContext: 'body', statusCode: 400 });
+  throw Object.assign(new Error('body validation failed'), {
+    validation: validate.errors ?? [],
+    validationContext: 'body',
+    statusCode: 400,
+  });
 }

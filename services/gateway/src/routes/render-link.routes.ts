@@ -45,7 +45,8 @@ const rawPairs = (request: FastifyRequest) => [...new URLSearchParams(request.ur
 
 function ttlOf(raw: string | undefined): number {
   const ttl = raw === undefined ? RenderLinkLimits.defaultTtlSeconds : Number(raw);
-  if (ttl < RenderLinkLimits.minTtlSeconds || ttl > RenderLinkLimits.maxTtlSeconds) throw new AppError('VALIDATION_ERROR', RenderLinkMessages.ttl);
+  if (ttl < RenderLinkLimits.minTtlSeconds || ttl > RenderLinkLimits.maxTtlSeconds)
+    throw new AppError('VALIDATION_ERROR', RenderLinkMessages.ttl);
   return ttl;
 }
 

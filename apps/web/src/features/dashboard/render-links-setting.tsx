@@ -2,8 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { errorText } from '../../lib/api-client.ts';
 import { useMessageText } from '../../i18n/use-message.ts';
+import { errorText } from '../../lib/api-client.ts';
 import { useSession, useSessionStore } from '../../lib/session/session.context.tsx';
 import { dashboardApi } from './dashboard-api.ts';
 
@@ -35,6 +35,7 @@ export function RenderLinksSetting() {
         id={id}
         type="checkbox"
         role="switch"
+        aria-checked={checked}
         data-testid="render-links-signed-only"
         className="mt-0.5 size-4 accent-zinc-900"
         checked={checked}
