@@ -102,6 +102,7 @@ export interface AuthClientOptions {
 
 const SERVICE = 'account service';
 const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits, planRules } = AuthInternalRoutes;
+const renderLinkOwnerRoute = AuthInternalRoutes.renderLinkOwner;
 // Compiled once: the checks run on every authenticated call.
 const ownerAnswer = Compile(verifyApiKey.schema.response[200]);
 const reservedAnswer = Compile(reserveCredit.schema.response[200]);
@@ -121,6 +122,18 @@ function paymentRequired(body: unknown): AppError {
       ? undefined
       : { limit: refusal.limit, remaining: 0, ...(refusal.resetsAt ? { resetsAt: refusal.resetsAt } : {}) };
   return new AppError('PAYMENT_REQUIRED', message, credits ? { credits } : undefined);
+}
+
+/** A render link's owner, or the 401 (unknown key) or 403 (wrong or missing sig) the link answers. */
+function renderLinkOwnerOf(res: InternalAnswer): ApiKeyOwnerResponse {
+  if (res.status === 200) return checkAnswer(res.json(), ownerAnswer, SERVICE);
+  if (res.status === 401) throw new AppError('UNAUTHORIZED', RenderLinkMessages.keyUnknown);
+  if (res.status === 403) {
+    const body = res.json();
+    const signedOnly = errorAnswer.Check(body) && body.message === RenderLinkMessages.signedOnly;
+    throw new AppError('FORBIDDEN', signedOnly ? RenderLinkMessages.signedOnly : RenderLinkMessages.signatureInvalid);
+  }
+  throw serviceUnavailable(SERVICE);
 }
 
 /** A key's reservation answer: the owner and credits left, the 402 the render answers, or null for an unknown key. */
@@ -270,18 +283,6 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     return checkAnswer(res.json(), ownerAnswer, SERVICE);
   }
 
-  async function renderLinkOwner(keyHash: string, message: string, signature: string | undefined, forRequest?: string) {
-    const res = await post(AuthInternalRoutes.renderLinkOwner, { keyHash, message, ...(signature ? { signature } : {}) }, forRequest);
-    if (res.status === 200) return checkAnswer(res.json(), ownerAnswer, SERVICE);
-    if (res.status === 401) throw new AppError('UNAUTHORIZED', RenderLinkMessages.keyUnknown);
-    if (res.status === 403) {
-      const body = res.json();
-      const signedOnly = errorAnswer.Check(body) && body.message === RenderLinkMessages.signedOnly;
-      throw new AppError('FORBIDDEN', signedOnly ? RenderLinkMessages.signedOnly : RenderLinkMessages.signatureInvalid);
-    }
-    throw unavailable();
-  }
-
   async function reserve(userId: string, requestId: string, facts: ReserveFacts, forRequest?: string): Promise<AccountReservation> {
     return accountReservationOf(await reservationCall({ userId, requestId, ...facts }, forRequest));
   }
@@ -309,7 +310,8 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     reserveCreditForApiKey,
     sessionOwner,
     signatureOwner,
-    renderLinkOwner,
+    renderLinkOwner: async (keyHash, message, signature, forRequest) =>
+      renderLinkOwnerOf(await post(renderLinkOwnerRoute, { keyHash, message, ...(signature ? { signature } : {}) }, forRequest)),
     reserveCredit: reserve,
     settleCredit: settle,
     chargeLater: (requestId, facts) => batches.chargeLater(requestId, facts),
