@@ -94,6 +94,8 @@ describe('render links', () => {
     wrong.searchParams.set('sig', 'a'.repeat(64));
     const refused = await get(wrong.href);
     expect(refused.res.status).toBe(403);
+    // A refusal is not kept by browsers or CDNs for the link's ttl.
+    expect(refused.res.headers.get('cache-control') ?? '').not.toContain('public');
     expect(problem(refused.bytes)).toMatchObject({
       message: RenderLinkMessages.signatureInvalid,
       messageId: 'renderLink.signatureInvalid',
@@ -113,6 +115,18 @@ describe('render links', () => {
     const answer = await get(unknown.href);
     expect(answer.res.status).toBe(401);
     expect(problem(answer.bytes).messageId).toBe('renderLink.keyUnknown');
+    expect(await creditsUsed(gateway.url, user.token)).toBe(0);
+  });
+
+  it('a render that fails answers its error, not kept by browsers or CDNs for the ttl, and charges nothing', async () => {
+    const user = await verifiedUser(auth);
+    // A port the worker's egress policy does not allow: the capture fails.
+    const failed = await get(
+      await link(user.apiKey, 'screenshot', { ttl: 600, body: { url: 'http://127.0.0.1:9/', width: 60, height: 50 } }),
+    );
+    expect(failed.res.status).toBeGreaterThanOrEqual(400);
+    expect(failed.res.status).toBeLessThan(500);
+    expect(failed.res.headers.get('cache-control') ?? '').not.toContain('max-age=600');
     expect(await creditsUsed(gateway.url, user.token)).toBe(0);
   });
 

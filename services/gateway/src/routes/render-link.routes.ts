@@ -51,6 +51,14 @@ function ttlOf(raw: string | undefined): number {
 }
 
 /**
+ * An image's headers, only once it is there (an error must not be kept by browsers and CDNs for the ttl): the
+ * link's ttl as max-age, and made for <img> tags on other sites, which the app-wide same-origin resource
+ * policy would block.
+ */
+const imageHeaders = (reply: FastifyReply, ttl: number) =>
+  reply.header('Cache-Control', `public, max-age=${ttl}`).header('Cross-Origin-Resource-Policy', 'cross-origin');
+
+/**
  * `GET /api/render/{kind}`: a render link, the image of any kind from a URL (for <img> tags on other sites).
  * The query is the kind's POST body, checked by its schema; the key's owner (the signature checked by the
  * account service, or its absence allowed by the account's setting) is charged once per cache miss, through
@@ -71,17 +79,16 @@ const renderLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const owner = await app.authClient.renderLinkOwner(key.toLowerCase(), signingString, sig, request.id);
     request.caller = accountOf(owner);
 
-    // Made for <img> tags on other sites: the app-wide same-origin resource policy would block those.
-    reply.header('Cache-Control', `public, max-age=${ttl}`).header('Cross-Origin-Resource-Policy', 'cross-origin');
     // A HEAD (link checkers, unfurlers) learns the link is good and what it answers, without a render or a charge.
     if (request.method === 'HEAD') {
+      imageHeaders(reply as FastifyReply, ttl);
       const format = (body.format as keyof typeof MimeTypes | undefined) ?? 'png';
       return (reply as FastifyReply).type(MimeTypes[format] ?? MimeTypes.png).send();
     }
     const render = () => app.credits.renderBilled(request, kind, payloadOf(kind, body), { endsWithClient: false });
     // The ttl is part of the entry: a link asking for 60 s never gets an image another link kept for a day.
     const { outcome, hit } = await app.renderCache.through(request, body, ttl, render, `ttl:${ttl}`);
-    return sendImage(reply.header('X-Cache', hit ? 'HIT' : 'MISS'), outcome, 'binary');
+    return sendImage(imageHeaders(reply as FastifyReply, ttl).header('X-Cache', hit ? 'HIT' : 'MISS'), outcome, 'binary');
   });
 };
 
