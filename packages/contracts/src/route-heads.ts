@@ -47,6 +47,7 @@ export const AccountHeads = heads('account', {
   refresh: { method: 'POST', url: '/api/auth/refresh', access: 'session' },
   forgotPassword: { method: 'POST', url: '/api/auth/forgot-password', access: 'public' },
   resetPassword: { method: 'POST', url: '/api/auth/reset-password', access: 'public' },
+  renderLinkSettings: { method: 'PUT', url: '/api/auth/render-links', access: 'session' },
   regenerateApiKey: { method: 'POST', url: '/api/auth/api-key/regenerate', access: 'session', idempotent: true },
   webhookSecret: { method: 'GET', url: '/api/auth/webhook-secret', access: 'signedIn' },
   rotateWebhookSecret: { method: 'POST', url: '/api/auth/webhook-secret/rotate', access: 'session' },
@@ -58,7 +59,6 @@ export const AccountHeads = heads('account', {
   cancelSubscription: { method: 'POST', url: '/api/auth/cancel-subscription', access: 'session' },
   reactivateSubscription: { method: 'POST', url: '/api/auth/reactivate-subscription', access: 'session' },
   paymentInfo: { method: 'GET', url: '/api/auth/payment-info', access: 'session' },
-  renderLinkSettings: { method: 'PUT', url: '/api/auth/render-links', access: 'session' },
   stripeWebhook: { method: 'POST', url: '/api/auth/stripe/webhook', access: 'public' },
   adminStats: { method: 'GET', url: '/api/admin/stats', access: 'admin' },
 });
