@@ -29,6 +29,7 @@ import {
 } from './auth.ts';
 import { CancelResponse, PaymentInfoResponse, PortalResponse, UpgradeBody, UpgradeResponse, WebhookResponse } from './billing.ts';
 import { ErrorResponse } from './render.ts';
+import { RenderLinkSettingsBody } from './render-link.ts';
 import { publicRouteOf } from './route.ts';
 import { AccountHeads } from './route-heads.ts';
 import { RecentRendersQuery, RecentRendersResponse, UsageDailyResponse, UsageKeyQuery, UsageResponse } from './usage.ts';
@@ -123,6 +124,13 @@ export const AccountRoutes = {
       ...bodyErrors('Weak or mismatched password, an invalid or expired link, or an invalid body'),
       ...unavailable,
     },
+  }),
+  renderLinkSettings: publicRouteOf(AccountHeads.renderLinkSettings, {
+    tags: auth,
+    summary: 'Whether every render link (GET /api/render/{kind}) must be signed',
+    description: 'With signedOnly true, a render link carrying only key (no sig) is refused with 403.',
+    body: RenderLinkSettingsBody,
+    response: { 200: MeResponse, ...bodyErrors(), ...signedOut, ...sessionRequired, ...unavailable },
   }),
   regenerateApiKey: publicRouteOf(AccountHeads.regenerateApiKey, {
     tags: auth,

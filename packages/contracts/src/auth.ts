@@ -186,6 +186,7 @@ export const UserView = Type.Object({
   apiKey: Type.Union([Type.String(), Type.Null()]),
   plan: StringEnum(['free', 'pro'] as const),
   language: StringEnum(LANGUAGES, { description: "The language of the account's e-mails" }),
+  renderLinksSignedOnly: Type.Boolean({ description: 'Render links without sig are refused (PUT /api/auth/render-links)' }),
 });
 export type UserView = Static<typeof UserView>;
 

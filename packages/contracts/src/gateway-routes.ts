@@ -26,6 +26,7 @@ import {
   SvgConvertBody,
   SvgOutputFormats,
 } from './render.ts';
+import { RenderLinkDescription, RenderLinkParams, RenderLinkQuery } from './render-link.ts';
 import { type HttpMethod, type PublicRoute, publicRouteOf, type RouteHead, type RouteSchema } from './route.ts';
 import { AsyncRenderHeads, CompatHeads, McpHeads, RenderHeads, SystemHeads } from './route-heads.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
@@ -134,6 +135,14 @@ export const RenderRoutes = {
     params: TemplateIdParams,
     querystring: TemplateImageQuery,
     response: templateErrors,
+  }),
+  renderLink: imageRoute(RenderHeads.renderLink, PageOutputFormats, {
+    tags: ['convert'],
+    summary: 'Render link: any render kind from a URL (for <img> tags); cached for ttl, charged to the key’s owner once per miss',
+    description: RenderLinkDescription,
+    params: RenderLinkParams,
+    querystring: RenderLinkQuery,
+    response: { 401: ErrorResponse, 403: ErrorResponse },
   }),
 };
 

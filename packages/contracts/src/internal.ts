@@ -33,6 +33,13 @@ export const ApiKeySignatureBody = Type.Object({
   signature: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
 });
 
+/** A render link's key (the SHA-256 of an API key), its signing string and its sig when it has one. */
+export const RenderLinkOwnerBody = Type.Object({
+  keyHash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  message: Type.String({ minLength: 1, maxLength: 65_536 }),
+  signature: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
+});
+
 /** The account behind an API key or a signature: who the gateway renders and charges for. */
 export const ApiKeyOwnerResponse = Type.Object({
   userId: Type.String(),
@@ -179,6 +186,12 @@ export const AuthInternalRoutes = {
     tags,
     summary: "Check an HMAC-SHA256 made with a user's API key (signed template image URLs)",
     body: ApiKeySignatureBody,
+    response: { 200: ApiKeyOwnerResponse },
+  }),
+  renderLinkOwner: defineRoute('POST', '/internal/api-keys/render-link', {
+    tags,
+    summary: "The owner of a render link's key: its sig checked, or its absence allowed by the account's setting",
+    body: RenderLinkOwnerBody,
     response: { 200: ApiKeyOwnerResponse },
   }),
   reserveCredit: defineRoute('POST', '/internal/credits/reserve', {

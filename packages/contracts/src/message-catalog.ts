@@ -12,6 +12,7 @@ import { HighchartsExportMessages } from './highcharts-export.ts';
 import { IdempotencyMessages } from './idempotency.ts';
 import { PageContentMessages } from './page-content.ts';
 import { HtmlConvertBody, SvgConvertBody } from './render.ts';
+import { RenderLinkMessages } from './render-link.ts';
 import type { FieldMessages } from './schema-helpers.ts';
 import { VideoMessages } from './screen-recording.ts';
 import { ScreenshotConvertBody, ScreenshotUrlMessages } from './screenshot.ts';
@@ -87,6 +88,7 @@ export const MessageGroups = {
   apiKeys: ApiKeyMessages,
   video: VideoMessages,
   pageContent: PageContentMessages,
+  renderLink: RenderLinkMessages,
 } as const;
 
 type Groups = typeof MessageGroups;

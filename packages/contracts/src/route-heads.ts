@@ -47,6 +47,7 @@ export const AccountHeads = heads('account', {
   refresh: { method: 'POST', url: '/api/auth/refresh', access: 'session' },
   forgotPassword: { method: 'POST', url: '/api/auth/forgot-password', access: 'public' },
   resetPassword: { method: 'POST', url: '/api/auth/reset-password', access: 'public' },
+  renderLinkSettings: { method: 'PUT', url: '/api/auth/render-links', access: 'session' },
   regenerateApiKey: { method: 'POST', url: '/api/auth/api-key/regenerate', access: 'session', idempotent: true },
   listApiKeys: { method: 'GET', url: '/api/auth/keys', access: 'session' },
   createApiKey: { method: 'POST', url: '/api/auth/keys', access: 'session', idempotent: true },
@@ -94,6 +95,7 @@ export const RenderHeads = heads('render', {
   codeLanguages: { method: 'GET', url: '/api/code-to-img/languages', access: 'public' },
   template: { method: 'POST', url: '/api/template/generate', access: 'signedIn' },
   templateImage: { method: 'GET', url: '/api/template/:id/image', access: 'public' },
+  renderLink: { method: 'GET', url: '/api/render/:kind', access: 'public' },
 });
 
 export const AsyncRenderHeads = heads('asyncRender', {

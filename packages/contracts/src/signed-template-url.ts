@@ -9,10 +9,14 @@ import { RenderHeads, routePath } from './route-heads.ts';
  * of: the template id, then every query parameter except `sig`, sorted by name (then value), percent-encoded.
  */
 export function templateImageSigningString(templateId: string, params: Iterable<[string, string]>): string {
+  return `${templateId}?${canonicalQuery(params)}`;
+}
+
+/** Every query pair except `sig`, sorted by name (then value), percent-encoded and joined with `&`. */
+export function canonicalQuery(params: Iterable<[string, string]>): string {
   const pairs = [...params].filter(([name]) => name !== 'sig');
   pairs.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-  const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  return `${templateId}?${query}`;
+  return pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 }
 
 export interface SignedTemplateUrlInput {
@@ -40,7 +44,8 @@ export function signedTemplateUrlPairs(input: SignedTemplateUrlInput): Array<[st
   return pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-async function hmacSha256Hex(key: string, message: string): Promise<string> {
+/** Hex HMAC-SHA256 of `message` keyed with `key` (Web Crypto). */
+export async function hmacSha256Hex(key: string, message: string): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) throw new Error('Web Crypto (crypto.subtle) is not available: use Node 22+, Deno, Bun or a browser on a secure origin');
   const encoder = new TextEncoder();

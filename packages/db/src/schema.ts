@@ -35,6 +35,8 @@ export interface UsersTable {
   password_changed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The language of the account's mails (verification, reset); chosen at signup, changed in the profile. */
   language: ColumnType<UserLanguage, UserLanguage | undefined, UserLanguage>;
+  /** Render links without sig are refused (the account's setting; false by default). */
+  render_links_signed_only: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

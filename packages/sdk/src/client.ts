@@ -1,7 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { RenderApiError } from './errors.ts';
 import type { paths } from './generated/openapi.ts';
-import { type SignedTemplateUrlInput, signTemplateUrl } from './signed-url.ts';
+import { type RenderLinkKind, type RenderLinkOptions, type SignedTemplateUrlInput, signRenderUrl, signTemplateUrl } from './signed-url.ts';
 import { type FetchLike, send, type TransportOptions } from './transport.ts';
 import type {
   CallOptions,
@@ -173,6 +173,16 @@ export class RenderClient {
   signedTemplateUrl(input: SignedTemplateUrlInput): Promise<string> {
     if (!this.#apiKey) throw new TypeError('signedTemplateUrl needs the client’s apiKey (the template owner’s API key)');
     return signTemplateUrl({ ...input, baseUrl: this.baseUrl, apiKey: this.#apiKey });
+  }
+
+  /**
+   * A render link (`GET /api/render/{kind}?…&key=…&sig=…`) for `body`, signed with this client's API key: an
+   * image URL for `<img src>` that needs no header, billed to you once per cache miss, cached for `ttl`.
+   * Sign on a server, or in your own browser session only.
+   */
+  renderLink(kind: RenderLinkKind, body: Record<string, unknown>, options: RenderLinkOptions = {}): Promise<string> {
+    if (!this.#apiKey) throw new TypeError('renderLink needs the client’s apiKey (it signs the link)');
+    return signRenderUrl({ ...options, kind, body, baseUrl: this.baseUrl, apiKey: this.#apiKey });
   }
 
   /** Credits used and left in the account's current window (`GET /api/auth/usage`). */

@@ -3,7 +3,18 @@
 // are the only parts for Node alone.
 export { RenderClient, type RenderClientOptions } from './client.ts';
 export { parseRetryAfter, RenderApiError, type RenderApiFieldError } from './errors.ts';
-export { type SignedTemplateUrlInput, type SignTemplateUrlInput, signTemplateUrl, templateImageSigningString } from './signed-url.ts';
+export {
+  type RenderLinkKind,
+  type RenderLinkOptions,
+  renderLinkKey,
+  renderLinkSigningString,
+  type SignedTemplateUrlInput,
+  type SignRenderUrlInput,
+  type SignTemplateUrlInput,
+  signRenderUrl,
+  signTemplateUrl,
+  templateImageSigningString,
+} from './signed-url.ts';
 export { createsSomething, type FetchLike } from './transport.ts';
 // The render options and answers, paths (the generated OpenAPI types) among them.
 export type * from './types.ts';

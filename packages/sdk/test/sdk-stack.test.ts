@@ -7,10 +7,11 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 // The web app's signed-URL builder: what the SDK makes must be what the dashboard makes, and served.
+import { signRenderUrl as webSignRenderUrl } from '@render/contracts/signed-render-link';
 import { signTemplateUrl as webSignTemplateUrl } from '@render/contracts/signed-template-url';
 import { decodePng, near, PNG_SIGNATURE } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RenderApiError, RenderClient, verifyWebhookSignature } from '../src/index.ts';
+import { RenderApiError, RenderClient, signRenderUrl, verifyWebhookSignature } from '../src/index.ts';
 // The real account service (own throwaway database, real SMTP), templates service, render worker (real
 // Chromium, Redis) and gateway, on real sockets, as the gateway's own tests start them.
 import { verifiedUser } from './helpers/auth-stack.ts';
@@ -245,6 +246,26 @@ describe('signed template URLs', () => {
   });
 });
 
+describe('render links', () => {
+  it('signRenderUrl makes the web app’s link, the real gateway serves it billed once, and refuses it signed with another key', async () => {
+    const body = { html: '<body style="margin:0;background:#00ff00"></body>', width: 100, height: 80 };
+    const url = await signRenderUrl({ baseUrl: stack.gateway.url, apiKey: user.apiKey, kind: 'html', body, ttl: 300 });
+    expect(url).toBe(await webSignRenderUrl({ baseUrl: stack.gateway.url, apiKey: user.apiKey, kind: 'html', body, ttl: 300 }));
+    expect(url).toBe(await render.renderLink('html', body, { ttl: 300 }));
+    expect(url).not.toContain(user.apiKey);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    const image = png(new Uint8Array(await res.arrayBuffer()));
+    expect(near(image.pixel(50, 40), [0, 255, 0, 255])).toBe(true);
+    expect((await fetch(url)).headers.get('x-cache')).toBe('HIT');
+
+    const forged = new URL(await signRenderUrl({ baseUrl: stack.gateway.url, apiKey: 'rk_not_the_owner', kind: 'html', body, ttl: 300 }));
+    forged.searchParams.set('key', new URL(url).searchParams.get('key') ?? '');
+    expect((await fetch(forged)).status).toBe(403);
+  });
+});
+
 describe('webhooks', () => {
   it('a real delivery verifies with verifyWebhookSignature, and a tampered one does not', async () => {
     // The asynchronous call and the secret through the typed client: routes the hand layer does not wrap.
@@ -301,6 +322,25 @@ describe('the renderapi CLI', () => {
     expect(result).toMatchObject({ ok: true, file: join(work, 'out.png'), format: 'png', width: 240, height: 120 });
     const image = png(await readFile(join(work, 'out.png')));
     expect([image.width, image.height]).toEqual([240, 120]);
+  });
+
+  it('renderapi html --link prints a signed render link the gateway serves', async () => {
+    await writeFile(join(work, 'link.html'), '<body style="margin:0;background:#0000ff"></body>');
+    const run = await cli(['html', 'link.html', '--link', '--ttl', '120', '--width', '100', '--height', '60']);
+    expect(run.code, run.stderr).toBe(0);
+    const url = run.stdout.trim();
+    expect(url).toBe(
+      await signRenderUrl({
+        baseUrl: stack.gateway.url,
+        apiKey: user.apiKey,
+        kind: 'html',
+        body: { html: '<body style="margin:0;background:#0000ff"></body>', width: 100, height: 60 },
+        ttl: 120,
+      }),
+    );
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(near(png(new Uint8Array(await res.arrayBuffer())).pixel(50, 30), [0, 0, 255, 255])).toBe(true);
   });
 
   it('renderapi template with --var', async () => {

@@ -84,6 +84,7 @@ describe('signup → mail → verify → login → me → refresh', () => {
       apiKey: expect.stringMatching(/^rk_live_[A-Za-z0-9_-]{43}$/),
       plan: 'free',
       language: 'en',
+      renderLinksSignedOnly: false,
     });
 
     const refresh = await stack.call('POST', '/api/auth/refresh', { token: session.token });

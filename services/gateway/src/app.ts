@@ -32,6 +32,7 @@ import mcpRoutes from './routes/mcp.routes.ts';
 import pingRoutes from './routes/ping.routes.ts';
 import quickChartRoutes from './routes/quickchart.routes.ts';
 import quickChartShortUrlsRoutes from './routes/quickchart-short-urls.routes.ts';
+import renderLinkRoutes from './routes/render-link.routes.ts';
 import rendersRoutes from './routes/renders.routes.ts';
 import templateRoutes from './routes/template.routes.ts';
 import templateImageRoutes from './routes/template-image.routes.ts';
@@ -174,6 +175,7 @@ async function registerRoutes(fastify: FastifyInstance, config: GatewayConfig) {
   await fastify.register(quickChartShortUrlsRoutes);
   await fastify.register(highchartsExportRoutes, { allowCustomCode: config.HIGHCHARTS_CUSTOM_CODE === 'enable' });
   await fastify.register(templateRoutes);
+  await fastify.register(renderLinkRoutes);
   await fastify.register(templateImageRoutes, {
     cache: {
       prefix: config.QUEUE_PREFIX,

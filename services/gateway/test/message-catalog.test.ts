@@ -126,6 +126,7 @@ const PINNED: Record<string, string[]> = {
   apiKeys: ['nameRequired', 'nameTooLong', 'scopeInvalid', 'expiresAtInvalid', 'tooMany', 'notFound', 'keyIdInvalid', 'scopeTooNarrow'],
   video: ['scenario', 'durationRange', 'durationType', 'fpsRange', 'fpsType', 'tooLarge', 'notForImages', 'elementCapture', 'transparent'],
   pageContent: ['metadataNeedsJson', 'contentNoSelector'],
+  renderLink: ['kind', 'keyRequired', 'keyUnknown', 'signatureInvalid', 'signedOnly', 'ttl', 'repeated', 'notInLinks', 'signedOnlyType'],
 };
 
 describe('the message catalog (packages/contracts)', () => {

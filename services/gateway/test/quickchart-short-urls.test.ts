@@ -1,4 +1,5 @@
 import { ChartShortUrlsRepository } from '@render/db';
+import { creditsUsed } from '@render/test-stack/account-calls';
 import { colourShare, type Decoded, decodePng, near, webpSize } from '@render/test-stack/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_TOKEN, verifiedUser } from '../../auth/test/helpers/stack.ts';
@@ -56,6 +57,17 @@ describe('POST /chart/create → GET /chart/render/{id}', () => {
     expect([img.width, img.height]).toEqual([300, 200]);
     expect(near(img.pixel(1, 1), WHITE)).toBe(true);
     expect(redShare(img)).toBeGreaterThan(0.02);
+  });
+
+  it('HEAD answers the content type without rendering or charging (the GET renders and charges)', async () => {
+    const user = await verifiedUser(stack.auth);
+    const { url } = await create({ chart: BAR, width: 300, height: 200 });
+    const head = await fetch(`${url}?key=${user.apiKey}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('image/png');
+    expect(await creditsUsed(stack.gateway.url, user.token)).toBe(0);
+    expect((await fetch(`${url}?key=${user.apiKey}`)).status).toBe(200);
+    expect(await creditsUsed(stack.gateway.url, user.token)).toBe(1);
   });
 
   it('takes the short names and a config object, as POST /chart does; ids differ each time', async () => {

@@ -15,6 +15,7 @@ export const testUser = (overrides: Partial<UserView> = {}): UserView => ({
   apiKey: 'rk_live_0123456789abcdefghijklmnopqrstuv',
   plan: 'free',
   language: 'en',
+  renderLinksSignedOnly: false,
   ...overrides,
 });
 

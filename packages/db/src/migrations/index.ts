@@ -12,6 +12,7 @@ import * as webhookSecrets from './2026_11_25_000100_webhook_secrets.ts';
 import * as userLanguage from './2026_11_27_000100_user_language.ts';
 import * as chartShortUrls from './2026_11_29_000100_chart_short_urls.ts';
 import * as namedApiKeys from './2026_11_29_000200_named_api_keys.ts';
+import * as renderLinksSignedOnly from './2026_11_29_000300_render_links_signed_only.ts';
 
 // Listed statically rather than read from disk so migrations still resolve
 // under tsx, bundlers and anything else that does not keep the src tree around.
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_000100_user_language': userLanguage,
   '2026_11_29_000100_chart_short_urls': chartShortUrls,
   '2026_11_29_000200_named_api_keys': namedApiKeys,
+  '2026_11_29_000300_render_links_signed_only': renderLinksSignedOnly,
 };

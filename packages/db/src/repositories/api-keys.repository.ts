@@ -120,6 +120,27 @@ export class ApiKeysRepository {
       .execute();
   }
 
+  /**
+   * The account's default key by its SHA-256, with what its owner's render links need: the stored key and the
+   * setting. Named keys are stored as their hash only, so they sign nothing (as for template URLs).
+   */
+  async findRenderLinkOwnerByHash(keyHash: string) {
+    return this.db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select([
+        'users.id as userId',
+        'users.role as role',
+        'users.plan as plan',
+        'users.render_links_signed_only as signedOnly',
+        'api_keys.key_ciphertext as keyCiphertext',
+      ])
+      .where('api_keys.key_hash', '=', keyHash)
+      .where('api_keys.revoked_at', 'is', null)
+      .where('api_keys.name', 'is', null)
+      .executeTakeFirst();
+  }
+
   /** Revokes the user's active key and stores the new one in one transaction, so there is never a gap or two active keys. */
   async replace(key: NewApiKey): Promise<ApiKeyRow> {
     return inTransaction(this.db, async (trx) => {

@@ -19,6 +19,7 @@ const columns = [
   'plan',
   'password_changed_at',
   'language',
+  'render_links_signed_only',
   'created_at',
   'updated_at',
 ] as const;
@@ -60,6 +61,15 @@ export class UsersRepository {
     return this.db
       .updateTable('users')
       .set({ language, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returning(columns)
+      .executeTakeFirst();
+  }
+
+  async updateRenderLinksSignedOnly(id: string, signedOnly: boolean): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({ render_links_signed_only: signedOnly, updated_at: sql<Date>`now()` })
       .where('id', '=', id)
       .returning(columns)
       .executeTakeFirst();

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RenderClient } from '../client.ts';
+import { signRenderUrl } from '../signed-url.ts';
 import type { ImageWithMeta } from '../types.ts';
 import { errorOf, isDirectory, progressBar, renderKind, runBatch, type TaskResult, tasksFromFolder, tasksFromJsonl } from './batch.ts';
 import { loadSettings } from './config.ts';
@@ -26,7 +27,10 @@ Exit codes: 0 done, 1 a render or API call failed, 2 a mistake in the command li
 `;
 
 const RENDER_OPTIONS = `  -o, --out <path>             the output file ("-" for stdout); default: the input's name, the format's extension
-  --set field=value            any other body field; JSON values are sent as JSON (--set 'window={"style":"mac"}')`;
+  --set field=value            any other body field; JSON values are sent as JSON (--set 'window={"style":"mac"}')
+  --link                       print a render link (an image URL for <img src>, signed with your key) instead of rendering
+  --ttl <seconds>              with --link: how long the image is cached (1-86400, a day by default)
+  --unsigned                   with --link: key only, no sig (refused if your account requires signed links)`;
 
 const OVERVIEW = `renderapi: the render API from the command line
 
@@ -176,6 +180,9 @@ const OPTIONS = {
   var: { type: 'string', multiple: true },
   set: { type: 'string', multiple: true },
   concurrency: { type: 'string' },
+  link: { type: 'boolean' },
+  ttl: { type: 'string' },
+  unsigned: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -183,7 +190,7 @@ const OPTIONS = {
 type Values = ReturnType<typeof parse>['values'];
 const parse = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
 
-function number(values: Values, name: 'width' | 'height' | 'quality' | 'scale' | 'delay' | 'timeout' | 'retries' | 'concurrency') {
+function number(values: Values, name: 'width' | 'height' | 'quality' | 'scale' | 'delay' | 'timeout' | 'retries' | 'concurrency' | 'ttl') {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const value = Number(raw);
@@ -393,6 +400,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       throw new UsageError(`Rendering a template needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
     }
     const { body, name } = await singleTask(kind, target, values);
+    if (values.link) return await printLink(io, json, settings, kind, body, values);
     const { image, meta } = await renderKind(client, kind, body);
     const out = values.out ?? name;
     if (out === '-') {
@@ -411,6 +419,31 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     if (err instanceof UsageError) return 2;
     return 1;
   }
+}
+
+/** `--link`: the render link for the command's body, signed with the key (nothing is rendered or charged). */
+async function printLink(
+  io: Io,
+  json: boolean,
+  settings: { apiKey?: string; baseUrl: string; configPath: string },
+  kind: RenderKind,
+  body: Record<string, unknown>,
+  values: Values,
+): Promise<number> {
+  if (kind === 'template')
+    throw new UsageError('--link is for html, svg, chart, code and screenshot (templates have signed URLs of their own)');
+  if (!settings.apiKey) throw new UsageError(`--link needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
+  const ttl = number(values, 'ttl');
+  const url = await signRenderUrl({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    kind,
+    body,
+    ...(ttl === undefined ? {} : { ttl }),
+    ...(values.unsigned ? { sign: false } : {}),
+  });
+  io.stdout.write(json ? `${JSON.stringify({ ok: true, url })}\n` : `${url}\n`);
+  return 0;
 }
 
 async function batch(client: RenderClient, target: string | undefined, values: Values, io: Io, signedIn: boolean): Promise<number> {

@@ -72,6 +72,7 @@ export async function userView(app: FastifyInstance, user: UserRow): Promise<Use
     apiKey: key?.key_ciphertext ? showableKey(app, key.key_ciphertext, user.id) : null,
     plan: user.plan,
     language: user.language,
+    renderLinksSignedOnly: user.render_links_signed_only,
   };
 }
 

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AccountRoutes, AppError, AuthInternalRoutes } from '@render/contracts';
+import { AccountRoutes, AppError, AuthInternalRoutes, AuthMessages, RenderLinkMessages } from '@render/contracts';
 import { requireInternalToken, safeEqual } from '@render/fastify-kit';
-import { rotateApiKey } from '../lib/accounts.ts';
+import { rotateApiKey, userView } from '../lib/accounts.ts';
 import { createNamedKey, namedKeyView, ownerAnswer, revokeNamedKey } from '../lib/named-keys.ts';
 import { sha256 } from '../lib/secrets.ts';
 import { serveAccount } from '../lib/serve-account.ts';
@@ -29,6 +29,11 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     success: true as const,
     id: await revokeNamedKey(apiKeys, request.account.id, request.params.id),
   }));
+  serveAccount(app)(AccountRoutes.renderLinkSettings, async (request) => {
+    const updated = await users.updateRenderLinksSignedOnly(request.account.id, request.body.signedOnly);
+    if (!updated) throw new AppError('UNAUTHORIZED', AuthMessages.invalidToken);
+    return { success: true as const, user: await userView(app, updated) };
+  });
 
   // Service-to-service: the gateway resolves a caller's API key here. Not for browsers.
   await app.register(async (scope) => {
@@ -62,6 +67,20 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return { userId: user.id, role: user.role, plan: user.plan };
       },
     );
+    internal.post(AuthInternalRoutes.renderLinkOwner.url, { schema: AuthInternalRoutes.renderLinkOwner.schema }, async (request) => {
+      const { keyHash, message, signature } = request.body;
+      const owner = await apiKeys.findRenderLinkOwnerByHash(keyHash);
+      if (!owner) throw new AppError('UNAUTHORIZED', RenderLinkMessages.keyUnknown);
+      if (signature === undefined) {
+        if (owner.signedOnly) throw new AppError('FORBIDDEN', RenderLinkMessages.signedOnly);
+      } else {
+        // As for template URLs, the key never leaves this service: the gateway asks whether the signature matches.
+        const secret = owner.keyCiphertext ? app.apiKeyCipher.tryDecrypt(owner.keyCiphertext) : null;
+        const expected = secret ? createHmac('sha256', secret).update(message).digest('hex') : '';
+        if (!secret || !safeEqual(expected, signature.toLowerCase())) throw new AppError('FORBIDDEN', RenderLinkMessages.signatureInvalid);
+      }
+      return { userId: owner.userId, role: owner.role, plan: owner.plan };
+    });
   });
 };
 

@@ -234,6 +234,15 @@ export const API_EXAMPLES: ApiExample[] = [
   },
   // Signed image URLs carry the signature the owner computes with their key; without one the answer is 403.
   { method: 'GET', path: '/api/template/{id}/image', params: { id: '{{publicTemplateId}}' }, expect: 403, needs: ['publicTemplateId'] },
+  // A render link needs the SHA-256 of the API key and, unless the account allows unsigned links, its signature
+  // (the SDK's signRenderUrl makes both); this key is nobody's.
+  {
+    method: 'GET',
+    path: '/api/render/{kind}',
+    params: { kind: 'html' },
+    query: { html: '<h1>Hello</h1>', width: '400', height: '200', key: '0'.repeat(64) },
+    expect: 401,
+  },
   { method: 'GET', path: '/api/auth/payment-info', expect: 200, billing: true },
   // Administrators only.
   { method: 'GET', path: '/api/admin/stats', expect: 403 },
@@ -373,6 +382,8 @@ export const API_EXAMPLES: ApiExample[] = [
   { method: 'DELETE', path: '/api/auth/keys/{id}', params: { id: '{{namedKeyId}}' }, expect: 200, changes: true, needs: ['namedKeyId'] },
   // Sets the language the account is mailed in (the reset mail below comes in it).
   { method: 'PATCH', path: '/api/auth/me', body: { language: 'en' }, expect: 200, changes: true },
+  // Unsigned render links (key only) stay accepted.
+  { method: 'PUT', path: '/api/auth/render-links', body: { signedOnly: false }, expect: 200, changes: true },
   { method: 'POST', path: '/api/auth/forgot-password', body: { email: '{{email}}' }, expect: 200, changes: true, needs: ['email'] },
   {
     method: 'POST',

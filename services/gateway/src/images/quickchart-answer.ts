@@ -1,4 +1,4 @@
-import { AppError } from '@render/contracts';
+import { AppError, MimeTypes } from '@render/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toQuickChartRequest } from '../convert/quickchart-request.ts';
 
@@ -29,6 +29,9 @@ export function answerQuickChart(
 ) {
   return withQuickChartError(reply, async () => {
     const { payload, dataUrl } = toQuickChartRequest(await params);
+    // HEAD (Fastify serves it with this GET handler): the parameters are checked, nothing is rendered, and the
+    // credit reserved in onRequest is given back unclaimed (credits' onSend hook).
+    if (request.method === 'HEAD') return reply.type(dataUrl ? 'text/plain; charset=utf-8' : MimeTypes[payload.format]).send();
     const { image, meta } = await app.credits.renderBilled(request, 'chart', payload);
     reply.header('X-Render-Time', String(meta.renderMs)).header('X-Queue-Time', String(meta.queueMs));
     if (dataUrl) return reply.type('text/plain; charset=utf-8').send(`data:${meta.mimeType};base64,${image.toString('base64')}`);

@@ -5,6 +5,7 @@ import {
   type CreditOutcome,
   type PlanRulesResponse,
   type RecentRenderKind,
+  RenderLinkMessages,
   type RouteContract,
   ServiceError,
   type SessionIdentity,
@@ -62,6 +63,11 @@ export interface AuthClient {
   sessionOwner(token: string, forRequest?: string): Promise<SessionIdentity['user'] | null>;
   /** The owner behind a signature made with their API key; null when it does not match. */
   signatureOwner(userId: string, message: string, signature: string, forRequest?: string): Promise<ApiKeyOwnerResponse | null>;
+  /**
+   * The owner of a render link's key (the SHA-256 of their API key): its `signature` checked, or its absence
+   * allowed by the account's setting; 401 for an unknown key, 403 for a wrong or missing signature.
+   */
+  renderLinkOwner(keyHash: string, message: string, signature: string | undefined, forRequest?: string): Promise<ApiKeyOwnerResponse>;
   /** Reserves one credit under `requestId`; 402 when the account's window is used up (its details say when one comes back). */
   reserveCredit(userId: string, requestId: string, facts: ReserveFacts, forRequest?: string): Promise<AccountReservation>;
   /** Charges or releases a reservation; rejects when the service did not confirm it. */
@@ -96,6 +102,7 @@ export interface AuthClientOptions {
 
 const SERVICE = 'account service';
 const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits, planRules } = AuthInternalRoutes;
+const renderLinkOwnerRoute = AuthInternalRoutes.renderLinkOwner;
 // Compiled once: the checks run on every authenticated call.
 const ownerAnswer = Compile(verifyApiKey.schema.response[200]);
 const reservedAnswer = Compile(reserveCredit.schema.response[200]);
@@ -115,6 +122,18 @@ function paymentRequired(body: unknown): AppError {
       ? undefined
       : { limit: refusal.limit, remaining: 0, ...(refusal.resetsAt ? { resetsAt: refusal.resetsAt } : {}) };
   return new AppError('PAYMENT_REQUIRED', message, credits ? { credits } : undefined);
+}
+
+/** A render link's owner, or the 401 (unknown key) or 403 (wrong or missing sig) the link answers. */
+function renderLinkOwnerOf(res: InternalAnswer): ApiKeyOwnerResponse {
+  if (res.status === 200) return checkAnswer(res.json(), ownerAnswer, SERVICE);
+  if (res.status === 401) throw new AppError('UNAUTHORIZED', RenderLinkMessages.keyUnknown);
+  if (res.status === 403) {
+    const body = res.json();
+    const signedOnly = errorAnswer.Check(body) && body.message === RenderLinkMessages.signedOnly;
+    throw new AppError('FORBIDDEN', signedOnly ? RenderLinkMessages.signedOnly : RenderLinkMessages.signatureInvalid);
+  }
+  throw serviceUnavailable(SERVICE);
 }
 
 /** A key's reservation answer: the owner and credits left, the 402 the render answers, or null for an unknown key. */
@@ -292,6 +311,8 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     reserveCreditForApiKey,
     sessionOwner,
     signatureOwner,
+    renderLinkOwner: async (keyHash, message, signature, forRequest) =>
+      renderLinkOwnerOf(await post(renderLinkOwnerRoute, { keyHash, message, ...(signature ? { signature } : {}) }, forRequest)),
     reserveCredit: reserve,
     settleCredit: settle,
     chargeLater: (requestId, facts) => batches.chargeLater(requestId, facts),

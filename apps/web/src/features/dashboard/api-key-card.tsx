@@ -11,6 +11,7 @@ import { useMessageText } from '../../i18n/use-message.ts';
 import { useSession, useSessionStore } from '../../lib/session/session.context.tsx';
 import { dashboardApi } from './dashboard-api.ts';
 import { Card } from './dashboard-ui.tsx';
+import { RenderLinksSetting } from './render-links-setting.tsx';
 
 /** The key's public prefix stays readable; the secret part is hidden until revealed. */
 export const maskKey = (key: string) => `${key.slice(0, 8)}${'•'.repeat(16)}`;
@@ -95,6 +96,7 @@ export function ApiKeyCard({ title }: { title?: string }) {
           {t('apiKey.regenerate')}
         </Button>
       </div>
+      <RenderLinksSetting />
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

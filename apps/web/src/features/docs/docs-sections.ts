@@ -15,7 +15,7 @@ export interface DocsSection {
   guide?: DocsGuide;
 }
 
-export const DOCS_GUIDES = ['highcharts-export', 'quickchart', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
+export const DOCS_GUIDES = ['highcharts-export', 'render-links', 'quickchart', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
 export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
@@ -59,6 +59,13 @@ export const DOCS_SECTIONS: DocsSection[] = [
     label: 'Template',
     match: (_path, operation) => operation.tags?.includes('templates') ?? false,
     example: { path: RenderHeads.template.url, outputFile: 'template.png' },
+  },
+  // Render links (issue 30): the guide (signing in curl, JavaScript, Python, the SDK), then GET /api/render/{kind}.
+  {
+    id: 'render-links',
+    label: 'Render links',
+    match: only(RenderHeads.renderLink.url),
+    guide: 'render-links',
   },
   // Migrating from QuickChart (issue 29): the guide, then GET/POST /chart and the short URLs (/chart/create, /chart/render/{id}).
   {

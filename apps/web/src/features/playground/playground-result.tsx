@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { apiKeyPost, RequestPanel } from '../../components/render-form/request-panel.tsx';
 import { useOrigin } from '../../lib/use-origin.ts';
 import { AsyncResultPanel } from './async-result.tsx';
+import { CopyImageUrl } from './copy-image-url.tsx';
 import { highchartsExportRequest } from './highcharts-export-snippet.ts';
 import type { PlaygroundDefinition } from './playground-definitions.ts';
 import { minimalBody } from './playground-state.ts';
@@ -25,6 +26,15 @@ export function PlaygroundResult({ definition, playground }: { definition: Playg
         <AsyncResultPanel key={accepted.render.id} accepted={accepted} fileBase={`render-${definition.id}`} />
       ) : (
         <ResultPanel image={image} busy={busy} fileBase={`render-${definition.id}`} />
+      )}
+      {definition.route.name !== 'template' && (
+        <CopyImageUrl
+          kind={definition.route.name}
+          body={snippetBody}
+          origin={origin}
+          apiKey={apiKey}
+          disabled={Object.keys(playground.problems).length > 0}
+        />
       )}
       <RequestPanel
         title={t('requestTitle')}
