@@ -142,7 +142,8 @@ export const RenderRoutes = {
     description: RenderLinkDescription,
     params: RenderLinkParams,
     querystring: RenderLinkQuery,
-    response: { 401: ErrorResponse, 403: ErrorResponse },
+    // 404: a kind that is no route, as when the URL's path normalises away from it (`/api/render/..`).
+    response: { 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
   }),
 };
 
