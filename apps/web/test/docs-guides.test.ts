@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DocsPage } from '../src/features/docs/docs.page.tsx';
 import { ORIGIN_PLACEHOLDER, prepareGuideHtml } from '../src/features/docs/docs-guide.tsx';
 import { DOCS_GUIDES, DOCS_SECTIONS } from '../src/features/docs/docs-sections.ts';
-import { examplesOf, type OpenApiDocument } from '../src/features/docs/openapi-fields.ts';
+import { examplesOf, type OpenApiDocument, operationsFor } from '../src/features/docs/openapi-fields.ts';
 import openapi from '../src/generated/openapi.json';
 import { buildSnippet } from '../src/lib/request-snippets.ts';
 import { parseFrontMatter } from '../vite/front-matter.ts';
@@ -105,6 +105,88 @@ describe('the SDK, CLI and MCP guides', () => {
     expect(writeText.mock.calls[0]).toEqual([
       expect.stringContaining(`curl -sS --fail-with-body -X POST '${window.location.origin}/api/mcp'`),
     ]);
+  });
+});
+
+describe('the guides of issue 30: page interactions, pages for agents, videos, named API keys', () => {
+  const ISSUE_30 = {
+    'screenshot-interactions': {
+      heading: 'What these options do',
+      fields: ['hideSelectors', 'click', 'scrollTo', 'timezone', 'geolocation', 'failOnHttpStatus', 'failOnConsoleError', 'blockRequests'],
+      sdk: ['render.screenshot(', '--fail-on-status', '--fail-on-console-error', '--scroll-to', '--geolocation', '--block', '--hide'],
+    },
+    'read-page': {
+      heading: 'Reading a page instead of looking at it',
+      fields: ['format', 'metadata'],
+      sdk: ['render.readPage(', '`read_page`'],
+    },
+    videos: {
+      heading: 'A screenshot that moves',
+      fields: ['format', 'scenario', 'duration', 'fps'],
+      sdk: ['render.screenshot(', '--format mp4'],
+    },
+    'api-keys': {
+      heading: 'Named keys beside the default key',
+      fields: ['name', 'scope', 'expiresAt'],
+      sdk: ['new RenderClient(', 'RenderApiError'],
+    },
+  } as const;
+  /** The JSON body of each curl call in a bash block, with the path it posts to. */
+  const curlBodies = (code: string) =>
+    code.split(/(?=curl -sS)/).flatMap((command) => {
+      const path = /'__ORIGIN__(\/api\/[\w/-]+)'/.exec(command)?.[1];
+      const body = /-d '([^']*)'/.exec(command)?.[1];
+      return path && body ? [{ path, body: JSON.parse(body) as Record<string, unknown> }] : [];
+    });
+
+  it('each has a curl, JavaScript (fetch), Python (requests) and SDK example, in English and French', () => {
+    for (const [slug, { fields, sdk }] of Object.entries(ISSUE_30)) {
+      expect(DOCS_GUIDES, slug).toContain(slug);
+      expect(DOCS_SECTIONS.find((s) => s.id === slug)?.translated, slug).toBe(true);
+      for (const language of ['en', 'fr']) {
+        const body = guide(language, slug).body;
+        const code = codeBlocks(body);
+        expect(
+          code.map((b) => b.lang),
+          `${language}/${slug}`,
+        ).toEqual(expect.arrayContaining(['bash', 'js', 'python']));
+        expect(body, `${language}/${slug}`).toContain('curl -sS --fail-with-body');
+        expect(body, `${language}/${slug}`).toContain('await fetch(');
+        expect(body, `${language}/${slug}`).toContain('import requests');
+        expect(body, `${language}/${slug}`).toContain("from 'render-api-sdk'");
+        for (const text of sdk) expect(body, `${language}/${slug}`).toContain(text);
+        for (const field of fields) expect(body, `${language}/${slug}: ${field}`).toContain(`\`${field}\``);
+      }
+    }
+  });
+
+  it('post only fields the OpenAPI document declares for their call', () => {
+    const properties = (path: string) =>
+      Object.keys(
+        (doc.paths[path] as { post: { requestBody: { content: { 'application/json': { schema: { properties: object } } } } } }).post
+          .requestBody.content['application/json'].schema.properties,
+      );
+    const calls = Object.keys(ISSUE_30).flatMap((slug) =>
+      codeBlocks(guide('en', slug).body)
+        .filter((b) => b.lang === 'bash')
+        .flatMap((b) => curlBodies(b.code)),
+    );
+    expect(calls.map((c) => c.path)).toEqual(expect.arrayContaining(['/api/screenshot/convert', '/api/auth/keys', '/api/auth/login']));
+    for (const call of calls.filter((c) => c.path !== '/api/mcp')) {
+      expect(properties(call.path), call.path).toEqual(expect.arrayContaining(Object.keys(call.body)));
+    }
+  });
+
+  it('the named keys tab shows the guide, then the three key calls', async () => {
+    const keys = DOCS_SECTIONS.find((s) => s.id === 'api-keys')!;
+    expect(operationsFor(doc, keys.match).map((o) => `${o.method.toUpperCase()} ${o.path}`)).toEqual(
+      expect.arrayContaining(['GET /api/auth/keys', 'POST /api/auth/keys', 'DELETE /api/auth/keys/{id}']),
+    );
+    renderPage(DocsPage, { path: '/docs', url: '/docs?tab=api-keys' });
+    const article = await screen.findByTestId('guide-api-keys', {}, { timeout: 10_000 });
+    expect(screen.getByRole('heading', { level: 2, name: ISSUE_30['api-keys'].heading })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'API keys' })).toBeInTheDocument();
+    expect(article.textContent).toContain(`${window.location.origin}/api/auth/keys`);
   });
 });
 

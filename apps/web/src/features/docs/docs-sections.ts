@@ -15,7 +15,20 @@ export interface DocsSection {
   guide?: DocsGuide;
 }
 
-export const DOCS_GUIDES = ['highcharts-export', 'render-links', 'quickchart', 'webhooks', 'sdk', 'cli', 'mcp', 'errors'] as const;
+export const DOCS_GUIDES = [
+  'api-keys',
+  'highcharts-export',
+  'screenshot-interactions',
+  'read-page',
+  'videos',
+  'render-links',
+  'quickchart',
+  'webhooks',
+  'sdk',
+  'cli',
+  'mcp',
+  'errors',
+] as const;
 export type DocsGuide = (typeof DOCS_GUIDES)[number];
 
 const only = (path: string) => (candidate: string) => candidate === path;
@@ -36,6 +49,14 @@ export const DOCS_SECTIONS: DocsSection[] = [
     match: (_path, operation) => ['auth', 'billing'].some((tag) => operation.tags?.includes(tag)),
     example: { path: AccountHeads.login.url },
   },
+  // Named API keys (issue 30): the guide (a session token to manage them, curl, JavaScript, Python, the SDK), then the three key calls.
+  {
+    id: 'api-keys',
+    label: 'API keys',
+    translated: true,
+    match: (path) => path === AccountHeads.listApiKeys.url || path === `${AccountHeads.listApiKeys.url}/{id}`,
+    guide: 'api-keys',
+  },
   renderCall('html', 'HTML2Img', RenderHeads.html, 'hello.png'),
   renderCall('svg', 'SVG2Img', RenderHeads.svg, 'circle.png'),
   renderCall('chart', 'Chart2Img', RenderHeads.chart, 'chart.png'),
@@ -54,6 +75,10 @@ export const DOCS_SECTIONS: DocsSection[] = [
     example: { path: RenderHeads.code.url, outputFile: 'code.png' },
   },
   renderCall('screenshot', 'Screenshot', RenderHeads.screenshot, 'page.png'),
+  // Issue 30's screenshot options, each a guide in curl, JavaScript, Python and the SDK (the call's reference is the Screenshot tab).
+  { id: 'screenshot-interactions', label: 'Page interactions', translated: true, match: () => false, guide: 'screenshot-interactions' },
+  { id: 'read-page', label: 'Pages for agents', translated: true, match: () => false, guide: 'read-page' },
+  { id: 'videos', label: 'Videos', translated: true, match: () => false, guide: 'videos' },
   {
     id: 'template',
     label: 'Template',
