@@ -55,21 +55,20 @@ export class ApiKeysRepository {
    * default key or a named one, neither revoked nor expired.
    */
   async findOwnerByHash(keyHash: string, now: Date = new Date()): Promise<ApiKeyOwner | undefined> {
+    return this.activeKeyOwner(keyHash)
+      .select(['api_keys.id as keyId', 'api_keys.scope as scope', 'api_keys.expires_at as expiresAt'])
+      .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', now)]))
+      .executeTakeFirst();
+  }
+
+  /** The active (not revoked) key with this SHA-256 joined to its owner, and the owner's id, role and plan. */
+  private activeKeyOwner(keyHash: string) {
     return this.db
       .selectFrom('api_keys')
       .innerJoin('users', 'users.id', 'api_keys.user_id')
-      .select([
-        'users.id as userId',
-        'users.role as role',
-        'users.plan as plan',
-        'api_keys.id as keyId',
-        'api_keys.scope as scope',
-        'api_keys.expires_at as expiresAt',
-      ])
+      .select(['users.id as userId', 'users.role as role', 'users.plan as plan'])
       .where('api_keys.key_hash', '=', keyHash)
-      .where('api_keys.revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', now)]))
-      .executeTakeFirst();
+      .where('api_keys.revoked_at', 'is', null);
   }
 
   /** The account's named keys not revoked (expired ones included, so the owner sees why one stopped), oldest first. */
@@ -125,18 +124,8 @@ export class ApiKeysRepository {
    * setting. Named keys are stored as their hash only, so they sign nothing (as for template URLs).
    */
   async findRenderLinkOwnerByHash(keyHash: string) {
-    return this.db
-      .selectFrom('api_keys')
-      .innerJoin('users', 'users.id', 'api_keys.user_id')
-      .select([
-        'users.id as userId',
-        'users.role as role',
-        'users.plan as plan',
-        'users.render_links_signed_only as signedOnly',
-        'api_keys.key_ciphertext as keyCiphertext',
-      ])
-      .where('api_keys.key_hash', '=', keyHash)
-      .where('api_keys.revoked_at', 'is', null)
+    return this.activeKeyOwner(keyHash)
+      .select(['users.render_links_signed_only as signedOnly', 'api_keys.key_ciphertext as keyCiphertext'])
       .where('api_keys.name', 'is', null)
       .executeTakeFirst();
   }
