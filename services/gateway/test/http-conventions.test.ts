@@ -19,17 +19,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const prefix = uniquePrefix('conventions');
 const logs = new LogCapture();
 
-/** Template calls whose request id is held here are held at the templates service until released. */
-const held = new Map<string, Promise<void>>();
-function hold(requestId: string): () => void {
+/**
+ * Template calls whose request id is held here are held at the templates service until released. `arrived`
+ * settles once the held call reaches the templates service, so a test knows the gateway has taken its key.
+ */
+const held = new Map<string, { arrive(): void; released: Promise<void> }>();
+function hold(requestId: string): { arrived: Promise<void>; release(): void } {
   let release = () => {};
-  held.set(
-    requestId,
-    new Promise<void>((resolve) => {
-      release = resolve;
-    }),
-  );
-  return release;
+  let arrive = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  held.set(requestId, { arrive, released });
+  return { arrived, release };
 }
 
 let auth: Stack;
@@ -50,7 +55,9 @@ beforeAll(async () => {
     logStream: logs.stream,
     logLevel: 'info',
     onRequest: async (request) => {
-      await held.get(String(request.headers['x-request-id']));
+      const entry = held.get(String(request.headers['x-request-id']));
+      entry?.arrive();
+      await entry?.released;
     },
   });
   worker = await startWorker(
@@ -281,9 +288,11 @@ describe('Idempotency-Key', () => {
     const user = await verifiedUser(auth);
     const key = randomUUID();
     const headers = { authorization: `Bearer ${user.token}`, 'idempotency-key': key };
-    const release = hold('first-create');
+    const { arrived, release } = hold('first-create');
     const first = call('POST', '/api/template', { body: CARD, headers: { ...headers, 'x-request-id': 'first-create' } });
-    // The first is now waiting at the templates service, its key held.
+    // Probe only once the first waits at the templates service with its key held: a probe sent earlier could
+    // reach the gateway first and take the key itself (seen on a loaded CI machine).
+    await arrived;
     const busy = await waitUntil('the key to be held', async () => {
       const res = await call('POST', '/api/template', { body: CARD, headers });
       return res.status === 409 ? res : undefined;
