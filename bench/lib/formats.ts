@@ -32,6 +32,8 @@ export interface FormatWorkload {
    * at most `requests` of them (after one warm-up), and the scale bench's c=8 formats phase leaves them out.
    */
   video?: { requests: number };
+  /** Answers the page's text (a page read), not an image. */
+  text?: boolean;
 }
 
 /** The per-library table's reference row (see `FormatWorkload.library`). */
@@ -197,6 +199,14 @@ export const FORMAT_WORKLOADS: FormatWorkload[] = [
     name: 'screenshot local page',
     path: '/api/screenshot/convert',
     body: ({ pageOrigin }) => ({ url: `${pageOrigin}/page.html`, width: 1280, height: 800 }),
+  },
+  // Pages for agents (issue 30): the same page load as the capture above, answered as its main content in
+  // markdown (readability + turndown in the worker) instead of an image.
+  {
+    name: 'page read markdown (local page)',
+    path: '/api/screenshot/convert',
+    body: ({ pageOrigin }) => ({ url: `${pageOrigin}/page.html`, format: 'markdown' }),
+    text: true,
   },
   // Screenshot videos (issue 30, "Motion"): a 1 s scroll through the page at 640×360, 15 fps; the p50 is
   // the second of recording plus the page load and ffmpeg's encoding.

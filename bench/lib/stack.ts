@@ -38,6 +38,12 @@ function assertImage(body: Buffer, contentType: string): void {
   if (!/^(image|video)\//.test(contentType) || body.length < 100) throw new Error(`not an image (${contentType}, ${body.length} bytes)`);
 }
 
+/** A page read (`format: markdown`, issue 30 "Pages for agents") answers the page's text, which names its header. */
+function assertPageText(body: Buffer, contentType: string): void {
+  if (!contentType.startsWith('text/markdown') || !body.toString('utf8').includes('Bench page'))
+    throw new Error(`not the page's markdown (${contentType}, ${body.length} bytes)`);
+}
+
 /** One caller's c=1 run through the stack with no Chromium work: what the service costs beyond the browser. */
 export interface PipelineResult {
   name: string;
@@ -423,7 +429,7 @@ async function runFormat(port: number, workload: FormatWorkload, context: Worklo
     path: workload.path,
     body: Buffer.from(JSON.stringify(workload.body(context))),
     headers: workload.headers?.(context),
-    check: assertImage,
+    check: workload.text ? assertPageText : assertImage,
   });
   try {
     const result = await runSequential(

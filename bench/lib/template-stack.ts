@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createDb, migrateToLatest } from '@render/db';
 import { postJson, signUpThroughGateway, waitForHttp } from '@render/test-stack/process-http';
