@@ -185,9 +185,14 @@ export class RenderClient {
     return signRenderUrl({ ...options, kind, body, baseUrl: this.baseUrl, apiKey: this.#apiKey });
   }
 
-  /** Credits used and left in the account's current window (`GET /api/auth/usage`). */
-  async usage(options?: CallOptions) {
-    const response = await this.#call('GET', '/api/auth/usage', undefined, options);
+  /**
+   * Credits used and left in the account's current window (`GET /api/auth/usage`); with `keyId` (a named key's
+   * id, from the dashboard or `GET /api/auth/keys`), only the renders made with that key count as used.
+   */
+  async usage(options: CallOptions & { keyId?: string } = {}) {
+    const { keyId, ...call } = options;
+    const query = keyId === undefined ? '' : `?${new URLSearchParams({ keyId })}`;
+    const response = await this.#call('GET', `/api/auth/usage${query}`, undefined, call);
     const answer = (await response.json()) as paths['/api/auth/usage']['get']['responses'][200]['content']['application/json'];
     return answer.data;
   }

@@ -6,7 +6,7 @@ import { creditsUsed, toolText } from '@render/test-stack/account-calls';
 import { repoRoot } from '@render/test-stack/repo-root';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStdioMcpServer } from '../src/mcp/stdio.ts';
-import { json, verifiedUser } from './helpers/auth-stack.ts';
+import { verifiedUser } from './helpers/auth-stack.ts';
 import { type FullStack, startFullStack } from './helpers/stack.ts';
 
 // `renderapi mcp`: the CLI's stdio MCP server in its own process, driven by the official MCP SDK's client as

@@ -174,6 +174,34 @@ describe('render methods against the real stack', () => {
   });
 });
 
+describe('named API keys', () => {
+  it('a named key renders like the default key; usage({ keyId }) and `renderapi usage --key-id` count its renders only', async () => {
+    // Keys are made with a session only (a key cannot make keys): as the dashboard does.
+    const made = await fetch(`${stack.gateway.url}/api/auth/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci', scope: 'full' }),
+    });
+    expect(made.status).toBe(201);
+    const { data: key, secret } = (await made.json()) as { data: { id: string }; secret: string };
+    const ci = new RenderClient({ baseUrl: stack.gateway.url, apiKey: secret });
+    expect((await ci.usage({ keyId: key.id })).used).toBe(0);
+    const whole = (await render.usage()).used;
+    png(await ci.html({ html: '<p>named</p>', width: 80, height: 60 }));
+    png(await ci.html({ html: '<p>named again</p>', width: 80, height: 60 }));
+    expect((await render.usage({ keyId: key.id })).used).toBe(2);
+    // Credits stay the account's: the whole account's count took both renders too.
+    expect((await render.usage()).used).toBe(whole + 2);
+
+    const run = await cli(['usage', '--key-id', key.id, '--json'], { RENDER_API_KEY: secret });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, usage: { used: 2 } });
+    const bad = await cli(['usage', '--key-id', 'not-a-key']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/key/i);
+  });
+});
+
 describe('errors', () => {
   it('a 400 is a RenderApiError with the server’s code and message, its request id and every refused field', async () => {
     const error = await render.html({ html: '<p>x</p>', width: 10, quality: 0 }).catch((err: unknown) => err);

@@ -132,9 +132,10 @@ options (--width, --height, --format, --quality, --scale, --theme, --library, --
 Exits 1 if any task failed; each failure names its line or file.
 Example: renderapi batch ./cards -o out/ --width 1200 --height 630 --format webp
 `,
-  usage: `Usage: renderapi usage [--json]
+  usage: `Usage: renderapi usage [--key-id <id>] [--json]
 
 Prints your plan and the credits used and left in the rolling 30 days. Needs an API key.
+  --key-id <id>                only the renders made with this named key (its id, from the dashboard)
 `,
   mcp: `Usage: renderapi mcp
 
@@ -183,6 +184,7 @@ const OPTIONS = {
   link: { type: 'boolean' },
   ttl: { type: 'string' },
   unsigned: { type: 'boolean' },
+  'key-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -377,7 +379,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     if (command === 'usage') {
       if (!settings.apiKey)
         throw new UsageError(`renderapi usage needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
-      const usage = await client.usage();
+      const keyId = values['key-id'];
+      const usage = await client.usage(keyId === undefined ? {} : { keyId });
       if (json) io.stdout.write(`${JSON.stringify({ ok: true, usage })}\n`);
       else
         io.stdout.write(
