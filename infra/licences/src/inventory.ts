@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { exceptionFor, type InventoryEntry } from './check.ts';
 import type { LicencePolicy } from './policy.ts';
+import { renderSystemPackages } from './system-packages.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const INVENTORY_FILE = path.join(ROOT, 'THIRD_PARTY_LICENSES.md');
@@ -171,7 +172,7 @@ export function renderInventory(entries: InventoryEntry[], policy: LicencePolicy
     'the production dependencies of every workspace package, i.e. what the services, the web app and the SDK ship.',
     'Do not edit by hand: `infra/licences/test/inventory.test.ts` fails when this file is stale, and when a licence',
     'is neither on the allow-list of `infra/licences/src/policy.ts` nor an exception there with its reason.',
-    'Not listed: what the images install from Debian (Chromium, fonts) and download at build (infra/docker/README.md).',
+    'What the worker image installs from Debian is in its own section below; what the images download at build is in infra/docker/README.md.',
     '',
     'The Render API itself is Apache-2.0 (LICENSE).',
     '',
@@ -194,6 +195,7 @@ export function renderInventory(entries: InventoryEntry[], policy: LicencePolicy
         return `| ${cell(licence)} | ${count} | ${why ?? (licence.includes(' ') ? 'an expression of allowed licences' : 'exception, above')} |`;
       }),
     '',
+    ...renderSystemPackages(),
     '## Packages',
     '',
     '| Package | Versions | Licence | Homepage |',
