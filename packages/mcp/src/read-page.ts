@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PdfFieldNames } from '@render/contracts';
-import type { RenderToolDefinition, ToolInputSchema } from './tools.ts';
+import type { RenderToolDefinition, ToolInputSchema } from './tool-types.ts';
 
 /**
  * `read_page`: a page's main content as markdown plus its metadata, for an assistant that wants to read a

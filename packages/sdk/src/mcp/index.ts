@@ -5,16 +5,9 @@
 // declarations name no private package (the assignment below fails to compile if the two drift apart).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { createRenderMcpServer as createServer } from '@render/mcp';
+import type { ApiCall } from './api-call.ts';
 
-/** What one API call answered: the status, its headers (lower-case names) and the raw body. */
-export interface ApiAnswer {
-  status: number;
-  headers: Record<string, string | undefined>;
-  body: Uint8Array;
-}
-
-/** Performs one call of the public API as the MCP client's account; `path` includes the query string. */
-export type ApiCall = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<ApiAnswer>;
+export type { ApiAnswer, ApiCall } from './api-call.ts';
 
 export interface RenderMcpServerOptions {
   /** Reported to clients in `initialize` (serverInfo.version). */

@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createRenderMcpServer } from '@render/mcp';
-import type { ApiAnswer, ApiCall } from './index.ts';
+import type { ApiAnswer, ApiCall } from './api-call.ts';
 
 export interface StdioMcpOptions {
   /** The account's API key (rk_…): every tool call is made, and billed, as that account. */

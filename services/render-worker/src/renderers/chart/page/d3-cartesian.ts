@@ -3,7 +3,7 @@
  * by index with their labels thinned and cut to what fits, niced value axes with compact labels, and no
  * circle per point when points are too close to tell apart.
  */
-import type { D3Data, D3Dataset, D3Frame, D3Options, D3Point } from './d3.ts';
+import type { D3Data, D3Dataset, D3Frame, D3Options, D3Point } from './d3-shapes.ts';
 import { axisFormat, compact, fitText, longest, num, textWidth } from './d3-text.ts';
 import type { Axis, BandScale, Curve, D3, LinearScale, PositionScale, Selection, StackLayer } from './d3-types.ts';
 import { withAlpha } from './shared.ts';

@@ -7,53 +7,12 @@
  *            fontSize, fontFamily, textColor
  */
 import { drawCartesian } from './d3-cartesian.ts';
+import type { D3Data, D3Frame, D3Options } from './d3-shapes.ts';
 import { compact, num } from './d3-text.ts';
 import type { D3, Selection } from './d3-types.ts';
 import { container, isRaster } from './shared.ts';
 import { painted } from './svg-painter.ts';
 import type { Drawn, PageChartConfig } from './types.ts';
-
-export interface D3Point {
-  x?: unknown;
-  y?: unknown;
-  r?: unknown;
-}
-export interface D3Dataset {
-  label?: unknown;
-  /** Values per category, or points for a scatter chart. */
-  data: unknown[];
-  color?: string;
-}
-export interface D3Data {
-  labels?: unknown[];
-  datasets: D3Dataset[];
-}
-export interface D3Options {
-  title?: string;
-  xAxisLabel?: string;
-  yAxisLabel?: string;
-  legend?: boolean;
-  stacked?: boolean;
-  horizontal?: boolean;
-  curve?: string;
-  innerRadius?: number;
-  showValues?: boolean;
-  grid?: boolean;
-  fontSize?: number;
-  fontFamily?: string;
-  textColor?: string;
-}
-
-/** What the chart's parts share once the title and legend are placed. */
-export interface D3Frame {
-  /** Where the plot may start, below the title and legend. */
-  top: number;
-  labels: string[];
-  palette: readonly string[];
-  colorOf: (index: number) => string;
-  fontSize: number;
-  textColor: string;
-}
 
 interface LegendItem {
   label: string;
