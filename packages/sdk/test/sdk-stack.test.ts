@@ -291,6 +291,38 @@ describe('webhooks', () => {
   });
 });
 
+describe('batches', () => {
+  it('batch → getBatch until done → batchArchive: a zip of the images, a 409 while running, a RenderApiError for a bad item', async () => {
+    const accepted = await render.batch({
+      items: [
+        { kind: 'html', body: { html: '<p>one</p>' } },
+        { kind: 'svg', body: { svg: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>', format: 'svg' } },
+      ],
+      defaults: { width: 120, height: 80 },
+    });
+    expect(accepted).toMatchObject({ status: 'queued', items: 2, credits: 2 });
+    let status = await render.getBatch(accepted.id);
+    const until = Date.now() + 60_000;
+    while (status.status !== 'done' && Date.now() < until) {
+      await new Promise((done) => setTimeout(done, 100));
+      status = await render.getBatch(accepted.id);
+    }
+    expect(status.items.map((item) => [item.status, item.file])).toEqual([
+      ['done', '00.png'],
+      ['done', '01.svg'],
+    ]);
+    const zip = await render.batchArchive(accepted.id);
+    // A zip (local file header signature), holding the PNG's bytes as they are (stored, not deflated).
+    expect(Buffer.from(zip.subarray(0, 4)).toString('hex')).toBe('504b0304');
+    expect(Buffer.from(zip).indexOf(PNG_SIGNATURE)).toBeGreaterThan(0);
+
+    const refused = await render.batch({ items: [{ kind: 'html', body: { html: '<p/>', width: 0 } }] }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(RenderApiError);
+    expect((refused as RenderApiError).status).toBe(400);
+    expect((refused as RenderApiError).message).toMatch(/^items\[0\] \(html\): /);
+  });
+});
+
 interface CliRun {
   code: number;
   stdout: string;
