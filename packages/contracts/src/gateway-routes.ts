@@ -182,7 +182,7 @@ export const AsyncRenderRoutes = {
     response: { 200: WebhookDeliveriesResponse, 401: ErrorResponse, 503: ErrorResponse },
   }),
   createBatch: publicRouteOf(AsyncRenderHeads.createBatch, {
-    tags: ['renders'],
+    tags: ['batches'],
     summary: `Render up to ${BatchLimits.maxItems} requests of any kind in one call (a batch), in the background`,
     description:
       'Each item is { kind, body }: kind is html, svg, chart, code or screenshot, body the fields of that convert call, with `defaults` ' +
@@ -203,7 +203,7 @@ export const AsyncRenderRoutes = {
     },
   }),
   batch: publicRouteOf(AsyncRenderHeads.batch, {
-    tags: ['renders'],
+    tags: ['batches'],
     summary: 'The status of a batch and of each of its items',
     description:
       'queued → running → done (every item has ended: done with an image, or failed with the error a single call would have answered). Kept for ASYNC_RESULT_TTL_SECONDS (24 h by default) after submission; owner only.',
@@ -211,7 +211,7 @@ export const AsyncRenderRoutes = {
     response: { 200: BatchResponse, ...asyncErrors },
   }),
   batchArchive: publicRouteOf(AsyncRenderHeads.batchArchive, {
-    tags: ['renders'],
+    tags: ['batches'],
     summary: 'A zip of the images of a finished batch',
     description:
       'One file per item that made an image, named by its index (two digits) and its format’s extension (00.png, 01.svg, …). 409 while the batch is not done, or when no item made an image.',

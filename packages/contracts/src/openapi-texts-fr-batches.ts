@@ -39,4 +39,6 @@ export const BatchTextsFr: Readonly<Record<string, string>> = {
   'One file per item that made an image, named by its index (two digits) and its format’s extension (00.png, 01.svg, …). 409 while the batch is not done, or when no item made an image.':
     'Un fichier par élément ayant produit une image, nommé par son indice (deux chiffres) et l’extension de son format (00.png, 01.svg, …). 409 tant que le lot n’est pas terminé, ou si aucun élément n’a produit d’image.',
   'The zip archive': 'L’archive zip',
+  'Up to 50 renders of any kind in one call: status per item, a zip of the images, one webhook':
+    'Jusqu’à 50 rendus de tout type en un appel : un état par élément, un zip des images, un webhook',
 };
