@@ -6,8 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RenderWorkerHandle } from '@render/render-worker';
+import { testRedisUrl } from '@render/test-stack/redis';
 import { closeInOrder } from '@render/test-stack/teardown';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchState } from '../src/renders/batch-state.ts';
 import { INTERNAL_TOKEN, type Stack, seedCharged, startStack, verifiedUser } from './helpers/auth-stack.ts';
 import { startGateway, startTemplates, startWorker, type TestGateway, uniquePrefix } from './helpers/stack.ts';
 
@@ -75,6 +78,8 @@ let auth: Stack;
 let templates: { url: string; close(): Promise<void> };
 let worker: RenderWorkerHandle;
 let gateway: TestGateway;
+// A second replica on the same Redis and queues: batches are read from any replica, not from memory.
+let replica: TestGateway;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 // Loopback but not allow-listed for pages: a screenshot of it fails in the worker (422), as a real failure would.
 let canary: Awaited<ReturnType<typeof startReceiver>>;
@@ -91,17 +96,20 @@ beforeAll(async () => {
     INTERNAL_TOKEN,
     RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
   });
-  gateway = await startGateway({
+  const gatewayEnv = {
     QUEUE_PREFIX: prefix,
     AUTH_SERVICE_URL: auth.url,
     TEMPLATES_SERVICE_URL: templates.url,
     INTERNAL_TOKEN,
     RENDER_EGRESS_ALLOWLIST: `127.0.0.1:${receiver.port}`,
-  });
+    ASYNC_RENDER_SWEEP_MS: '200',
+  };
+  gateway = await startGateway(gatewayEnv);
+  replica = await startGateway(gatewayEnv);
 }, 120_000);
 
 afterAll(async () => {
-  await closeInOrder(gateway, worker, templates, auth, receiver, canary);
+  await closeInOrder(gateway, replica, worker, templates, auth, receiver, canary);
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field in assertions
@@ -179,7 +187,10 @@ describe('batches', () => {
     // Five images charged; the failed item's credit given back.
     expect(await used(user.token)).toBe(before + 5);
 
-    const zip = await fetch(`${gateway.url}${archiveUrl}`, { headers: { 'x-api-key': user.apiKey } });
+    // The other replica answers the same status and archive.
+    const fromReplica = await fetch(`${replica.url}${statusUrl}`, { headers: { 'x-api-key': user.apiKey } });
+    expect(((await fromReplica.json()) as Json).data).toEqual(done);
+    const zip = await fetch(`${replica.url}${archiveUrl}`, { headers: { 'x-api-key': user.apiKey } });
     expect(zip.status).toBe(200);
     expect(zip.headers.get('content-type')).toBe('application/zip');
     const entries = zipEntries(Buffer.from(await zip.arrayBuffer()));
@@ -200,14 +211,18 @@ describe('batches', () => {
 
   it('answers 409 for the archive while the batch is running', async () => {
     const user = await verifiedUser(auth);
-    const items = Array.from({ length: 8 }, (_, i) => html(`n${i}`));
+    // A page that holds its capture for a while (`delay`) keeps the batch running past the first look.
+    const items = [
+      ...Array.from({ length: 3 }, (_, i) => html(`n${i}`)),
+      { kind: 'screenshot', body: { url: receiver.url('/slow-page'), delay: 2000 } },
+    ];
     const { body } = await submit({ items }, user.apiKey);
     const early = await getJson(body.data.archiveUrl, { 'x-api-key': user.apiKey });
     expect(early.status).toBe(409);
     expect(early.body.message).toMatch(/^The batch is not finished yet/);
     await finished(body.data.id, user.apiKey);
     const zip = await fetch(`${gateway.url}${body.data.archiveUrl}`, { headers: { 'x-api-key': user.apiKey } });
-    expect(zipEntries(Buffer.from(await zip.arrayBuffer())).map((e) => e.name)).toEqual(items.map((_, i) => `0${i}.png`));
+    expect(zipEntries(Buffer.from(await zip.arrayBuffer())).map((e) => e.name)).toEqual(['00.png', '01.png', '02.png', '03.png']);
   }, 120_000);
 
   it('refuses 51 items, and an invalid item naming its index and field, with nothing queued or charged', async () => {
@@ -261,6 +276,39 @@ describe('batches', () => {
     expect((await finished(fits.body.data.id, user.apiKey)).done).toBe(2);
     expect(await used(user.token)).toBe(50);
   }, 120_000);
+
+  it('ends a batch whose gateway stopped: its unfinished items failed, its webhook sent once', async () => {
+    const user = await verifiedUser(auth);
+    // A batch as a gateway that stopped mid-way left it in Redis: item 0 done, item 1 running, item 2 queued,
+    // past the time its gateway should have renewed it.
+    const redis = new Redis(await testRedisUrl());
+    const state = new BatchState(redis, prefix);
+    const id = crypto.randomUUID();
+    const expiresAtSeconds = Math.floor(Date.now() / 1000) + 600;
+    const items = [0, 1, 2].map(() => ({ kind: 'html' as const, format: 'png' }));
+    await state.open({
+      id,
+      owner: user.userId,
+      createdAt: new Date(),
+      expiresAtSeconds,
+      orphanAt: Date.now() - 1,
+      webhook: receiver.url('/hooks/orphan'),
+      items,
+    });
+    const image = { bytes: Buffer.from(PNG, 'hex'), mimeType: 'image/png', width: 1, height: 1 };
+    await state.itemDone(id, 0, { kind: 'html', format: 'png', status: 'running' }, image, expiresAtSeconds);
+    await state.itemRunning(id, 1, { kind: 'html', format: 'png', status: 'running' });
+    await redis.quit();
+
+    const ended = await finished(id, user.apiKey);
+    expect(ended).toMatchObject({ status: 'done', total: 3, done: 1, failed: 2 });
+    expect((ended.items as Json[]).map((item) => item.status)).toEqual(['done', 'failed', 'failed']);
+    expect(ended.items[1].error.message).toMatch(/the batch was interrupted/);
+    const hook = await waitFor('the webhook', () => receiver.received.find((r) => r.path === '/hooks/orphan'));
+    expect(JSON.parse(hook.body)).toEqual({ id, type: 'batch', status: 'done', total: 3, done: 1, failed: 2 });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.received.filter((r) => r.path === '/hooks/orphan')).toHaveLength(1);
+  }, 60_000);
 
   it('needs credentials', async () => {
     const res = await gateway.post('/api/batch', { items: [html('a')] });
