@@ -108,6 +108,26 @@ async function requireConsumer(state: AsyncRenderState): Promise<void> {
   );
 }
 
+/** Webhooks of other features (a batch's): accepted as a render's, delivered through the same queue. */
+function otherWebhooks(
+  state: AsyncRenderState,
+  webhooks: Queue<WebhookJobData>,
+  opts: AsyncRendersOptions,
+): Pick<AsyncRenders, 'acceptWebhook' | 'deliver'> {
+  return {
+    async acceptWebhook(raw) {
+      const url = webhookTarget(raw, opts.webhookPorts);
+      const refusal = await webhookAddressRefusal(url, opts.webhookAllowlist);
+      if (refusal) throw refusal;
+      await requireConsumer(state);
+      return url;
+    },
+    async deliver(job, jobId) {
+      await webhooks.add('deliver', job, { jobId });
+    },
+  };
+}
+
 /**
  * Async renders (`webhook` in a convert body). State lives in Redis under the gateway's prefix, so any
  * replica answers the status: a hash per render (`<prefix>:async-render:<id>`) and the image bytes next to
@@ -220,16 +240,7 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
     status,
     image: (id, userId) => guarded(() => state.image(id, userId)),
     deliveries: (userId) => guarded(() => state.deliveries(userId)),
-    async acceptWebhook(raw) {
-      const url = webhookTarget(raw, opts.webhookPorts);
-      const refusal = await webhookAddressRefusal(url, opts.webhookAllowlist);
-      if (refusal) throw refusal;
-      await requireConsumer(state);
-      return url;
-    },
-    async deliver(job, jobId) {
-      await webhooks.add('deliver', job, { jobId });
-    },
+    ...otherWebhooks(state, webhooks, opts),
   } satisfies AsyncRenders);
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
