@@ -411,6 +411,28 @@ describe('the renderapi CLI', () => {
     await expect(readFile(join(work, 'escape.png'))).rejects.toThrow();
   });
 
+  it('renderapi batch --server sends the tasks as one server batch and writes each image from its zip under its own name', async () => {
+    const lines = [
+      { kind: 'html', body: { html: '<p>one</p>', width: 200, height: 100 }, out: 'one.png' },
+      { kind: 'svg', body: { svg: '<svg xmlns="http://www.w3.org/2000/svg" width="5" height="5"/>', format: 'svg' }, out: 'sub/two.svg' },
+      { kind: 'template', body: { templateId, variables: { title: 'batch' } }, out: 'three.png' },
+      // Loopback, not allow-listed for the worker: fails in the render, its credit given back.
+      { kind: 'screenshot', body: { url: 'http://127.0.0.1:9/' }, out: 'four.png' },
+    ];
+    await writeFile(join(work, 'server.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const before = (await render.usage()).used;
+    const run = await cli(['batch', 'server.jsonl', '-o', 'server-out', '--server', '--json']);
+    expect(run.code).toBe(1);
+    const { summary, results } = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ total: 4, done: 2, failed: 2, credits: 2 });
+    expect(results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true, false, false]);
+    expect(results[2].error.message).toMatch(/cannot go in a server batch/);
+    expect(results[3].error).toMatchObject({ code: 'RENDER_FAILED' });
+    expect(png(await readFile(join(work, 'server-out', 'one.png'))).width).toBe(200);
+    expect(await readFile(join(work, 'server-out', 'sub', 'two.svg'), 'utf8')).toMatch(/<svg/);
+    expect((await render.usage()).used).toBe(before + 2);
+  });
+
   it('renderapi batch over a folder renders each file by its extension', async () => {
     const folder = join(work, 'inputs');
     await rm(folder, { recursive: true, force: true });
