@@ -108,7 +108,7 @@ describe('the SDK, CLI and MCP guides', () => {
   });
 });
 
-describe('the guides of issue 30: page interactions, pages for agents, videos, named API keys', () => {
+describe('the guides of issue 30: page interactions, pages for agents, videos, batches, named API keys', () => {
   const ISSUE_30 = {
     'screenshot-interactions': {
       heading: 'What these options do',
@@ -124,6 +124,11 @@ describe('the guides of issue 30: page interactions, pages for agents, videos, n
       heading: 'A screenshot that moves',
       fields: ['format', 'scenario', 'duration', 'fps'],
       sdk: ['render.screenshot(', '--format mp4'],
+    },
+    batches: {
+      heading: 'Many renders, one call',
+      fields: ['items', 'defaults', 'webhook', 'kind', 'body'],
+      sdk: ['render.batch(', 'render.getBatch(', 'render.batchArchive('],
     },
     'api-keys': {
       heading: 'Named keys beside the default key',
@@ -171,7 +176,9 @@ describe('the guides of issue 30: page interactions, pages for agents, videos, n
         .filter((b) => b.lang === 'bash')
         .flatMap((b) => curlBodies(b.code)),
     );
-    expect(calls.map((c) => c.path)).toEqual(expect.arrayContaining(['/api/screenshot/convert', '/api/auth/keys', '/api/auth/login']));
+    expect(calls.map((c) => c.path)).toEqual(
+      expect.arrayContaining(['/api/screenshot/convert', '/api/auth/keys', '/api/auth/login', '/api/batch']),
+    );
     for (const call of calls.filter((c) => c.path !== '/api/mcp')) {
       expect(properties(call.path), call.path).toEqual(expect.arrayContaining(Object.keys(call.body)));
     }

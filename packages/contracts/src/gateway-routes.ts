@@ -2,6 +2,7 @@
 // from its head (`route-heads.ts`) and its schemas: the gateway registers and documents them from these, and
 // the web app and the SDK call the same paths.
 import { Type } from 'typebox';
+import { BatchAccepted, BatchBody, BatchIdParams, BatchLimits, BatchResponse } from './batch.ts';
 import { ChartConvertBody, ChartFormats } from './chart.ts';
 import { CodeCatalogResponse, CodeConvertBody } from './code.ts';
 import { HighchartsExportBody, HighchartsExportParams, HighchartsExportTypes } from './highcharts-export.ts';
@@ -179,6 +180,47 @@ export const AsyncRenderRoutes = {
     summary: 'The latest webhook delivery attempts of the account, newest first',
     description: 'Each attempt with its HTTP status or error; the last 100 are kept for 7 days.',
     response: { 200: WebhookDeliveriesResponse, 401: ErrorResponse, 503: ErrorResponse },
+  }),
+  createBatch: publicRouteOf(AsyncRenderHeads.createBatch, {
+    tags: ['batches'],
+    summary: `Render up to ${BatchLimits.maxItems} requests of any kind in one call (a batch), in the background`,
+    description:
+      'Each item is { kind, body }: kind is html, svg, chart, code or screenshot, body the fields of that convert call, with `defaults` ' +
+      'merged under it. Every item is checked (its schema, then what its call checks beyond it) before anything is queued: an invalid ' +
+      'item is a 400 (or the 422 its single call would answer) naming its index and field, and nothing is charged. The credits of every item are reserved up front (402 when ' +
+      'the account has not enough: nothing is queued); a failed item’s are given back. The batch counts as one render in flight ' +
+      `and renders ${BatchLimits.parallel} items at a time. \`webhook\` is called once, signed, when every item has ended.`,
+    body: BatchBody,
+    response: {
+      202: BatchAccepted,
+      400: ErrorResponse,
+      401: ErrorResponse,
+      402: ErrorResponse,
+      403: ErrorResponse,
+      422: ErrorResponse,
+      429: ErrorResponse,
+      503: ErrorResponse,
+    },
+  }),
+  batch: publicRouteOf(AsyncRenderHeads.batch, {
+    tags: ['batches'],
+    summary: 'The status of a batch and of each of its items',
+    description:
+      'queued → running → done (every item has ended: done with an image, or failed with the error a single call would have answered). Kept for ASYNC_RESULT_TTL_SECONDS (24 h by default) after submission; owner only.',
+    params: BatchIdParams,
+    response: { 200: BatchResponse, ...asyncErrors },
+  }),
+  batchArchive: publicRouteOf(AsyncRenderHeads.batchArchive, {
+    tags: ['batches'],
+    summary: 'A zip of the images of a finished batch',
+    description:
+      'One file per item that made an image, named by its index (two digits) and its format’s extension (00.png, 01.svg, …). 409 while the batch is not done, or when no item made an image.',
+    params: BatchIdParams,
+    response: {
+      200: { description: 'The zip archive', content: { 'application/zip': { schema: Type.String({ format: 'binary' }) } } },
+      ...asyncErrors,
+      409: ErrorResponse,
+    },
   }),
 };
 

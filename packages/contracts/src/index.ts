@@ -3,6 +3,7 @@ export * from './admin.ts';
 export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './auth-rules.ts';
+export * from './batch.ts';
 export * from './billing.ts';
 export * from './chart.ts';
 export * from './code.ts';

@@ -4,6 +4,7 @@
 // their texts from, so no sentence is written twice.
 import { ApiKeyMessages } from './api-keys.ts';
 import { AuthMessages } from './auth.ts';
+import { BatchMessages } from './batch.ts';
 import { BillingMessages } from './billing.ts';
 import { ChartConvertBody, ChartFormatMessages, ChartInputMessages } from './chart.ts';
 import { CodeConvertBody } from './code.ts';
@@ -89,6 +90,7 @@ export const MessageGroups = {
   video: VideoMessages,
   pageContent: PageContentMessages,
   renderLink: RenderLinkMessages,
+  batch: BatchMessages,
 } as const;
 
 type Groups = typeof MessageGroups;

@@ -1,4 +1,5 @@
 import { HighchartsExportTextsFr } from './highcharts-export-texts-fr.ts';
+import { BatchTextsFr } from './openapi-texts-fr-batches.ts';
 import { PageContentTextsFr } from './openapi-texts-fr-page-content.ts';
 import { QuickChartTextsFr } from './openapi-texts-fr-quickchart.ts';
 import { RenderLinkTextsFr } from './openapi-texts-fr-render-links.ts';
@@ -18,6 +19,7 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
   ...ScreenshotInteractionTextsFr,
   ...PageContentTextsFr,
   ...RenderLinkTextsFr,
+  ...BatchTextsFr,
   'Turn HTML, SVG, charts, code and web pages into images.\n\nErrors are RFC 9457 problems (`application/problem+json`) that keep the API’s `success: false`, `message` and `code`, with the request’s `requestId` and, for a refused body, every refused field in `errors`; `type` links to the code on the docs’ errors page. Every answer carries `X-Request-Id` (send your own, up to 128 characters of `A-Za-z0-9._~:+/=@-`, to trace a call). The calls that create something take an `Idempotency-Key` header (a retry within 24 h gets the first answer). `output` and `outputType` are one field: every convert call accepts either. JSON, SVG and text answers are compressed (gzip, brotli) when `Accept-Encoding` allows.':
     'Transformez du HTML, du SVG, des graphiques, du code et des pages web en images.\n\nLes erreurs sont des problèmes RFC 9457 (`application/problem+json`) qui gardent les champs `success: false`, `message` et `code` de l’API, avec le `requestId` de la requête et, pour un corps refusé, chaque champ refusé dans `errors` ; `type` renvoie au code sur la page des erreurs de la documentation. Chaque réponse porte `X-Request-Id` (envoyez le vôtre, jusqu’à 128 caractères parmi `A-Za-z0-9._~:+/=@-`, pour suivre un appel). Les appels qui créent quelque chose acceptent un en-tête `Idempotency-Key` (une nouvelle tentative dans les 24 h reçoit la première réponse). `output` et `outputType` sont un même champ : chaque appel de conversion accepte l’un ou l’autre. Les réponses JSON, SVG et texte sont compressées (gzip, brotli) quand `Accept-Encoding` le permet.',
   'Your API key (also accepted as Authorization: Bearer rk_…)': 'Votre clé API (acceptée aussi en Authorization: Bearer rk_…)',

@@ -102,6 +102,9 @@ export const AsyncRenderHeads = heads('asyncRender', {
   status: { method: 'GET', url: '/api/renders/:id', access: 'signedIn' },
   image: { method: 'GET', url: '/api/renders/:id/image', access: 'signedIn' },
   webhookDeliveries: { method: 'GET', url: '/api/webhooks/deliveries', access: 'signedIn' },
+  createBatch: { method: 'POST', url: '/api/batch', access: 'signedIn', idempotent: true },
+  batch: { method: 'GET', url: '/api/batches/:id', access: 'signedIn' },
+  batchArchive: { method: 'GET', url: '/api/batches/:id/archive', access: 'signedIn' },
 });
 
 export const SystemHeads = heads('system', {

@@ -1,7 +1,7 @@
 export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 export { ajvOptions } from './ajv.ts';
 export { default as errorHandler, type PageFallback, validationMessage } from './error-handler.plugin.ts';
-export { type AjvError, bodyFieldErrors } from './field-errors.ts';
+export { type AjvError, bodyFieldErrors, fieldPath } from './field-errors.ts';
 export { clientErrorHandler, frameworkErrors } from './framework-errors.ts';
 export { default as health, type HealthCheck, type HealthOptions, type HealthState, runHealthChecks } from './health.plugin.ts';
 export { INTERNAL_TOKEN_HEADER, requireInternalToken, safeEqual } from './internal-token.ts';

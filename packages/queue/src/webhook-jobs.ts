@@ -1,4 +1,4 @@
-import { type WebhookDelivery, WebhookLimits, WebhookPayload } from '@render/contracts';
+import { BatchWebhookPayload, type WebhookDelivery, WebhookLimits, WebhookPayload } from '@render/contracts';
 import type { JobsOptions } from 'bullmq';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -12,7 +12,8 @@ import { Compile } from 'typebox/compile';
 export const WebhookJobData = Type.Object({
   userId: Type.String({ minLength: 1, maxLength: 100 }),
   url: Type.String({ minLength: 1, maxLength: WebhookLimits.maxUrlLength }),
-  payload: WebhookPayload,
+  /** A render's outcome, or a batch's once every item has ended. */
+  payload: Type.Union([WebhookPayload, BatchWebhookPayload]),
 });
 export type WebhookJobData = Static<typeof WebhookJobData>;
 

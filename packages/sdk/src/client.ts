@@ -4,6 +4,9 @@ import type { paths } from './generated/openapi.ts';
 import { type RenderLinkKind, type RenderLinkOptions, type SignedTemplateUrlInput, signRenderUrl, signTemplateUrl } from './signed-url.ts';
 import { type FetchLike, send, type TransportOptions } from './transport.ts';
 import type {
+  BatchAccepted,
+  BatchOptions,
+  BatchStatus,
   CallOptions,
   ChartRenderOptions,
   CodeRenderOptions,
@@ -186,6 +189,28 @@ export class RenderClient {
   }
 
   /**
+   * Up to 50 renders of any kind in one call (`POST /api/batch`): every item is checked and its credits
+   * reserved before anything is queued, then the batch renders in the background. Answers its id at once;
+   * poll `getBatch`, or pass `webhook` to be called once when every item has ended.
+   */
+  async batch(body: BatchOptions, options?: CallOptions): Promise<BatchAccepted> {
+    const response = await this.#call('POST', '/api/batch', body, options, { accepted: true });
+    return ((await response.json()) as { data: BatchAccepted }).data;
+  }
+
+  /** A batch's status and each item's (`GET /api/batches/{id}`); `status` is `done` once every item has ended. */
+  async getBatch(id: string, options?: CallOptions): Promise<BatchStatus> {
+    const response = await this.#call('GET', `/api/batches/${encodeURIComponent(id)}`, undefined, options);
+    return ((await response.json()) as { data: BatchStatus }).data;
+  }
+
+  /** The zip of a finished batch's images (`GET /api/batches/{id}/archive`: 00.png, 01.svg, …); a 409 while it runs. */
+  async batchArchive(id: string, options?: CallOptions): Promise<Uint8Array> {
+    const response = await this.#call('GET', `/api/batches/${encodeURIComponent(id)}/archive`, undefined, options);
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
+  /**
    * Credits used and left in the account's current window (`GET /api/auth/usage`); with `keyId` (a named key's
    * id, from the dashboard or `GET /api/auth/keys`), only the renders made with that key count as used.
    */
@@ -223,8 +248,17 @@ export class RenderClient {
     return { image: decodeBase64(image), meta };
   }
 
-  /** One call through the transport; a non-2xx answer (or a 202 meant for a webhook) becomes a RenderApiError. */
-  async #call(method: string, path: string, body: object | undefined, options: CallOptions = {}): Promise<Response> {
+  /**
+   * One call through the transport; a non-2xx answer (or a 202 meant for a webhook, unless the call is one that
+   * answers 202: `accepted`) becomes a RenderApiError.
+   */
+  async #call(
+    method: string,
+    path: string,
+    body: object | undefined,
+    options: CallOptions = {},
+    expect: { accepted?: boolean } = {},
+  ): Promise<Response> {
     const headers = new Headers(this.#headers);
     if (body !== undefined) headers.set('content-type', 'application/json');
     const response = await send(
@@ -242,7 +276,7 @@ export class RenderClient {
       },
     );
     if (!response.ok) throw await RenderApiError.fromResponse(response);
-    if (response.status === 202) {
+    if (response.status === 202 && !expect.accepted) {
       throw new RenderApiError({
         status: 202,
         code: 'ACCEPTED_ASYNC',

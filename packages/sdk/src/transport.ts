@@ -30,9 +30,9 @@ const IN_USE = 409;
 const IDEMPOTENCY_KEY = 'idempotency-key';
 
 // The calls that create something, which the API makes safe to repeat with an Idempotency-Key: template create
-// and duplicate, API key regeneration, and a render with a `webhook` (an async render). Other POSTs either
+// and duplicate, API key regeneration, a batch, and a render with a `webhook` (an async render). Other POSTs either
 // create nothing (a synchronous render) or are not worth repeating (sign-up, log-in).
-const CREATES = [/^\/api\/template$/, /^\/api\/template\/[^/]+\/duplicate$/, /^\/api\/auth\/api-key\/regenerate$/];
+const CREATES = [/^\/api\/template$/, /^\/api\/template\/[^/]+\/duplicate$/, /^\/api\/auth\/api-key\/regenerate$/, /^\/api\/batch$/];
 const RENDERS = /^\/api\/(?:html-to-img|svg-to-img|chart-to-img|code-to-img|screenshot)\/convert$|^\/api\/template\/generate$/;
 
 /** Whether a call creates something (see CREATES and RENDERS): such a call carries an Idempotency-Key. */

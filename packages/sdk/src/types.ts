@@ -31,6 +31,13 @@ export type ReadPageOptions = Declared<ScreenshotRenderOptions, 'format'> & { fo
 
 export type TemplateRenderOptions = Declared<JsonBodyOf<'/api/template/generate'>, 'output' | 'outputType' | 'webhook' | 'templateId'>;
 
+/** `batch`'s body: up to 50 `{ kind, body }` items, `defaults` merged into each body, and an optional `webhook`. */
+export type BatchOptions = JsonBodyOf<'/api/batch'>;
+/** What `batch` answers: the batch id, its item count, the credits reserved, and where to poll and fetch it. */
+export type BatchAccepted = paths['/api/batch']['post']['responses'][202]['content']['application/json']['data'];
+/** What `getBatch` answers: the batch's status and each item's (status, format, size, error). */
+export type BatchStatus = paths['/api/batches/{id}']['get']['responses'][200]['content']['application/json']['data'];
+
 type JsonImageAnswer = paths['/api/html-to-img/convert']['post']['responses'][200]['content']['application/json'];
 
 /** What a `…WithMeta` call returns besides the bytes: the JSON answer's fields and the timing headers. */

@@ -246,6 +246,27 @@ describe('retries and timeouts', () => {
     expect(own).toBe('my-own-key');
   });
 
+  it('batch sends one Idempotency-Key on every attempt and answers the 202’s data; getBatch reads the id’s path', async () => {
+    const accepted = (_req: IncomingMessage, res: ServerResponse) =>
+      res
+        .writeHead(202, { 'content-type': 'application/json' })
+        .end(
+          '{"success":true,"data":{"id":"b1","status":"queued","items":1,"credits":1,"statusUrl":"/api/batches/b1","archiveUrl":"/api/batches/b1/archive"}}',
+        );
+    const status = (_req: IncomingMessage, res: ServerResponse) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":{"id":"b1","status":"done","items":[]}}');
+    // The first attempt is told the queue is busy; the retry must carry the same key.
+    const api = await scripted([busy(503, '0'), accepted, status]);
+    const render = new RenderClient({ baseUrl: api.url, apiKey: 'rk_test' });
+    const batch = await render.batch({ items: [{ kind: 'html', body: { html: '<p>x</p>' } }] });
+    expect(batch).toMatchObject({ id: 'b1', statusUrl: '/api/batches/b1' });
+    const [first, retry] = api.seen.map((s) => s.idempotencyKey);
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(retry).toBe(first);
+    expect((await render.getBatch('b 1')).status).toBe('done');
+    expect(api.seen[2]?.url).toBe('/api/batches/b%201');
+  });
+
   it('parses Retry-After forms', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(parseRetryAfter('3', now)).toBe(3);

@@ -319,6 +319,38 @@ describe('webhooks', () => {
   });
 });
 
+describe('batches', () => {
+  it('batch → getBatch until done → batchArchive: a zip of the images, a 409 while running, a RenderApiError for a bad item', async () => {
+    const accepted = await render.batch({
+      items: [
+        { kind: 'html', body: { html: '<p>one</p>' } },
+        { kind: 'svg', body: { svg: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>', format: 'svg' } },
+      ],
+      defaults: { width: 120, height: 80 },
+    });
+    expect(accepted).toMatchObject({ status: 'queued', items: 2, credits: 2 });
+    let status = await render.getBatch(accepted.id);
+    const until = Date.now() + 60_000;
+    while (status.status !== 'done' && Date.now() < until) {
+      await new Promise((done) => setTimeout(done, 100));
+      status = await render.getBatch(accepted.id);
+    }
+    expect(status.items.map((item) => [item.status, item.file])).toEqual([
+      ['done', '00.png'],
+      ['done', '01.svg'],
+    ]);
+    const zip = await render.batchArchive(accepted.id);
+    // A zip (local file header signature), holding the PNG's bytes as they are (stored, not deflated).
+    expect(Buffer.from(zip.subarray(0, 4)).toString('hex')).toBe('504b0304');
+    expect(Buffer.from(zip).indexOf(PNG_SIGNATURE)).toBeGreaterThan(0);
+
+    const refused = await render.batch({ items: [{ kind: 'html', body: { html: '<p/>', width: 0 } }] }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(RenderApiError);
+    expect((refused as RenderApiError).status).toBe(400);
+    expect((refused as RenderApiError).message).toMatch(/^items\[0\] \(html\): /);
+  });
+});
+
 interface CliRun {
   code: number;
   stdout: string;
@@ -405,6 +437,28 @@ describe('the renderapi CLI', () => {
     expect(results.find((r: { source: string }) => r.source === 'tasks.jsonl:6').error.message).toMatch(/not valid JSON/);
     expect(png(await readFile(join(work, 'outdir', 'two.png'))).width).toBe(60);
     await expect(readFile(join(work, 'escape.png'))).rejects.toThrow();
+  });
+
+  it('renderapi batch --server sends the tasks as one server batch and writes each image from its zip under its own name', async () => {
+    const lines = [
+      { kind: 'html', body: { html: '<p>one</p>', width: 200, height: 100 }, out: 'one.png' },
+      { kind: 'svg', body: { svg: '<svg xmlns="http://www.w3.org/2000/svg" width="5" height="5"/>', format: 'svg' }, out: 'sub/two.svg' },
+      { kind: 'template', body: { templateId, variables: { title: 'batch' } }, out: 'three.png' },
+      // Loopback, not allow-listed for the worker: fails in the render, its credit given back.
+      { kind: 'screenshot', body: { url: 'http://127.0.0.1:9/' }, out: 'four.png' },
+    ];
+    await writeFile(join(work, 'server.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const before = (await render.usage()).used;
+    const run = await cli(['batch', 'server.jsonl', '-o', 'server-out', '--server', '--json']);
+    expect(run.code).toBe(1);
+    const { summary, results } = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ total: 4, done: 2, failed: 2, credits: 2 });
+    expect(results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true, false, false]);
+    expect(results[2].error.message).toMatch(/cannot go in a server batch/);
+    expect(results[3].error).toMatchObject({ code: 'RENDER_FAILED' });
+    expect(png(await readFile(join(work, 'server-out', 'one.png'))).width).toBe(200);
+    expect(await readFile(join(work, 'server-out', 'sub', 'two.svg'), 'utf8')).toMatch(/<svg/);
+    expect((await render.usage()).used).toBe(before + 2);
   });
 
   it('renderapi batch over a folder renders each file by its extension', async () => {

@@ -10,6 +10,7 @@ import accountLimits from './plugins/account-limits.plugin.ts';
 import anonymousLimits from './plugins/anonymous-limits.plugin.ts';
 import asyncRenders from './plugins/async-renders.plugin.ts';
 import authClient from './plugins/auth-client.plugin.ts';
+import batches from './plugins/batches.plugin.ts';
 import compression from './plugins/compression.plugin.ts';
 import cors, { parseCorsOrigins } from './plugins/cors.plugin.ts';
 import credits from './plugins/credits.plugin.ts';
@@ -24,6 +25,7 @@ import renderQueue from './plugins/render-queue.plugin.ts';
 import securityHeaders from './plugins/security-headers.plugin.ts';
 import templatesClient from './plugins/templates-client.plugin.ts';
 import webApp from './plugins/web-app.plugin.ts';
+import batchesRoutes from './routes/batches.routes.ts';
 import convertRoutes from './routes/convert.routes.ts';
 import forwardRoutes from './routes/forward.routes.ts';
 import highchartsExportRoutes from './routes/highcharts-export.routes.ts';
@@ -161,6 +163,13 @@ async function registerRenderServices(fastify: FastifyInstance, config: GatewayC
     orphanAfterMs: config.RENDER_DEADLINE_MS + 60_000,
     sweepEveryMs: config.ASYNC_RENDER_SWEEP_MS,
   });
+  await fastify.register(batches, {
+    prefix: config.QUEUE_PREFIX,
+    ttlSeconds: config.ASYNC_RESULT_TTL_SECONDS,
+    // Heard of as each item starts; an item's wait is bounded by the deadline.
+    orphanAfterMs: config.RENDER_DEADLINE_MS + 60_000,
+    sweepEveryMs: config.ASYNC_RENDER_SWEEP_MS,
+  });
   // Before the routes: its hook ties the MCP tools' inner calls to their client's connection.
   await fastify.register(innerCalls);
 }
@@ -170,6 +179,7 @@ async function registerRoutes(fastify: FastifyInstance, config: GatewayConfig) {
   await fastify.register(pingRoutes);
   await fastify.register(limitsRoutes, { freeMaxInFlight: config.FREE_MAX_IN_FLIGHT, proMaxInFlight: config.PRO_MAX_IN_FLIGHT });
   await fastify.register(rendersRoutes);
+  await fastify.register(batchesRoutes);
   await fastify.register(convertRoutes);
   await fastify.register(quickChartRoutes);
   await fastify.register(quickChartShortUrlsRoutes);

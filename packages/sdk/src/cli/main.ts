@@ -8,6 +8,7 @@ import { errorOf, isDirectory, progressBar, renderKind, runBatch, type TaskResul
 import { loadSettings } from './config.ts';
 import { chartBody, defaultOutputName, extensionOf, guessLanguage, parseSets, parseVars, type RenderKind, UsageError } from './inputs.ts';
 import { SCREENSHOT_INTERACTION_HELP, SCREENSHOT_INTERACTION_OPTIONS, screenshotInteractionFields } from './screenshot-flags.ts';
+import { runServerBatch } from './server-batch.ts';
 
 export const VERSION = '0.1.0';
 
@@ -129,6 +130,8 @@ A folder renders *.html, *.svg, *.json (charts) and source files (code) by exten
 options (--width, --height, --format, --quality, --scale, --theme, --library, --set) applied to each.
   -o, --out <outdir>           where the images go (required)
   --concurrency <n>            renders in flight (default 4)
+  --server                     send the tasks as server batches (POST /api/batch, 50 a call): checked and their
+                               credits reserved up front, rendered by the server, read back from each batch's zip
 Exits 1 if any task failed; each failure names its line or file.
 Example: renderapi batch ./cards -o out/ --width 1200 --height 630 --format webp
 `,
@@ -181,6 +184,7 @@ const OPTIONS = {
   var: { type: 'string', multiple: true },
   set: { type: 'string', multiple: true },
   concurrency: { type: 'string' },
+  server: { type: 'boolean' },
   link: { type: 'boolean' },
   ttl: { type: 'string' },
   unsigned: { type: 'boolean' },
@@ -482,11 +486,10 @@ async function batch(client: RenderClient, target: string | undefined, values: V
   const bar = progressBar(tasks.length + results.length, io.stderr);
   const invalidCount = results.length;
   bar.update(0, invalidCount);
-  const rendered = await runBatch(client, tasks, {
-    outDir: values.out,
-    concurrency,
-    onProgress: (done, failed) => bar.update(done, failed + invalidCount),
-  });
+  const onProgress = (done: number, failed: number) => bar.update(done, failed + invalidCount);
+  const rendered = values.server
+    ? await runServerBatch(client, tasks, { outDir: values.out, onProgress })
+    : await runBatch(client, tasks, { outDir: values.out, concurrency, onProgress });
   bar.end();
   results = [...rendered, ...results];
 

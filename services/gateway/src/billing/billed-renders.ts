@@ -121,6 +121,36 @@ export class BilledRenders {
     }
   }
 
+  /**
+   * Renders for `caller` on credits reserved up front under `credit` (a batch item's: `jobId` and, for a
+   * render worth more, its further ids): charged when the image is made, released when the render fails.
+   * Nothing ties it to a connection; the account's in-flight slot is the caller's (the batch holds one).
+   */
+  async renderReserved<K extends RenderKind>(
+    request: FastifyRequest,
+    caller: AccountCaller,
+    kind: K,
+    payload: RenderPayload<K>,
+    credit: { jobId: string; extras: readonly string[] },
+  ): Promise<RenderOutcome> {
+    const ledgerKind = ledgerKindOf(request, kind);
+    const ids = [credit.jobId, ...credit.extras];
+    let outcome: RenderOutcome;
+    try {
+      outcome = await this.opts.renderQueue.render(kind, payload, {
+        jobId: credit.jobId,
+        requestId: request.id,
+        caller: callerId('account', caller.userId),
+      });
+    } catch (err) {
+      // Awaited, so that usage read once the item shows failed already has its credits back.
+      await Promise.all(ids.map((id) => this.settle(id, 'released', { kind: ledgerKind, format: formatOf(payload) })));
+      throw err;
+    }
+    for (const id of ids) this.chargeAfterAnswer(id, outcome, ledgerKind);
+    return outcome;
+  }
+
   /** A reservation made in onRequest for a call that never reached its render (a 400 body, a hang-up). */
   releaseUnclaimed(request: FastifyRequest): Promise<void> | undefined {
     const reservation = request.billing?.claim();

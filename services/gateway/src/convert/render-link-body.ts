@@ -11,8 +11,13 @@ import {
   ScreenshotConvertBody,
   SvgConvertBody,
 } from '@render/contracts';
+import type { RenderPayload } from '@render/queue';
 import type { FastifyRequest } from 'fastify';
 import type { TObject } from 'typebox';
+import { toChartRenderPayload } from './chart-input.ts';
+import { prepareCodePayload } from './code-request.ts';
+import { htmlPayload, svgPayload } from './markup-request.ts';
+import { screenshotPayload } from './screenshot-request.ts';
 
 /** Each kind's POST body schema: a link's query is read back into it and checked against it. */
 export const LinkBodySchemas: Record<RenderLinkKind, TObject> = {
@@ -92,3 +97,19 @@ export function checkLinkBody(request: FastifyRequest, kind: RenderLinkKind, bod
     statusCode: 400,
   });
 }
+
+/** Each kind's job payload from its checked body, as its POST call builds it (render links and batch items). */
+export const payloadOf = (kind: RenderLinkKind, body: Record<string, unknown>): RenderPayload<RenderLinkKind> => {
+  switch (kind) {
+    case 'html':
+      return htmlPayload(body as HtmlConvertBody);
+    case 'svg':
+      return svgPayload(body as SvgConvertBody);
+    case 'chart':
+      return toChartRenderPayload(body as ChartConvertBody);
+    case 'code':
+      return prepareCodePayload(body as CodeConvertBody);
+    case 'screenshot':
+      return screenshotPayload(body as ScreenshotConvertBody);
+  }
+};

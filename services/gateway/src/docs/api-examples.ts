@@ -263,6 +263,33 @@ export const API_EXAMPLES: ApiExample[] = [
     expectOnceSet: { variable: 'renderId', status: 200 },
   },
   { method: 'GET', path: '/api/webhooks/deliveries', expect: 200 },
+  // Batches: two credits, answered 202 with the batch's id; set batchId to it to read its status and archive.
+  {
+    method: 'POST',
+    path: '/api/batch',
+    body: {
+      items: [
+        { kind: 'html', body: { html: '<h1>First</h1>' } },
+        { kind: 'code', body: { code: 'console.log("second")', language: 'javascript' } },
+      ],
+      defaults: { width: 600, height: 300, format: 'png' },
+    },
+    expect: 202,
+  },
+  {
+    method: 'GET',
+    path: '/api/batches/{id}',
+    params: { id: '{{batchId}}' },
+    expect: 404,
+    expectOnceSet: { variable: 'batchId', status: 200 },
+  },
+  {
+    method: 'GET',
+    path: '/api/batches/{id}/archive',
+    params: { id: '{{batchId}}' },
+    expect: 404,
+    expectOnceSet: { variable: 'batchId', status: 200 },
+  },
   { method: 'GET', path: '/api/auth/webhook-secret', expect: 200 },
   {
     method: 'POST',

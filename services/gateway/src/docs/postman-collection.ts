@@ -67,6 +67,7 @@ export const COLLECTION_VARIABLES = [
   { key: 'chartShortId', value: '', description: 'Set by the QuickChart short URL create call (POST /chart/create)' },
   { key: 'copyId', value: '', description: 'Set by the template duplicate call (allowChanges)' },
   { key: 'renderId', value: RENDER_ID_PLACEHOLDER, description: 'The id a convert call with webhook answered (202)' },
+  { key: 'batchId', value: RENDER_ID_PLACEHOLDER, description: 'The id POST /api/batch answered (202)' },
   {
     key: 'screenshotUrl',
     value: '{{baseUrl}}/api/ping',

@@ -49,6 +49,13 @@ export interface AsyncRenders {
   image(id: string, userId: string): Promise<{ view: AsyncRenderView; image: KeptImage | null } | null>;
   /** The account's latest webhook delivery attempts, newest first. */
   deliveries(userId: string): Promise<WebhookDelivery[]>;
+  /**
+   * Another feature's webhook (a batch's), accepted as a render's is: parsed, its address checked with the
+   * workers' policy, and a worker delivering webhooks required (503 otherwise).
+   */
+  acceptWebhook(raw: string): Promise<URL>;
+  /** Queues a delivery on the webhook queue; `jobId` makes a second add of the same delivery do nothing. */
+  deliver(job: WebhookJobData, jobId: string): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -99,6 +106,26 @@ async function requireConsumer(state: AsyncRenderState): Promise<void> {
     undefined,
     { retryAfterSeconds: NO_CONSUMER_RETRY_AFTER_SECONDS },
   );
+}
+
+/** Webhooks of other features (a batch's): accepted as a render's, delivered through the same queue. */
+function otherWebhooks(
+  state: AsyncRenderState,
+  webhooks: Queue<WebhookJobData>,
+  opts: AsyncRendersOptions,
+): Pick<AsyncRenders, 'acceptWebhook' | 'deliver'> {
+  return {
+    async acceptWebhook(raw) {
+      const url = webhookTarget(raw, opts.webhookPorts);
+      const refusal = await webhookAddressRefusal(url, opts.webhookAllowlist);
+      if (refusal) throw refusal;
+      await requireConsumer(state);
+      return url;
+    },
+    async deliver(job, jobId) {
+      await webhooks.add('deliver', job, { jobId });
+    },
+  };
 }
 
 /**
@@ -213,6 +240,7 @@ async function asyncRendersPlugin(app: FastifyInstance, opts: AsyncRendersOption
     status,
     image: (id, userId) => guarded(() => state.image(id, userId)),
     deliveries: (userId) => guarded(() => state.deliveries(userId)),
+    ...otherWebhooks(state, webhooks, opts),
   } satisfies AsyncRenders);
   app.addHook('onClose', async () => {
     clearInterval(sweeper);

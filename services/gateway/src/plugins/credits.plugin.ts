@@ -25,6 +25,14 @@ export interface Credits {
    * the key's caller, 401 when it is unknown. The reservation waits in the request's billing state.
    */
   reserveForKey(request: FastifyRequest, apiKey: string): Promise<AccountCaller>;
+  /** Renders on credits reserved up front (a batch item's): charged for the image, released on failure. */
+  renderReserved<K extends RenderKind>(
+    request: FastifyRequest,
+    caller: AccountCaller,
+    kind: K,
+    payload: RenderPayload<K>,
+    credit: { jobId: string; extras: readonly string[] },
+  ): Promise<RenderOutcome>;
 }
 
 export interface CreditsPluginOptions {
@@ -82,6 +90,7 @@ async function creditsPlugin(app: FastifyInstance, opts: CreditsPluginOptions) {
   app.decorate('credits', {
     renderBilled: (request, kind, payload, options) => renders.render(request, kind, payload, options),
     reserveForKey: (request, apiKey) => keys.reserve(request, apiKey),
+    renderReserved: (request, caller, kind, payload, credit) => renders.renderReserved(request, caller, kind, payload, credit),
   } satisfies Credits);
   // A call answered before its handler took charge of its reservation (a body the schema refused, a 413)
   // gets its credit back before the answer goes out, so usage read right after it is already right.

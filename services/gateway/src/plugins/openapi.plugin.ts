@@ -24,6 +24,7 @@ async function openapiPlugin(app: FastifyInstance) {
         { name: 'convert', description: 'Synchronous render calls' },
         { name: 'templates', description: 'SVG templates with variables' },
         { name: 'renders', description: 'Async renders (convert calls with `webhook`) and their webhook deliveries' },
+        { name: 'batches', description: 'Up to 50 renders of any kind in one call: status per item, a zip of the images, one webhook' },
         { name: 'mcp', description: 'The render tools for AI assistants (Model Context Protocol, streamable HTTP)' },
         { name: 'auth', description: 'Accounts, sessions and API keys' },
         { name: 'billing', description: 'Plans and subscriptions' },

@@ -1,44 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  AppError,
-  type ChartConvertBody,
-  type CodeConvertBody,
-  type HtmlConvertBody,
-  MimeTypes,
-  type RenderLinkKind,
-  RenderLinkLimits,
-  RenderLinkMessages,
-  RenderRoutes,
-  renderLinkSigningString,
-  type ScreenshotConvertBody,
-  type SvgConvertBody,
-} from '@render/contracts';
-import type { RenderPayload } from '@render/queue';
+import { AppError, MimeTypes, RenderLinkLimits, RenderLinkMessages, RenderRoutes, renderLinkSigningString } from '@render/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toChartRenderPayload } from '../convert/chart-input.ts';
-import { prepareCodePayload } from '../convert/code-request.ts';
-import { htmlPayload, svgPayload } from '../convert/markup-request.ts';
-import { checkLinkBody, decodeLinkBody } from '../convert/render-link-body.ts';
-import { screenshotPayload } from '../convert/screenshot-request.ts';
+import { checkLinkBody, decodeLinkBody, payloadOf } from '../convert/render-link-body.ts';
 import { accountOf } from '../identity/caller.ts';
 import { sendImage } from '../images/image-reply.ts';
 import { imageRoute } from '../images/image-route.ts';
-
-/** Each kind's job payload from its checked body, as its POST call builds it. */
-const payloadOf = (kind: RenderLinkKind, body: Record<string, unknown>): RenderPayload<RenderLinkKind> => {
-  switch (kind) {
-    case 'html':
-      return htmlPayload(body as HtmlConvertBody);
-    case 'svg':
-      return svgPayload(body as SvgConvertBody);
-    case 'chart':
-      return toChartRenderPayload(body as ChartConvertBody);
-    case 'code':
-      return prepareCodePayload(body as CodeConvertBody);
-    case 'screenshot':
-      return screenshotPayload(body as ScreenshotConvertBody);
-  }
-};
 
 /** What the signature covers: the raw query pairs, exactly as they were sent. */
 const rawPairs = (request: FastifyRequest) => [...new URLSearchParams(request.url.split('?')[1] ?? '')];

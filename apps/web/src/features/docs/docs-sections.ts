@@ -24,6 +24,7 @@ export const DOCS_GUIDES = [
   'render-links',
   'quickchart',
   'webhooks',
+  'batches',
   'sdk',
   'cli',
   'mcp',
@@ -101,6 +102,14 @@ export const DOCS_SECTIONS: DocsSection[] = [
   },
   // Async renders: the guide (signature checks in JavaScript and Python), then the status, image and deliveries calls.
   { id: 'webhooks', label: 'Webhooks', match: (_path, operation) => operation.tags?.includes('renders') ?? false, guide: 'webhooks' },
+  // Batches (issue 30): the guide (curl, JavaScript, Python, the SDK), then POST /api/batch, its status and its archive.
+  {
+    id: 'batches',
+    label: 'Batches',
+    translated: true,
+    match: (_path, operation) => operation.tags?.includes('batches') ?? false,
+    guide: 'batches',
+  },
   { id: 'sdk', label: 'SDK', match: () => false, guide: 'sdk' },
   { id: 'cli', label: 'CLI', match: () => false, guide: 'cli' },
   // The guide, then the streamable HTTP endpoint's own reference.
