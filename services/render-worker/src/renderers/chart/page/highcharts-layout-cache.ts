@@ -24,6 +24,12 @@ interface RendererInternals {
   cache?: Record<string, unknown>;
   cacheKeys?: string[];
 }
+interface ChartInternals {
+  renderTo?: HTMLElement;
+}
+interface PointerInternals {
+  chartPosition?: unknown;
+}
 export interface LayoutInternals {
   SVGElement?: {
     prototype: {
@@ -31,7 +37,13 @@ export interface LayoutInternals {
       getBBoxCacheKey?: (this: SvgWrapper, keys: unknown[]) => string | undefined;
     };
   };
-  Chart?: unknown;
+  Chart?: {
+    prototype: {
+      getContainerBox?: (this: ChartInternals) => { width: number; height: number };
+      firstRender?: (this: ChartInternals, ...args: unknown[]) => unknown;
+    };
+  };
+  Pointer?: { prototype: { getChartPosition?: (this: PointerInternals) => unknown; chartPosition?: unknown } };
   addEvent?: (target: unknown, type: string, handler: (this: { renderer?: RendererInternals }) => void) => void;
 }
 
@@ -78,7 +90,81 @@ function styleChain(element: Element): string | undefined {
   return undefined; // not (yet) in a chart: no shared entry
 }
 
+const PX = /^\d+px$/;
+
+/*
+ * Two more forced layouts per chart that a page never resized nor pointed at has no use for:
+ * - The container's box: Highcharts reads #chart's size (offsetWidth, scrollWidth, padding) before and after
+ *   it adds its SVG, each a layout of a document just changed. main.ts sizes #chart with inline whole-pixel
+ *   widths and heights and the host page gives it no padding or border, so the box is those numbers; a
+ *   responsive chart (width 100%) keeps Highcharts' reading.
+ * - The pointer's page position, which the chart computes and caches right after drawing (Highcharts #14973)
+ *   for tooltips and mouse events, none of which happen here: while the chart is first drawn, an uncached
+ *   answer; asked again later, it is measured as before.
+ */
+function skipUnusedLayouts(H: LayoutInternals | undefined): void {
+  const chart = H?.Chart?.prototype;
+  const getContainerBox = chart?.getContainerBox;
+  if (chart && getContainerBox) {
+    chart.getContainerBox = function () {
+      const style = this.renderTo === container ? container?.style : undefined;
+      if (style && PX.test(style.width) && PX.test(style.height) && !style.padding && !style.border)
+        return { width: Number.parseInt(style.width, 10), height: Number.parseInt(style.height, 10) };
+      return getContainerBox.call(this);
+    };
+  }
+  const pointer = H?.Pointer?.prototype;
+  const getChartPosition = pointer?.getChartPosition;
+  const firstRender = chart?.firstRender;
+  if (!chart || !firstRender || !pointer || !getChartPosition) return;
+  let drawing = false;
+  chart.firstRender = function (...args) {
+    drawing = true;
+    try {
+      return firstRender.apply(this, args);
+    } finally {
+      drawing = false;
+    }
+  };
+  pointer.getChartPosition = function () {
+    if (drawing && !this.chartPosition) return { left: 0, top: 0, scaleX: 1, scaleY: 1 };
+    return getChartPosition.call(this);
+  };
+}
+
+/** Past this many entries the shared substring widths are dropped whole (a chart of long labels adds a few each). */
+const SUBSTRING_CACHE_MAX = 20_000;
+
+/*
+ * Text widths: to fit a label in its slot (ellipsis, word wrap), Highcharts measures the label's substrings
+ * with getSubStringLength, a layout each, as every label is added. Outside styled mode the width depends only
+ * on the text element itself (its text, tspans and attributes, all in its markup), the inline styles of its
+ * ancestors and the root font size, as for the text boxes above: charts share one cache keyed by all of them.
+ * Only Highcharts asks for it on this page (D3's labels use getComputedTextLength).
+ */
+function cacheSubstringWidths(): void {
+  const text = window.SVGTextContentElement?.prototype;
+  const measure = text?.getSubStringLength;
+  if (!text || !measure) return;
+  const widths = new Map<string, number>();
+  text.getSubStringLength = function (start, count) {
+    const chain = styled ? undefined : styleChain(this);
+    if (chain === undefined) return measure.call(this, start, count);
+    rootPx ??= Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const key = `${start}|${count}|${rootPx}|${this.outerHTML}${chain}`;
+    let width = widths.get(key);
+    if (width === undefined) {
+      width = measure.call(this, start, count);
+      if (widths.size >= SUBSTRING_CACHE_MAX) widths.clear();
+      widths.set(key, width);
+    }
+    return width;
+  };
+}
+
 export function cacheHighchartsLayout(H: LayoutInternals | undefined): void {
+  skipUnusedLayouts(H);
+  if (H) cacheSubstringWidths();
   const proto = H?.SVGElement?.prototype;
   const getStyle = proto?.getStyle;
   if (proto && getStyle) {
