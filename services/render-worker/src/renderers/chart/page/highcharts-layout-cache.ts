@@ -84,7 +84,8 @@ function styleChain(element: Element): string | undefined {
   let node: Element | null = element;
   while (node && node instanceof SVGElement) {
     key += `|${node.getAttribute('style') ?? ''}`;
-    if (node.tagName === 'svg') return key;
+    // Only Highcharts' own SVG: D3's may set fonts as attributes, which the key does not hold.
+    if (node.tagName === 'svg') return node.classList.contains('highcharts-root') ? key : undefined;
     node = node.parentElement;
   }
   return undefined; // not (yet) in a chart: no shared entry
@@ -162,9 +163,38 @@ function cacheSubstringWidths(): void {
   };
 }
 
+/*
+ * Rotated text boxes: Highcharts keeps no box of rotated text (the y axis title), measuring it again each time
+ * it is asked, twice per chart, each a layout. The browser's box of a text element is in its own coordinates,
+ * so it depends on the same things as its substring widths: those boxes are shared likewise, for text only.
+ */
+function cacheTextBoxes(): void {
+  const graphics = window.SVGGraphicsElement?.prototype;
+  const measure = graphics?.getBBox;
+  if (!graphics || !measure) return;
+  const boxes = new Map<string, DOMRect>();
+  graphics.getBBox = function (options) {
+    const chain = styled || this.tagName !== 'text' || options ? undefined : styleChain(this);
+    if (chain === undefined) return measure.call(this, options);
+    rootPx ??= Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const key = `${rootPx}|${this.outerHTML}${chain}`;
+    let box = boxes.get(key);
+    if (box === undefined) {
+      box = measure.call(this);
+      if (boxes.size >= SUBSTRING_CACHE_MAX) boxes.clear();
+      boxes.set(key, box);
+    }
+    // A copy: callers may change what they are given.
+    return DOMRect.fromRect(box);
+  };
+}
+
 export function cacheHighchartsLayout(H: LayoutInternals | undefined): void {
   skipUnusedLayouts(H);
-  if (H) cacheSubstringWidths();
+  if (H) {
+    cacheSubstringWidths();
+    cacheTextBoxes();
+  }
   const proto = H?.SVGElement?.prototype;
   const getStyle = proto?.getStyle;
   if (proto && getStyle) {
