@@ -12,6 +12,8 @@ export interface BenchOptions {
   concurrency: number;
   naiveIterations: number;
   formatRequests: number;
+  /** Only the format workloads whose name contains one of these (lower case); empty: every workload. */
+  formatNames: string[];
   /** Measured captures per page and side in the screenshot phase. */
   screenshotRequests: number;
   /** Raw and stack runs repeated this many times; ratios are judged on their median. */
@@ -42,6 +44,10 @@ const HELP = `Usage: pnpm bench [-- options]   (every option also has an env var
                         API key, alternated with a hand-written Puppeteer
                         loop over the same pages)
   --format-requests N   measured requests per format (formats phase)        BENCH_FORMAT_REQUESTS (40)
+  --formats LIST        only the format workloads whose name contains one  BENCH_FORMATS (all)
+                        of these words (comma-separated, any case), e.g.
+                        "chart.js bar,highcharts column" for the
+                        per-library rows
   --screenshot-requests N  measured captures per page and side              BENCH_SCREENSHOT_REQUESTS (60)
                         (screenshot phase)
   --rounds N            repeat the raw, stack and keys phases N times, one  BENCH_ROUNDS (1)
@@ -66,6 +72,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
     {
       pages: { type: 'string' },
       'format-requests': { type: 'string' },
+      formats: { type: 'string' },
       'screenshot-requests': { type: 'string' },
       rounds: { type: 'string' },
       requests: { type: 'string' },
@@ -109,6 +116,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, benchDir: s
     concurrency: int('--concurrency / BENCH_CONCURRENCY', values.concurrency ?? env.BENCH_CONCURRENCY, 8, 1),
     naiveIterations: int('--naive / BENCH_NAIVE_ITERATIONS', values.naive ?? env.BENCH_NAIVE_ITERATIONS, 10, 1),
     formatRequests: int('--format-requests / BENCH_FORMAT_REQUESTS', values['format-requests'] ?? env.BENCH_FORMAT_REQUESTS, 40, 1),
+    formatNames: (values.formats ?? env.BENCH_FORMATS ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
     screenshotRequests: int(
       '--screenshot-requests / BENCH_SCREENSHOT_REQUESTS',
       values['screenshot-requests'] ?? env.BENCH_SCREENSHOT_REQUESTS,

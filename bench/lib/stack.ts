@@ -174,6 +174,8 @@ export interface RunStackOptions {
   keys: boolean;
   formats: boolean;
   formatRequests: number;
+  /** See BenchOptions.formatNames. */
+  formatNames: string[];
   /** The screenshot phase: its pages through the stack with an API key, each alternated with `rawScreenshot`. */
   rawScreenshot?: RawScreenshot;
   screenshotRequests: number;
@@ -225,7 +227,7 @@ export async function runStack(repoRoot: string, opts: RunStackOptions): Promise
     const callers = opts.keys && templateServices ? await keyedCallers(port, templateServices) : [];
     const keyed: KeyedResult[] = [];
     for (const [name, apiKey] of callers) keyed.push(await runKeyed(port, name, apiKey, opts));
-    const formats = opts.formats ? await runFormats(port, pageServer.origin, templateServices, opts.formatRequests) : [];
+    const formats = opts.formats ? await runFormats(port, pageServer.origin, templateServices, opts.formatRequests, opts.formatNames) : [];
     const screenshots =
       opts.rawScreenshot && templateServices
         ? await runScreenshots(port, pageServer.origin, templateServices, opts.rawScreenshot, opts)
@@ -337,11 +339,13 @@ async function runFormats(
   pageOrigin: string,
   templateServices: TemplateServices | undefined,
   count: number,
+  names: string[],
 ): Promise<FormatResult[]> {
   const formats: FormatResult[] = [];
+  const selected = (workload: FormatWorkload) => !names.length || names.some((n) => workload.name.toLowerCase().includes(n));
   const context: WorkloadContext = { pageOrigin, template: await templateServices?.prepare(`http://127.0.0.1:${port}`) };
   for (const workload of FORMAT_WORKLOADS) {
-    if (workload.needsTemplates && !context.template) continue;
+    if ((workload.needsTemplates && !context.template) || !selected(workload)) continue;
     formats.push(await runFormat(port, workload, context, count));
   }
   return formats;

@@ -11,6 +11,8 @@ import { highchartsSamples } from './highcharts-samples.ts';
  * boxes between charts. Both must give what the browser would: the font sizes are compared with the
  * computed ones on every element, and each chart's SVG must not depend on which charts came before it
  * (two pages draw the same charts in opposite orders, so each chart meets a different shared cache).
+ * The other shortcuts of the chart page (container box, pointer position, memoised date formats) must
+ * answer what Highcharts would have read or computed.
  */
 let browser: Browser;
 let pages: Page[];
@@ -24,6 +26,18 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun'];
+function ellipsisChart(fontSize: string): Record<string, unknown> {
+  return {
+    chart: { type: 'column', style: { fontSize } },
+    title: { text: 'Quarterly revenue by region' },
+    xAxis: {
+      categories: ['North America and Canada', 'Western Europe and the Nordics', 'Asia Pacific and Oceania', 'Latin America'],
+      labels: { autoRotation: false, style: { textOverflow: 'ellipsis', whiteSpace: 'nowrap' } },
+    },
+    series: [{ data: [4, 3, 2, 1] }],
+  };
+}
+
 // The same labels in other fonts and sizes: a box shared across them would come out wrong.
 const fontCharts: Record<string, Record<string, unknown>> = {
   plain: { chart: { type: 'column' }, title: { text: 'Sales' }, xAxis: { categories: months }, series: [{ data: [1, 2, 3, 4, 5, 6] }] },
@@ -41,6 +55,10 @@ const fontCharts: Record<string, Record<string, unknown>> = {
     legend: { itemStyle: { fontSize: '1.5em' } },
     series: [{ name: 'Sales', data: [1, 2, 3, 4, 5, 6] }],
   },
+  // Labels too long for their slots, cut with an ellipsis (getSubStringLength): the same label markup
+  // (font-size 0.8em) under two root font sizes, so a width shared across them would cut at the wrong place.
+  ellipsisSmall: ellipsisChart('12px'),
+  ellipsisLarge: ellipsisChart('18px'),
 };
 const charts: Array<[string, Record<string, unknown>]> = [
   ...Object.entries(fontCharts),
@@ -98,5 +116,59 @@ describe('the Highcharts layout cache', () => {
       const { svg } = await drawAndCheck(pages[1]!, options);
       expect(normalized(svg), name).toBe(forward[name]);
     }
+    // The ellipsis charts did cut their labels, differently.
+    const cut = (svg: string | undefined) => [...(svg ?? '').matchAll(/>([^<>]*…)</g)].map((m) => m[1]);
+    expect(cut(forward.ellipsisSmall).length).toBeGreaterThan(0);
+    expect(cut(forward.ellipsisLarge).length).toBeGreaterThan(0);
+    expect(cut(forward.ellipsisLarge)).not.toEqual(cut(forward.ellipsisSmall));
   }, 120_000);
+
+  it('reads the container box Highcharts would, and measures the pointer position only when asked', async () => {
+    const config = buildPageConfig({ ...payloadOf(fontCharts.plain!), format: 'png' });
+    const found = await pages[0]!.evaluate<[], () => unknown>(
+      `(async () => {
+        await window.__renderChart(${JSON.stringify(config)});
+        const chart = Highcharts.charts.find(Boolean);
+        const renderTo = chart.renderTo;
+        const measured = { width: Highcharts.getStyle(renderTo, 'width', true), height: Highcharts.getStyle(renderTo, 'height', true) };
+        const cachedPosition = chart.pointer.chartPosition ?? null;
+        const position = chart.pointer.getChartPosition();
+        const box = chart.container.getBoundingClientRect();
+        const answer = { box: chart.containerBox, measured, cachedPosition, position: [position.left, position.top], page: [box.left, box.top] };
+        window.__destroyChart();
+        return answer;
+      })()`,
+    );
+    expect(found).toEqual({
+      box: { width: 500, height: 300 },
+      measured: { width: 500, height: 300 },
+      cachedPosition: null,
+      position: (found as { page: number[] }).page,
+      page: (found as { page: number[] }).page,
+    });
+  });
+
+  it('formats dates as Intl does for each time zone and locale, whichever came first', async () => {
+    const cases = [
+      ['UTC', 'en'],
+      ['Asia/Tokyo', 'en'],
+      ['UTC', 'fr'],
+      ['America/New_York', 'de'],
+      ['UTC', 'en'],
+    ];
+    const format = { weekday: 'long', day: 'numeric', month: 'long', hour: 'numeric', minute: 'numeric' };
+    const results = await pages[1]!.evaluate<[], () => Array<[string, string, string[]]>>(
+      `(() => ${JSON.stringify(cases)}.map(([timezone, locale]) => {
+        const time = new Highcharts.Time({ timezone, locale });
+        const intl = new Intl.DateTimeFormat(locale, { ...${JSON.stringify(format)}, timeZone: timezone });
+        return [
+          time.dateFormat(${JSON.stringify(format)}, 1e12) + ' | ' + time.months[0] + ' | ' + time.shortWeekdays[0],
+          intl.format(1e12) + ' | ' + new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(0) + ' | ' +
+            new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' }).format(3 * 864e5),
+        ];
+      }))()`,
+    );
+    for (const [ours, intl] of results) expect(ours).toBe(intl);
+    expect(new Set(results.map(([ours]) => ours)).size).toBe(4);
+  });
 });
