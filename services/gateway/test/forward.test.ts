@@ -151,6 +151,9 @@ const TRAVERSALS = [
   '/api/auth/%5c..%5c..%5cinternal/api-keys/verify',
   '/api/auth//..//..//internal/api-keys/verify',
   '/api/auth/..;/..;/internal/api-keys/verify',
+  // Not a traversal, but dropping the parameter would forward DELETE /api/auth/keys (another route than the one matched).
+  '/api/auth/keys/;x',
+  '/api/auth/keys/%3Bx',
   '/api/auth/%2e%2e;x=1/%2e%2e;/internal/api-keys/verify',
   '/api/auth/%252e%252e/%252e%252e/internal/api-keys/verify',
   '/api/auth/%2e%2e/%2e%2e/internal/api-keys/verify?apiKey=x',

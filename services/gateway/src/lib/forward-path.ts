@@ -3,11 +3,12 @@
  * `prefix`. The target URL is built with WHATWG URL rules, which resolve `..` and `%2e%2e` segments and
  * read `\` as `/`, so `/api/auth/%2e%2e/%2e%2e/internal/…` would otherwise reach the service's internal
  * routes. Here every segment is percent-decoded once (so `%2e`, `%2f` and `%5c` count for what they are),
- * backslashes separate like slashes, `;` path parameters are dropped (`..;/` is `../` to servlet-style
- * servers), empty and dot segments are resolved, and the result must still start with the prefix.
+ * backslashes separate like slashes, empty and dot segments are resolved, and the result must still start
+ * with the prefix. A `;` path parameter is refused: servlet-style servers read `..;/` as `../`, and dropping
+ * it would send the service another route than the one the gateway matched (`/keys/;x` would become `/keys`).
  *
  * Returns the normalised path, re-encoded segment by segment, with the original query string; null when
- * the path leaves the prefix, climbs above the root, is encoded twice (`%252e`) or is malformed.
+ * the path leaves the prefix, climbs above the root, is encoded twice (`%252e`), has a `;` parameter or is malformed.
  */
 export function confinePath(url: string, prefix: string): string | null {
   const queryAt = url.indexOf('?');
@@ -22,8 +23,8 @@ export function confinePath(url: string, prefix: string): string | null {
     } catch {
       return null;
     }
-    for (const part of decoded.split(/[/\\]/)) {
-      const segment = part.split(';', 1)[0] ?? '';
+    for (const segment of decoded.split(/[/\\]/)) {
+      if (segment.includes(';')) return null;
       // Still encoded after one decoding: another hop would decode it again, so it is refused rather than guessed at.
       if (segment.includes('%')) return null;
       if (segment === '' || segment === '.') continue;
