@@ -262,4 +262,7 @@ console.log(`| ${columns.join(' | ')} |\n|${columns.map(() => '---').join('|')}|
 for (const row of rows) console.log(`| ${columns.map((c) => row[c]).join(' | ')} |`);
 // The landing page's initial JavaScript (scripts/report-sizes.mjs), printed with the scores it explains.
 const sizes = spawn(process.execPath, [join(import.meta.dirname, 'report-sizes.mjs'), '--dist', dist, '--summary'], { stdio: 'inherit' });
-await new Promise((resolve) => sizes.once('exit', resolve));
+const sizesCode = await new Promise((resolve) => sizes.once('exit', resolve));
+// The gateway served in-process keeps handles open (its clients' sockets) after closing: without an explicit
+// exit the command would print everything and never end, holding the machine's heavy-work lock.
+process.exit(sizesCode ?? 1);

@@ -15,9 +15,10 @@ const assets = join(dist, 'assets');
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const gz = (file) => gzipSync(readFileSync(join(assets, file))).length;
 const br = (file) => brotliCompressSync(readFileSync(join(assets, file))).length;
-// The issue's goal is 120 KB; the build fails past BUDGET so the split cannot quietly come undone.
+// The issue's goal is 120 KB; the build fails past BUDGET (a ratchet: 134.3 KB when last lowered, TanStack Query
+// and the language detector out of the first load) so the split cannot quietly come undone.
 const GOAL_KB = 120;
-const BUDGET_KB = 150;
+const BUDGET_KB = 138;
 
 const files = readdirSync(assets).filter((f) => f.endsWith('.js'));
 const html = readFileSync(join(dist, 'index.html'), 'utf8');

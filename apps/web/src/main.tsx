@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { createQueryClient } from './app/query-client.ts';
 import { createAppRouter } from './app/router.tsx';
 import { initI18n } from './i18n/i18n.ts';
 import { readAppConfig } from './lib/app-config.ts';
@@ -17,15 +16,14 @@ void startTelemetry(readAppConfig());
 await initI18n();
 const container = document.getElementById('root')!;
 const servedLanguage = document.documentElement.dataset.prerendered;
-const queryClient = createQueryClient();
-const router = createAppRouter({ session, queryClient });
+const router = createAppRouter({ session });
 
 // A prerendered page (scripts/prerender.mjs) was sent in the reader's language (cookie, else Accept-Language):
 // hydrate it once the route's code has loaded, so the first render matches the HTML. Should the stored choice
 // differ (a choice made before the cookie existed), the page is rendered afresh in it (once: the cookie is now set).
 const app = (
   <StrictMode>
-    <App session={session} queryClient={queryClient} router={router} />
+    <App session={session} router={router} />
   </StrictMode>
 );
 // (The gateway sends a prerendered page only for a URL it fits: its path, no query but campaign tags.)

@@ -7,7 +7,6 @@ import { catalogBackend, LANGUAGES, type Language, NAMESPACES } from '../i18n/i1
 import { createSessionStore } from '../lib/session/session.store.ts';
 import { type PageHead, serverHead } from '../lib/use-page-title.ts';
 import { App } from './app.tsx';
-import { createQueryClient } from './query-client.ts';
 import { createAppRouter } from './router.tsx';
 
 /**
@@ -44,13 +43,12 @@ export async function prerenderPage(path: string, language: Language, origin: st
   serverHead.origin = origin;
   serverHead.head = undefined;
   const session = createSessionStore();
-  const queryClient = createQueryClient();
-  const router = createAppRouter({ session, queryClient }, createMemoryHistory({ initialEntries: [path] }));
+  const router = createAppRouter({ session }, createMemoryHistory({ initialEntries: [path] }));
   await router.load();
   const notFound = router.state.matches.some((match) => match.status !== 'success');
   const app = (
     <StrictMode>
-      <App session={session} queryClient={queryClient} router={router} />
+      <App session={session} router={router} />
     </StrictMode>
   );
   // The first pass loads what suspends (the route's chunk, its catalogs, its Markdown); a later one finds it all

@@ -1,5 +1,5 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, type RouterHistory } from '@tanstack/react-router';
+import type { ComponentType } from 'react';
 import { ErrorPage } from '../features/errors/error-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found.page.tsx';
 import { RootLayout } from '../layout/root-layout.tsx';
@@ -7,7 +7,6 @@ import type { SessionStore } from '../lib/session/session.store.ts';
 
 export interface RouterContext {
   session: SessionStore;
-  queryClient: QueryClient;
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
@@ -16,9 +15,24 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
   errorComponent: ErrorPage,
 });
 
+type PageModule = Record<string, unknown>;
+
+/**
+ * A page's chunk with TanStack Query beside it, the page inside the app's query client (`withQueryClient`): every
+ * page but the landing page, whose first load (issue 28: at most 120 KB gzipped) has no query to make.
+ */
+const withQuery = (load: () => Promise<PageModule>, exportName: string) => async (): Promise<PageModule> => {
+  const [module, { withQueryClient }] = await Promise.all([load(), import('./with-query-client.tsx')]);
+  return { [exportName]: withQueryClient(module[exportName] as ComponentType) };
+};
+
 // Every page is its own chunk: the landing page loads none of the playgrounds, docs or blog code.
-const page = (path: string, load: Parameters<typeof lazyRouteComponent>[0], exportName: string) =>
-  createRoute({ getParentRoute: () => rootRoute, path, component: lazyRouteComponent(load, exportName) });
+const page = (path: string, load: () => Promise<PageModule>, exportName: string, options: { query?: boolean } = {}) =>
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path,
+    component: lazyRouteComponent(options.query === false ? load : withQuery(load, exportName), exportName),
+  });
 
 const playground = () => import('../features/playground/playground-pages.tsx');
 const templates = (name: 'list' | 'editor' | 'generate') => () => import(`../features/templates/template-${name}.page.tsx`);
@@ -29,11 +43,14 @@ const contentPage = (slug: string) =>
     getParentRoute: () => rootRoute,
     path: `/${slug}`,
     staticData: { contentSlug: slug },
-    component: lazyRouteComponent(() => import('../features/content/content.page.tsx'), 'ContentPage'),
+    component: lazyRouteComponent(
+      withQuery(() => import('../features/content/content.page.tsx'), 'ContentPage'),
+      'ContentPage',
+    ),
   });
 
 const routes = [
-  page('/', () => import('../features/landing/landing.page.tsx'), 'LandingPage'),
+  page('/', () => import('../features/landing/landing.page.tsx'), 'LandingPage', { query: false }),
   page('/login', auth('login'), 'LoginPage'),
   page('/signup', auth('signup'), 'SignupPage'),
   page('/verify', auth('verify'), 'VerifyPage'),

@@ -1,7 +1,6 @@
-import i18next from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
-import resourcesToBackend from 'i18next-resources-to-backend';
+import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { languageDetector } from './language-detector.ts';
 
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -20,15 +19,22 @@ const catalogs = import.meta.glob<{ default: Record<string, unknown> }>('./local
 export const NAMESPACES = [...new Set(Object.keys(catalogs).map((file) => /\/([\w-]+)\.json$/.exec(file)?.[1] ?? 'common'))];
 
 /** The catalogs as an i18next backend (the browser's and the prerender's). */
-export const catalogBackend = () =>
-  resourcesToBackend((lng: string, ns: string) => {
+export const catalogBackend = (): BackendModule => ({
+  type: 'backend',
+  init: () => {},
+  read: (lng, ns, callback) => {
     const load = catalogs[`./locales/${lng}/${ns}.json`];
-    return load ? load().then((m) => m.default) : Promise.resolve({});
-  });
+    if (!load) return callback(null, {});
+    load().then(
+      (module) => callback(null, module.default as never),
+      (error: unknown) => callback(error as Error, null),
+    );
+  },
+});
 
 export function initI18n(options: { lng?: string } = {}) {
   return i18next
-    .use(LanguageDetector)
+    .use(languageDetector({ storageKey: LANGUAGE_STORAGE_KEY, cookie: LANGUAGE_COOKIE, cookieDays: 365 }))
     .use(initReactI18next)
     .use(catalogBackend())
     .init({
@@ -40,14 +46,6 @@ export function initI18n(options: { lng?: string } = {}) {
       ns: ['common'],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
-      detection: {
-        order: ['localStorage', 'navigator', 'htmlTag'],
-        lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-        lookupCookie: LANGUAGE_COOKIE,
-        caches: ['localStorage', 'cookie'],
-        cookieMinutes: 60 * 24 * 365,
-        cookieOptions: { path: '/', sameSite: 'lax' },
-      },
       react: { useSuspense: true },
     })
     .then(() => {

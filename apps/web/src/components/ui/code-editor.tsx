@@ -33,21 +33,27 @@ export function CodeEditor({ value, onChange, onBlur, language, labelledBy, desc
   useEffect(() => {
     let cancelled = false;
     let editor: EditorView | null = null;
-    void import('./code-mirror-setup.ts')
+    const waiting = whenEditorWanted(host.current!);
+    void waiting.wanted
+      .then(() => import('./code-mirror-setup.ts'))
       .then(({ createEditorView }) =>
-        createEditorView({
-          parent: host.current!,
-          doc: latest.current.value,
-          language,
-          minHeight,
-          labelledBy,
-          describedBy,
-          invalid,
-          onChange: (next) => latest.current.onChange(next),
-          onBlur: () => latest.current.onBlur?.(),
-        }),
+        // Unmounted while waiting (another page, or the language changed): no editor to make.
+        cancelled || !host.current
+          ? undefined
+          : createEditorView({
+              parent: host.current!,
+              doc: latest.current.value,
+              language,
+              minHeight,
+              labelledBy,
+              describedBy,
+              invalid,
+              onChange: (next) => latest.current.onChange(next),
+              onBlur: () => latest.current.onBlur?.(),
+            }),
       )
       .then((created) => {
+        if (!created) return;
         if (cancelled) return created.destroy();
         // The editor was appended below the placeholder: hide it in the same task, before a frame can show both
         // (React removes it on the next render, which may come after a paint and would move the editor up).
@@ -58,6 +64,7 @@ export function CodeEditor({ value, onChange, onBlur, language, labelledBy, desc
       });
     return () => {
       cancelled = true;
+      waiting.cancel();
       editor?.destroy();
       view.current = null;
       setReady(false);
@@ -88,4 +95,38 @@ export function CodeEditor({ value, onChange, onBlur, language, labelledBy, desc
       )}
     </div>
   );
+}
+
+/**
+ * When to load CodeMirror: once the page has loaded and the main thread is idle, or at once when the visitor
+ * reaches for the editor (pointer over it, a touch, focus). Its parse and set-up are the playgrounds' longest
+ * task; after the load they no longer compete with hydration (issue 28: TBT), and the text shown meanwhile is
+ * the same size, so nothing moves. `cancel` stops waiting (the editor unmounted first).
+ */
+function whenEditorWanted(box: HTMLElement): { wanted: Promise<void>; cancel: () => void } {
+  const events = ['pointerenter', 'pointerdown', 'touchstart', 'focusin'] as const;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let idleHandle: number | undefined;
+  let resolveWanted = () => {};
+  const wanted = new Promise<void>((resolve) => {
+    resolveWanted = resolve;
+  });
+  const stop = () => {
+    for (const event of events) box.removeEventListener(event, go);
+    window.removeEventListener('load', afterLoad);
+    if (timer !== undefined) clearTimeout(timer);
+    if (idleHandle !== undefined) window.cancelIdleCallback(idleHandle);
+  };
+  function go() {
+    stop();
+    resolveWanted();
+  }
+  function afterLoad() {
+    if (typeof window.requestIdleCallback === 'function') idleHandle = window.requestIdleCallback(go, { timeout: 2_000 });
+    else timer = setTimeout(go, 200);
+  }
+  for (const event of events) box.addEventListener(event, go, { passive: true });
+  if (document.readyState === 'complete') afterLoad();
+  else window.addEventListener('load', afterLoad, { once: true });
+  return { wanted, cancel: stop };
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMessageText } from '../../i18n/use-message.ts';
-import { formatBytes, type RenderedImage, renderImage } from '../../lib/render-api.ts';
+import type { RenderedImage } from '../../lib/render-api.ts';
 import { DEMO_SIZE, demoHtml, demoImageUrl } from './demo-sample.ts';
 
 /**
@@ -26,6 +26,9 @@ export function LiveDemo() {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const controller = useRef<AbortController | null>(null);
+  // The render client loads with the first press of Render: the page shows a ready image until then (issue 28's
+  // first-load budget), and an image in state means it has loaded.
+  const renderApi = useRef<typeof import('../../lib/render-api.ts') | null>(null);
 
   const render = useCallback(async (source: string) => {
     controller.current?.abort();
@@ -34,7 +37,8 @@ export function LiveDemo() {
     setBusy(true);
     setError(null);
     try {
-      const result = await renderImage({
+      renderApi.current ??= await import('../../lib/render-api.ts');
+      const result = await renderApi.current.renderImage({
         route: RenderHeads.html,
         body: { html: source, ...DEMO_SIZE },
         outputField: 'output',
@@ -107,7 +111,7 @@ export function LiveDemo() {
           ? t('demo.meta', {
               width: image.width,
               height: image.height,
-              size: formatBytes(image.size, i18n.resolvedLanguage ?? 'en'),
+              size: renderApi.current?.formatBytes(image.size, i18n.resolvedLanguage ?? 'en'),
               ms: image.renderMs ?? image.totalMs,
             })
           : busy
