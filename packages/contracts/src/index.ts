@@ -24,6 +24,7 @@ export * from './render.ts';
 export * from './render-link.ts';
 export * from './render-warnings.ts';
 export * from './route.ts';
+export * from './route-contracts.ts';
 export * from './schema-helpers.ts';
 export * from './screen-recording.ts';
 export * from './screenshot.ts';

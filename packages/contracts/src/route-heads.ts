@@ -2,10 +2,7 @@
 // The full contracts (`AccountRoutes`, `RenderRoutes`, …) are built from these heads plus their schemas, so
 // each path is written once; the web app's landing page calls the API through the heads alone
 // (`@render/contracts/route-heads`), which keeps the schemas out of its initial JavaScript.
-import type { AccountRoutes } from './account-routes.ts';
 import { AppError } from './errors.ts';
-import type { AsyncRenderRoutes, CompatRoutes, McpRoutes, RenderRoutes, SystemRoutes } from './gateway-routes.ts';
-import type { TemplateRoutes } from './template-routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -24,13 +21,16 @@ interface HeadFields<M extends HttpMethod = HttpMethod> {
   idempotent?: true;
 }
 
+/** The groups of routes, each a full contract in route-contracts.ts (`RouteGroups`). */
+export type RouteGroupName = 'account' | 'template' | 'render' | 'asyncRender' | 'system' | 'mcp' | 'compat';
+
 /** A route's head: where it is and who may call it, named by its group and name in `RouteGroups`. */
 export interface RouteHead<M extends HttpMethod = HttpMethod, G extends string = string, N extends string = string> extends HeadFields<M> {
   group: G;
   name: N;
 }
 
-function heads<G extends keyof RouteGroups, const T extends Record<string, HeadFields>>(
+function heads<G extends RouteGroupName, const T extends Record<string, HeadFields>>(
   group: G,
   table: T,
 ): { [K in keyof T & string]: T[K] & { group: G; name: K } } {
@@ -125,24 +125,6 @@ export const CompatHeads = heads('compat', {
 export const McpHeads = heads('mcp', {
   mcp: { method: 'POST', url: '/api/mcp', access: 'signedIn' },
 });
-
-/** Every group's full contracts by name (types only: what `ContractOf` looks a head up in). */
-export interface RouteGroups {
-  account: typeof AccountRoutes;
-  template: typeof TemplateRoutes;
-  render: typeof RenderRoutes;
-  asyncRender: typeof AsyncRenderRoutes;
-  system: typeof SystemRoutes;
-  mcp: typeof McpRoutes;
-  compat: typeof CompatRoutes;
-}
-
-/** The full contract (schemas included) a head belongs to. */
-export type ContractOf<H extends RouteHead> = H extends { group: infer G extends keyof RouteGroups; name: infer N }
-  ? N extends keyof RouteGroups[G]
-    ? RouteGroups[G][N]
-    : never
-  : never;
 
 /** `url` with its `:name` parameters filled in, each percent-encoded as one path segment. */
 export function routePath(url: string, params: Record<string, string>): string {

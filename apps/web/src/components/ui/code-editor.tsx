@@ -1,7 +1,6 @@
 import type { EditorView } from '@codemirror/view';
 import { useEffect, useRef, useState } from 'react';
-
-export type EditorLanguage = 'html' | 'xml' | 'json' | 'javascript' | 'python' | 'text';
+import type { EditorLanguage } from './editor-language.ts';
 
 interface CodeEditorProps {
   value: string;

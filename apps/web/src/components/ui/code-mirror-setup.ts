@@ -4,7 +4,7 @@ import { oneDark } from '@codemirror/theme-one-dark';
 import { EditorView, keymap } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { basicSetup } from 'codemirror';
-import type { EditorLanguage } from './code-editor.tsx';
+import type { EditorLanguage } from './editor-language.ts';
 
 /**
  * One Dark's colours where they reach AA contrast on its background, lighter where they do not

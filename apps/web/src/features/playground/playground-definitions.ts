@@ -24,34 +24,12 @@ import {
 } from '@render/contracts';
 import { RenderHeads } from '@render/contracts/route-heads';
 import type { TSchema } from 'typebox';
-import type { EditorLanguage } from '../../components/ui/code-editor.tsx';
 import type { RenderRouteHead } from '../../lib/render-api.ts';
+import type { FieldDef, Values } from './playground-fields.ts';
 import { CHART_SAMPLES, CODE_SAMPLE, HTML_SAMPLE, SVG_SAMPLE } from './playground-samples.ts';
 import { fitVideoSize, isVideo, videoDefaults, videoFields } from './screenshot-video-fields.ts';
 
-/** A form value: text inputs, numbers and JSON hold strings; checkboxes hold booleans. */
-export type Values = Record<string, string | boolean>;
-/** `color`: one #rrggbb colour (a picker beside its text); `presets`: a choice of swatches that sets other fields. */
-export type FieldKind = 'code' | 'json' | 'number' | 'select' | 'checkbox' | 'text' | 'colors' | 'color' | 'presets';
-/** `frame`: what surrounds a code window (bar, background, shadow). */
-export type FieldGroup = 'content' | 'size' | 'frame' | 'advanced';
-
-export interface FieldDef {
-  /** The API field name (also the control's `name`). */
-  name: string;
-  kind: FieldKind;
-  group: FieldGroup;
-  options?: (values: Values) => readonly string[];
-  /** Translate option labels from `playground:options.<name>.<value>` (else the API value is shown). */
-  translateOptions?: boolean;
-  editorLanguage?: EditorLanguage;
-  min?: number;
-  max?: number;
-  step?: number;
-  visible?: (values: Values) => boolean;
-  /** For `presets`: each swatch's id and CSS background. */
-  presets?: ReadonlyArray<{ id: string; background: string }>;
-}
+export type { FieldDef, FieldGroup, FieldKind, Values } from './playground-fields.ts';
 
 export type PlaygroundId = 'html' | 'svg' | 'chart' | 'chartjs' | 'd3' | 'highcharts' | 'code' | 'screenshot';
 

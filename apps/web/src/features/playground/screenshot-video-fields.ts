@@ -1,5 +1,5 @@
 import { isVideoFormat, VideoLimits, VideoScenarios } from '@render/contracts';
-import type { FieldDef, Values } from './playground-definitions.ts';
+import type { FieldDef, Values } from './playground-fields.ts';
 
 /** A screenshot recorded as a video (mp4, webm, gif): its own fields, and the image-only ones hidden. */
 export const isVideo = (values: Values) => typeof values.format === 'string' && isVideoFormat(values.format);
