@@ -124,6 +124,3 @@ export function selectorsFor(filters: CosmeticFilters, host: string, tokens: Ite
   for (const selector of excepted) selectors.delete(selector);
   return [...selectors];
 }
-
-/** One rule per selector: an invalid selector then drops only its own rule, as a browser's parser does. */
-export const hidingCss = (selectors: readonly string[]) => selectors.map((s) => `${s}{display:none!important}`).join('\n');
