@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +9,7 @@ import type { RenderWorkerHandle } from '@render/render-worker';
 import { testRedisUrl } from '@render/test-stack/redis';
 import { repoRoot } from '@render/test-stack/repo-root';
 import { closeInOrder } from '@render/test-stack/teardown';
+import { startWebhookReceiver, type WebhookReceiver } from '@render/test-stack/webhook-receiver';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_TOKEN, type Stack, startStack, verifiedUser } from './helpers/auth-stack.ts';
@@ -17,37 +17,6 @@ import { startGateway, startTemplates, startWorker, type TestGateway, uniquePref
 
 // Async renders: `webhook` on a convert call answers 202, renders in the background (billed once), keeps the
 // status and image, and a render worker POSTs the signed outcome under the egress policy, retrying failures.
-
-interface Received {
-  path: string;
-  signature: string;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 (allow-listed for the worker); `plan` gives each path its answers in turn. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const plan = new Map<string, number[]>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      received.push({ path, signature: String(req.headers['x-render-signature'] ?? ''), body: Buffer.concat(chunks).toString('utf8') });
-      const status = plan.get(path)?.shift() ?? 200;
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    received,
-    plan,
-    port,
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
 
 /** What a receiver does (the docs' recipe): HMAC-SHA256 of "<t>.<raw body>", compared in constant time, fresh t. */
 function verifies(header: string, body: string, secret: string): boolean {
@@ -110,9 +79,9 @@ let worker: RenderWorkerHandle;
 const deliveriesCounted = async (result: string) =>
   (await worker.metrics.webhookDeliveries.get()).values.find((v) => v.labels.result === result)?.value ?? 0;
 let gateway: TestGateway;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: WebhookReceiver;
 // Loopback but not allow-listed: must never see a delivery.
-let canary: Awaited<ReturnType<typeof startReceiver>>;
+let canary: WebhookReceiver;
 
 /** A worker for `queues` of `queuePrefix` that delivers webhooks, to the receiver only. */
 const startDeliveringWorker = (queuePrefix: string, queues: string) =>
@@ -133,8 +102,8 @@ const servicesEnv = (queuePrefix: string) => ({
 });
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  canary = await startReceiver();
+  receiver = await startWebhookReceiver();
+  canary = await startWebhookReceiver();
   auth = await startStack();
   templates = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
   worker = await startDeliveringWorker(prefix, 'html,svg,screenshot');

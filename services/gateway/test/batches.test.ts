@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { testRedisUrl } from '@render/test-stack/redis';
 import { closeInOrder } from '@render/test-stack/teardown';
+import { startWebhookReceiver, type WebhookReceiver } from '@render/test-stack/webhook-receiver';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchState } from '../src/renders/batch-state.ts';
@@ -17,32 +16,6 @@ import { startGateway, startTemplates, startWorker, type TestGateway, uniquePref
 // Batches: POST /api/batch checks every item and reserves every credit before anything is queued, renders the
 // items through the same queues and billing as single calls, keeps each item's status and image, serves a zip
 // of the images, gives back the credits of failed items and sends one signed webhook when all have ended.
-
-interface Received {
-  path: string;
-  signature: string;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 (allow-listed for the worker). */
-async function startReceiver() {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({
-        path: req.url ?? '/',
-        signature: String(req.headers['x-render-signature'] ?? ''),
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { received, port, url: (path: string) => `http://127.0.0.1:${port}${path}`, close: () => new Promise((r) => server.close(r)) };
-}
 
 function verifies(header: string, body: string, secret: string): boolean {
   const parts = Object.fromEntries(header.split(',').map((kv) => kv.split('=') as [string, string]));
@@ -80,13 +53,13 @@ let worker: RenderWorkerHandle;
 let gateway: TestGateway;
 // A second replica on the same Redis and queues: batches are read from any replica, not from memory.
 let replica: TestGateway;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: WebhookReceiver;
 // Loopback but not allow-listed for pages: a screenshot of it fails in the worker (422), as a real failure would.
-let canary: Awaited<ReturnType<typeof startReceiver>>;
+let canary: WebhookReceiver;
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  canary = await startReceiver();
+  receiver = await startWebhookReceiver();
+  canary = await startWebhookReceiver();
   auth = await startStack();
   templates = await startTemplates(auth.databaseUrl, INTERNAL_TOKEN);
   worker = await startWorker({
