@@ -1,9 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
-import { baseUrl, closeBrowser, openPage, screenshot } from './helpers/browser.ts';
+import { baseUrl, closeBrowser, getBrowser, openPage, screenshot, waitForApp } from './helpers/browser.ts';
 import { mailedCode } from './helpers/mail.ts';
 
 afterAll(closeBrowser);
+
+it('the prerendered sign-in and sign-up forms cannot be sent before the page is live, and never as a GET', async () => {
+  // Without JavaScript: the reader's language's prerendered form, its submit button disabled, its method POST.
+  const context = await (await getBrowser()).newContext({ javaScriptEnabled: false, locale: 'fr-FR' });
+  const page = await context.newPage();
+  for (const [path, heading] of [
+    ['/login', 'Bon retour'],
+    ['/signup', 'Créez votre compte'],
+  ] as const) {
+    await page.goto(`${baseUrl()}${path}`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain(heading);
+    await expect(page.locator('form').getAttribute('method')).resolves.toBe('post');
+    await expect(page.locator('form button[type=submit]').isDisabled()).resolves.toBe(true);
+  }
+  await context.close();
+  // Once hydrated, the same button works.
+  const live = await openPage();
+  await live.page.goto(`${baseUrl()}/login`);
+  await waitForApp(live.page);
+  await expect(live.page.getByRole('button', { name: 'Login' }).isEnabled()).resolves.toBe(true);
+  await live.context.close();
+});
 
 it('signup → the mailed code → verify → signed-in header → logout', async () => {
   const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;

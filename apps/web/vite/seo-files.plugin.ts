@@ -35,8 +35,8 @@ export const PUBLIC_PATHS = [
 /**
  * The public pages built as static HTML in each language (scripts/prerender.mjs), with every blog article:
  * the ones a visitor lands on from outside, the playgrounds included (their largest paint then needs no
- * JavaScript). The sign-in and sign-up forms are not: a form sent before React has attached its handlers is
- * sent by the browser itself, as a GET that would put the password in the URL.
+ * JavaScript). The sign-in and sign-up forms too: a form sent before React has attached its handlers would be
+ * sent by the browser itself, so their submit button is disabled until then and their method is POST.
  */
 export const PRERENDERED_PATHS = [
   '/',
@@ -48,6 +48,9 @@ export const PRERENDERED_PATHS = [
   '/terms',
   '/privacy',
   '/cookies',
+  // The account forms: their submit button waits for the page to be live (features/auth/auth-form.tsx).
+  '/login',
+  '/signup',
   ...PLAYGROUND_PATHS,
 ];
 

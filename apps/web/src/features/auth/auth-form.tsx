@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import type { FormEventHandler, ReactNode } from 'react';
+import { type FormEventHandler, type ReactNode, useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 
 interface AuthFormProps {
@@ -12,12 +12,20 @@ interface AuthFormProps {
   after?: ReactNode;
 }
 
-/** The form of every account screen: its fields, then one full-width submit button that shows progress. */
+/**
+ * The form of every account screen: its fields, then one full-width submit button that shows progress. The
+ * sign-in and sign-up screens are prerendered, so the form is on screen before its handler is attached: until
+ * then the submit button is disabled, which also stops Enter from sending the form (a disabled default button
+ * blocks implicit submission), and the method is POST, so that even a form sent early never puts a password
+ * in a URL.
+ */
 export function AuthForm({ onSubmit, busy, submitLabel, children, after }: AuthFormProps) {
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} method="post" noValidate className="space-y-4">
       {children}
-      <Button type="submit" busy={busy} className="w-full">
+      <Button type="submit" busy={busy} disabled={!live} className="w-full">
         {submitLabel}
       </Button>
       {after}
