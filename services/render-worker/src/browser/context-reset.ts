@@ -43,9 +43,10 @@ export class OriginTracker {
  *   (`Storage.clearDataForOrigin` 'all': local and session storage, IndexedDB, Cache API, service worker
  *   registrations, file systems…), permission overrides;
  * - the puppeteer-level emulation the screenshot job may set (extra headers, media features/type). What a
- *   job sets over its own DevTools session (user agent, locale, scrollbars, request interception, scripts
- *   for new documents) ends with that session, which the job detaches.
- * The page's viewport is set by every job, so it is left as it is. Measured on 2 loaded cores: ~17 ms for
+ *   job sets over its own DevTools session (request interception, timezone, scripts for new documents)
+ *   ends with that session, which the job detaches.
+ * The viewport, user agent, locale and scrollbars are the job's settings, which every job applies (unless
+ * they are those already applied: screenshot.renderer.ts `emulated`), so they are left as they are. Measured on 2 loaded cores: ~17 ms for
  * the about:blank navigation (the job's document unloading), then ~10 ms for the clearing (storage the
  * slowest), against ~60 ms for a new context's renderer process.
  */

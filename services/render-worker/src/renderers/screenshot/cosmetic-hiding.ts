@@ -13,10 +13,15 @@ import { type CosmeticFilters, selectorsFor } from './cosmetic-filters.ts';
  */
 
 /**
- * In the page: its host, its URL, the tokens ("#id", ".class", lower case) its elements carry, and whether
- * one of `probe` (consent-triggers.ts: selectors that have no token) matches an element.
+ * In the page: its host, its URL, the tokens ("#id", ".class", lower case) its elements carry, whether one of
+ * `probe` (consent-triggers.ts: selectors that have no token) matches an element, and whether one of `known`
+ * (`untokenedSelectors`: what would be hidden whatever the page's ids and classes) does (null when the list
+ * does not parse). With
+ * `fonts`, once the page's web fonts are ready: the fonts wait after the load event and this look are then
+ * one DevTools call (page-navigation.ts).
  */
-const COLLECT = `function (probe) {
+const COLLECT = `async function (probe, known, fonts) {
+  if (fonts && document.fonts) await document.fonts.ready;
   const tokens = new Set();
   for (const element of document.querySelectorAll('[id],[class]')) {
     const id = element.getAttribute('id');
@@ -28,7 +33,8 @@ const COLLECT = `function (probe) {
   const test = (selector) => { try { return document.querySelector(selector) !== null; } catch { return undefined; } };
   const all = probe.length ? test(probe.join(',')) : false;
   const probeMatched = all === undefined ? probe.some((selector) => test(selector) === true) : all;
-  return { host: location.hostname, url: location.href, tokens: [...tokens], probeMatched };
+  const knownMatched = known.length ? (test(known.join(',')) ?? null) : false;
+  return { host: location.hostname, url: location.href, tokens: [...tokens], probeMatched, knownMatched };
 }`;
 
 /**
@@ -70,6 +76,7 @@ async function call<T>(session: CDPSession, contextId: number | undefined, fn: s
       ? await session.send('Runtime.evaluate', {
           expression: `(${fn})(${args.map((a) => JSON.stringify(a)).join(',')})`,
           returnByValue: true,
+          awaitPromise: true,
         })
       : await session
           .send('Runtime.callFunctionOn', {
@@ -77,6 +84,7 @@ async function call<T>(session: CDPSession, contextId: number | undefined, fn: s
             executionContextId: contextId,
             arguments: args.map((value) => ({ value })),
             returnByValue: true,
+            awaitPromise: true,
           })
           .catch(() => undefined);
   if (!answer) return call(session, undefined, fn, args);
@@ -86,6 +94,17 @@ async function call<T>(session: CDPSession, contextId: number | undefined, fn: s
 /** What the page shows now, for the hiding and for the consent decision (consent-triggers.ts). */
 export interface CollectedPage extends PageFacts {
   host: string;
+  /** Whether one of the `known` selectors matched (null: the list did not parse); see `applyNoticeHiding`. */
+  knownMatched?: boolean | null;
+  /** The selectors `knownMatched` answers for. */
+  known?: ReadonlySet<string>;
+}
+
+export interface CollectOptions {
+  /** Selectors looked for as well, so that `applyNoticeHiding` need not ask the page when none is there. */
+  known?: readonly string[];
+  /** Looks once the page's web fonts are ready, waiting at most this long for them (then looks at once). */
+  fontsWithinMs?: number;
 }
 
 /** The page's tokens (and whether one of `probe` matches); undefined when it cannot be asked (an image, a document gone). */
@@ -93,12 +112,43 @@ export async function collectPage(
   session: CDPSession,
   contextId: number | undefined,
   probe: readonly string[] = [],
+  options: CollectOptions = {},
 ): Promise<CollectedPage | undefined> {
+  const known = options.known ?? [];
+  const ask = (fonts: boolean) => call<CollectedPage>(session, contextId, COLLECT, [probe, known, fonts]);
   try {
-    return await call<CollectedPage>(session, contextId, COLLECT, [probe]);
+    const page = await (options.fontsWithinMs === undefined ? ask(false) : withinOr(ask(true), options.fontsWithinMs, () => ask(false)));
+    return page && { ...page, known: new Set(known) };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The selectors `applyNoticeHiding` would try on a page at `url` whatever its ids and classes: the list's rules
+ * without a token, its rules for the host, and `extra` (the consent rule set's containers). Asked for in the
+ * page's first look, so that a page where none matches (most pages) needs no second call.
+ */
+export function untokenedSelectors(filters: CosmeticFilters, url: string, extra: (url: string) => readonly string[]): string[] {
+  let host = '';
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    // not a URL: only the rules for every host
+  }
+  return [...new Set([...selectorsFor(filters, host, []), ...extra(url)])];
+}
+
+/** `work`'s answer, or `instead`'s when `work` takes longer than `ms` (a font that never arrives). */
+async function withinOr<T>(work: Promise<T>, ms: number, instead: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = Symbol('late');
+  const first = await Promise.race([
+    work,
+    new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), Math.max(0, ms)))),
+  ]);
+  clearTimeout(timer);
+  return first === late ? instead() : first;
 }
 
 /**
@@ -113,8 +163,14 @@ export async function applyNoticeHiding(
   options: { contextId?: number; extraSelectors?: (url: string) => readonly string[] },
 ): Promise<number> {
   try {
+    const listed = selectorsFor(filters, page.host, page.tokens);
+    const extra = options.extraSelectors?.(page.url) ?? [];
+    // The look already asked for the extra selectors (most pages: the consent rules' containers), and found
+    // none: without a list rule for the page's tokens, nothing can match, and the page is not asked again.
     const selectors = new Set(selectorsFor(filters, page.host, page.tokens));
     for (const selector of options.extraSelectors?.(page.url) ?? []) selectors.add(selector);
+    // The look asked for these already (cosmetic-hiding's own look, `known`) and none matched: most pages.
+    if (page.knownMatched === false && page.known && [...selectors].every((selector) => page.known?.has(selector))) return 0;
     if (!selectors.size) return 0;
     const added = await call<boolean>(session, options.contextId, APPLY, [[...selectors]]);
     return added ? selectors.size : 0;

@@ -55,12 +55,14 @@ export class MainDocument {
     waitUntil: 'load' | 'domcontentloaded' | 'networkidle' = 'load',
     /** An isolated world already in the document (the consent script's), which saves making one. */
     world?: () => number | undefined,
+    /** false: the caller waits for the web fonts itself, in its next call to the page (cosmetic-hiding.ts `collectPage`). */
+    waitForFonts = true,
   ): Promise<void> {
     const until = Date.now() + timeoutMs;
     try {
       const event = waitUntil === 'networkidle' ? 'networkidle0' : waitUntil;
       await this.page.goto(url, { waitUntil: event, timeout: Math.max(500, timeoutMs) });
-      if (waitUntil === 'load') await fontsReady(session, until - Date.now(), world?.());
+      if (waitUntil === 'load' && waitForFonts) await fontsReady(session, until - Date.now(), world?.());
     } catch (err) {
       if (err instanceof TimeoutError) {
         if (this.response) return this.assertAllowed();

@@ -19,7 +19,7 @@ import type { RenderedImage, Renderer } from '../page/renderer.ts';
 import { defaultScreenshotFilters, type ScreenshotFilters } from './block-lists.ts';
 import { CONSENT_MAX_WAIT_MS, ConsentBlocker, consentRuleSelectors, consentTriggers } from './consent-blocker.ts';
 import { needsConsentRules } from './consent-triggers.ts';
-import { applyNoticeHiding, type CollectedPage, collectPage } from './cosmetic-hiding.ts';
+import { applyNoticeHiding, type CollectedPage, collectPage, untokenedSelectors } from './cosmetic-hiding.ts';
 import { acceptLanguage, type DeviceSettings, desktopUserAgent, deviceSettings } from './device-profiles.ts';
 import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture, jobFullPageLimits } from './full-page-capture.ts';
 import { imageSize } from './image-size.ts';
@@ -118,7 +118,11 @@ async function capture(
   const steps = async () => {
     await setUp(page, session, p, device, prepared, filters, tools);
     times.mark('setup');
-    await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => tools.consent?.isolatedWorld);
+    // Nothing to do between the load and the consent look: the look waits for the web fonts itself (one
+    // DevTools call for both).
+    const fontsInLook =
+      !!tools.consent && p.waitUntil === 'load' && !p.waitForSelector && !p.css && !p.js && !tools.interactions && !(plan && p.fullPage);
+    await document.load(session, p.url, Math.max(MIN_STEP_MS, left()), p.waitUntil, () => tools.consent?.isolatedWorld, !fontsInLook);
     // failOnHttpStatus: before anything waits on an error page.
     tools.interactions?.assertStatus(document.status);
     if (p.waitForSelector)
@@ -132,7 +136,10 @@ async function capture(
     if (plan && p.fullPage && !p.selector && !p.clip && p.fullPageScroll !== false)
       await revealLazyContent(page, session, { maxHeight: limits.maxHeight, budgetMs: left() });
     times.mark('scroll');
-    const notices = tools.consent ? await handleConsent(session, tools.consent, p.delay, left) : undefined;
+    const known = () => untokenedSelectors(filters.cosmetic, page.url(), consentRuleSelectors);
+    const notices = tools.consent
+      ? await handleConsent(session, tools.consent, { delay: p.delay, left, fonts: fontsInLook, known })
+      : undefined;
     if (tools.consent) times.notes.consent = tools.consent.active ? 'ran' : 'not needed';
     if (!notices && p.delay > 0) await sleep(Math.min(p.delay, left()));
     times.mark('settle');
@@ -176,28 +183,36 @@ async function capture(
  * hideCookieBanners, once the page is loaded: the consent rule set runs only on a page that shows signs of
  * a platform (consent-triggers.ts), and the capture then waits for it only while it works on a popup
  * (consent-blocker.ts `nextConsentStep`), alongside the delay. A page that showed none when loaded is asked
- * again after the delay. Answers the page as it is now, for the cookie-notice hiding.
+ * again after the delay. Answers the page as it is now, for the cookie-notice hiding. The first look also
+ * asks for the selectors hidden whatever the page's ids and classes (so that a page where none matches is not
+ * asked again to hide them) and,
+ * with `fonts`, waits for the web fonts first (the load left that wait to it).
  */
 async function handleConsent(
   session: CDPSession,
   consent: ConsentBlocker,
-  delay: number,
-  left: () => number,
+  job: { delay: number; left: () => number; fonts: boolean; known: () => readonly string[] },
 ): Promise<{ page?: CollectedPage; world?: number }> {
+  const { delay, left } = job;
   const triggers = consentTriggers();
   const world = await utilityWorld(session);
-  const look = async () => {
-    const page = await collectPage(session, world, triggers.selectors);
+  const look = async (first: boolean) => {
+    const page = await collectPage(
+      session,
+      world,
+      triggers.selectors,
+      first ? { known: job.known(), ...(job.fonts ? { fontsWithinMs: left() } : {}) } : {},
+    );
     if (page && needsConsentRules(triggers, page, consent.consentRequested)) await consent.activate();
     return page;
   };
-  let page = await look();
+  let page = await look(true);
   await Promise.all([
     delay > 0 ? sleep(Math.min(delay, left())) : undefined,
     consent.active ? consent.settle(Math.min(CONSENT_MAX_WAIT_MS, left())) : undefined,
   ]);
   if (delay > 0 && !consent.active) {
-    page = await look();
+    page = await look(false);
     if (consent.active) await consent.settle(Math.min(CONSENT_MAX_WAIT_MS, left()));
   }
   // The rules clicked or hid things: the page is asked again, in the script's own world.
@@ -229,7 +244,7 @@ async function setUp(
   tools.interactions = PageInteractions.start(page, p);
   await Promise.all([
     tools.interactions?.ready,
-    emulate(page, session, p, device),
+    emulate(page, p, device),
     p.hideCookieBanners
       ? (prepared ? Promise.resolve(prepared.consent) : ConsentBlocker.install(session, page)).then((installed) => {
           tools.consent = installed;
@@ -258,16 +273,48 @@ function browserAgent(page: Page): Promise<string> {
   return agent;
 }
 
-async function emulate(page: Page, session: CDPSession, p: ScreenshotRenderPayload, device: DeviceSettings): Promise<void> {
+/**
+ * The emulation each page was last given, keyed by its settings. It is sent over puppeteer's own session of
+ * the page, which lives as long as the page: a context kept for its caller (page-pool-concurrency.ts) keeps
+ * it between jobs, and a next job with the same settings, the usual case for a caller's repeated calls, sends
+ * none of it again (five DevTools calls before its navigation). A context only ever serves one caller, and
+ * every job applies all of these settings whenever any of them differs.
+ */
+const emulated = new WeakMap<Page, string>();
+
+/** Puppeteer's own session of the page (emulation set over it outlives a job's session; see `emulated`). */
+const mainSession = (page: Page) => (page as unknown as { _client(): CDPSession })._client();
+
+async function emulate(page: Page, p: ScreenshotRenderPayload, device: DeviceSettings): Promise<void> {
   const userAgent = p.userAgent ?? device.userAgent ?? desktopUserAgent(await browserAgent(page));
+  const settings = {
+    userAgent,
+    language: p.language,
+    platform: device.platform,
+    viewport: device.viewport,
+    hideScrollbars: p.hideScrollbars,
+  };
+  const key = JSON.stringify(settings);
+  const unchanged = emulated.get(page) === key;
+  // Until the new settings are all in: a job that fails half-way leaves nothing assumed for the next.
+  emulated.delete(page);
+  const session = mainSession(page);
   // acceptLanguage sets the header and navigator.language(s); the locale override makes Intl agree.
   await Promise.all([
-    session.send('Emulation.setUserAgentOverride', { userAgent, acceptLanguage: acceptLanguage(p.language), platform: device.platform }),
-    session.send('Emulation.setLocaleOverride', { locale: p.language }),
-    applyViewport(page, device.viewport),
+    unchanged
+      ? undefined
+      : session.send('Emulation.setUserAgentOverride', {
+          userAgent,
+          acceptLanguage: acceptLanguage(p.language),
+          platform: device.platform,
+        }),
+    unchanged ? undefined : session.send('Emulation.setLocaleOverride', { locale: p.language }),
+    unchanged ? undefined : applyViewport(page, device.viewport),
+    unchanged ? undefined : session.send('Emulation.setScrollbarsHidden', { hidden: p.hideScrollbars }),
+    // Media features are reset with the rest of the context's state between jobs (context-reset.ts).
     p.darkMode ? page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]) : undefined,
-    p.hideScrollbars ? session.send('Emulation.setScrollbarsHidden', { hidden: true }) : undefined,
   ]);
+  emulated.set(page, key);
 }
 
 /**
@@ -284,7 +331,7 @@ async function applyViewport(page: Page, viewport: DeviceSettings['viewport']): 
   const touch = viewport.hasTouch ?? false;
   const last = page.viewport();
   if ((last?.isMobile ?? false) === mobile && (last?.hasTouch ?? false) === touch) return page.setViewport(viewport);
-  const session = (page as unknown as { _client(): CDPSession })._client();
+  const session = mainSession(page);
   await Promise.all([
     session.send('Emulation.setDeviceMetricsOverride', {
       mobile,

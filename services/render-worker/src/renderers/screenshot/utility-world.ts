@@ -1,12 +1,34 @@
-import type { CDPSession } from 'puppeteer-core';
+import type { CDPSession, Protocol } from 'puppeteer-core';
 
-/** Each session's isolated world in its current top document, made on first use. */
+const UTILITY_WORLD = '__render_utility';
+
+/** Each session's isolated world in its current top document, made on first use (or by Chromium, `trackUtilityWorld`). */
 const worlds = new WeakMap<CDPSession, number>();
+
+/**
+ * Has Chromium make the utility world at the start of every document of the session's page, and notes the top
+ * document's as it appears, so that the first call after a navigation (the fonts wait, the cookie-notice
+ * look) does not first wait for the two DevTools round trips that make one. For a session with Runtime
+ * enabled (the screenshot pages' prepared session, prepared-page.ts); set up between jobs.
+ */
+export async function trackUtilityWorld(session: CDPSession): Promise<void> {
+  const { frameTree } = await session.send('Page.getFrameTree');
+  const top = frameTree.frame.id;
+  session.on('Runtime.executionContextCreated', ({ context }: Protocol.Runtime.ExecutionContextCreatedEvent) => {
+    const frameId = (context.auxData as { frameId?: string } | undefined)?.frameId;
+    if (context.name === UTILITY_WORLD && frameId === top) worlds.set(session, context.id);
+  });
+  session.on('Runtime.executionContextDestroyed', ({ executionContextId }: Protocol.Runtime.ExecutionContextDestroyedEvent) => {
+    if (worlds.get(session) === executionContextId) worlds.delete(session);
+  });
+  session.on('Runtime.executionContextsCleared', () => worlds.delete(session));
+  await session.send('Page.addScriptToEvaluateOnNewDocument', { source: '', worldName: UTILITY_WORLD });
+}
 
 async function createWorld(session: CDPSession): Promise<number | undefined> {
   const world = await session
     .send('Page.getFrameTree')
-    .then(({ frameTree }) => session.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: '__render_utility' }))
+    .then(({ frameTree }) => session.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: UTILITY_WORLD }))
     .catch(() => undefined);
   if (world) worlds.set(session, world.executionContextId);
   return world?.executionContextId;
