@@ -22,13 +22,16 @@ export async function prepareScreenshotPage(page: Page): Promise<void> {
   const session = await page.createCDPSession();
   try {
     // The blocker enables Runtime on the session, which the utility world's tracking listens to.
-    const [consent] = await Promise.all([ConsentBlocker.install(session, page), trackUtilityWorld(session)]);
+    const [consent] = await Promise.all([ConsentBlocker.install(session, page), trackUtilityWorld(session, topFrameId(page))]);
     prepared.set(page, { session, consent });
   } catch (err) {
     await session.detach().catch(() => undefined);
     throw err;
   }
 }
+
+/** The top frame's DevTools id, which puppeteer already knows (a Page.getFrameTree round trip otherwise). */
+const topFrameId = (page: Page) => (page.mainFrame() as unknown as { _id: string })._id;
 
 /** The page's prepared session and blocker, handed out once; undefined for a page that was not prepared. */
 export function takePrepared(page: Page): PreparedPage | undefined {

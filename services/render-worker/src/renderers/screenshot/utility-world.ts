@@ -8,12 +8,11 @@ const worlds = new WeakMap<CDPSession, number>();
 /**
  * Has Chromium make the utility world at the start of every document of the session's page, and notes the top
  * document's as it appears, so that the first call after a navigation (the fonts wait, the cookie-notice
- * look) does not first wait for the two DevTools round trips that make one. For a session with Runtime
- * enabled (the screenshot pages' prepared session, prepared-page.ts); set up between jobs.
+ * look) does not first wait for the two DevTools round trips that make one. `top` is the page's top frame
+ * (its id stays the same across navigations). For a session with Runtime enabled (the screenshot pages'
+ * prepared session, prepared-page.ts); set up between jobs.
  */
-export async function trackUtilityWorld(session: CDPSession): Promise<void> {
-  const { frameTree } = await session.send('Page.getFrameTree');
-  const top = frameTree.frame.id;
+export async function trackUtilityWorld(session: CDPSession, top: string): Promise<void> {
   session.on('Runtime.executionContextCreated', ({ context }: Protocol.Runtime.ExecutionContextCreatedEvent) => {
     const frameId = (context.auxData as { frameId?: string } | undefined)?.frameId;
     if (context.name === UTILITY_WORLD && frameId === top) worlds.set(session, context.id);
