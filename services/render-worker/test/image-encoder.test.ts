@@ -1,9 +1,7 @@
 import type { ChartRenderPayload, CodeRenderPayload } from '@render/contracts';
-import { parseAllowlist } from '@render/egress-policy';
 import type { HtmlRenderPayload, SvgRenderPayload } from '@render/queue';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EgressProxy, startEgressProxy } from '../src/egress/egress-proxy.ts';
 import { renderChart } from '../src/renderers/chart/chart.renderer.ts';
 import { type CodeRoute, renderCodeVia } from '../src/renderers/code/code.renderer.ts';
 import { renderHtml } from '../src/renderers/html/html.renderer.ts';

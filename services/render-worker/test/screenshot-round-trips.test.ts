@@ -22,7 +22,7 @@ let pool: TestPool;
 let pages: { server: Server; port: number };
 
 /** Red when the page and Intl both say French, blue otherwise (what the language settings reach). */
-const LANGUAGE_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0"><div id="shop" class="cards" style="height:2000px"></div>
+const LANGUAGE_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0"><div id="shop" class="card" style="height:2000px"></div>
 <script>document.body.style.background = navigator.language === 'fr-FR' && new Intl.NumberFormat().resolvedOptions().locale.startsWith('fr') ? 'rgb(255,0,0)' : 'rgb(0,0,255)';</script></body></html>`;
 
 /** Every DevTools method sent while a job's task runs, with the target of the session that sent it. */

@@ -44,9 +44,9 @@ const CONFIG: Config = {
   enablePrehide: true,
   enableCosmeticRules: true,
   enableGeneratedRules: true,
-  // A detection retry comes every 500 ms of autoconsent's clock: 80 of them at CONSENT_CLOCK_SPEED are the
-  // second of real time that 20 were at a twentieth of the speed.
-  detectRetries: 80,
+  // A detection retry comes every 500 ms of autoconsent's clock: 200 of them at CONSENT_CLOCK_SPEED are the
+  // second of real time that 20 were at a hundredth of the speed.
+  detectRetries: 200,
   isMainWorld: false,
   prehideTimeout: 60_000,
   // Heuristics would click "accept" on unknown popups; only the rule set decides here.
@@ -67,16 +67,21 @@ const CONFIG: Config = {
  * loaded before the capture asks, and its conditions are polled, not guessed. The timeouts shrink alike, and
  * everything stays bounded by CONSENT_MAX_WAIT_MS. At 10×, OneTrust's pause alone was 50 ms of every
  * capture of a page with its banner (the bench's banner case); at 20× 25 ms; at 40× 12.5 ms (the banner
- * case's settle 46 → 33 ms, measured). A step that times out leaves the popup to the cosmetic hiding applied
- * before the capture, which hides the platform's containers whatever the rule did.
+ * case's settle 46 → 33 ms, measured); at 100× 5 ms. A step that times out leaves the popup to the cosmetic
+ * hiding applied before the capture, which hides the platform's containers whatever the rule did.
  */
-const CONSENT_CLOCK_SPEED = 40;
+const CONSENT_CLOCK_SPEED = 100;
+/**
+ * The shortest delay in the script's world (ms): its polls (every 100 ms of its clock, e.g. for a popup to
+ * show) come every 2 ms, not in a tight loop. At 10 ms, a poll waited four times what the clock asked.
+ */
+const CONSENT_MIN_DELAY_MS = 2;
 
 /**
  * Runs in the script's isolated world before it. The script calls window.autoconsentSendMessage(object); a
  * CDP binding takes one string, and it tells Node which frame is the top one. Some of the world's globals are
  * replaced for the script alone (the page's own are untouched):
- * - setTimeout: delays divided by CONSENT_CLOCK_SPEED (at least 10 ms).
+ * - setTimeout: delays divided by CONSENT_CLOCK_SPEED (at least CONSENT_MIN_DELAY_MS).
  * - requestIdleCallback: the script starts detecting "when idle", which on a busy page is up to 500 ms
  *   after DOMContentLoaded; without it, at once.
  * - performance.mark/measure: a detection pass marks the end of each stage; the last one
@@ -98,7 +103,7 @@ const PRELUDE = `(() => {
   };
   globalThis.requestIdleCallback = undefined;
   const realSetTimeout = globalThis.setTimeout.bind(globalThis);
-  globalThis.setTimeout = (fn, ms, ...args) => realSetTimeout(fn, ms > 0 ? Math.max(10, ms / ${CONSENT_CLOCK_SPEED}) : ms, ...args);
+  globalThis.setTimeout = (fn, ms, ...args) => realSetTimeout(fn, ms > 0 ? Math.max(${CONSENT_MIN_DELAY_MS}, ms / ${CONSENT_CLOCK_SPEED}) : ms, ...args);
   try {
     performance.mark = (name) => { if (name === 'findCmpStageEnd_heuristic') post({ type: 'passEnded' }); };
     performance.measure = () => undefined;

@@ -50,6 +50,28 @@ export function selectorToken(selector: string): string | undefined {
   return match ? `${match[1]}${match[2]!.toLowerCase()}` : undefined;
 }
 
+/** A selector's ids and classes ("#id", ".class"), once its parentheses and attribute brackets are taken out. */
+const NAMED = /([#.])((?:[\w-]|[^\p{ASCII}])+)/gu;
+
+/**
+ * Whether `selector` could match an element of a page whose elements carry `tokens` ("#id", ".class", lower
+ * case, as cosmetic-hiding.ts collects them): every id and class it asks for outside parentheses (`:not(.x)`,
+ * `:is(.a, .b)`) and attribute brackets must be among them, since each names an element that must exist
+ * (`.card.cookie` needs an element with both classes). Anything it cannot read this way (a list, an escape,
+ * brackets left unbalanced) could match.
+ */
+export function mayMatch(selector: string, tokens: ReadonlySet<string>): boolean {
+  if (selector.includes('\\')) return true;
+  let plain = selector.replace(/\[[^\]]*\]/g, '');
+  for (let before = ''; before !== plain; ) {
+    before = plain;
+    plain = plain.replace(/\([^()]*\)/g, '');
+  }
+  if (/[,()[\]"']/.test(plain)) return true;
+  for (const [, kind, name] of plain.matchAll(NAMED)) if (!tokens.has(`${kind}${name!.toLowerCase()}`)) return false;
+  return true;
+}
+
 const usable = (selector: string) => !EXTENDED.test(selector) && !/[{}]|\/\*/.test(selector) && !selector.startsWith('+js');
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

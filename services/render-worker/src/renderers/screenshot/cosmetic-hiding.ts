@@ -1,6 +1,6 @@
 import type { CDPSession } from 'puppeteer-core';
 import type { PageFacts } from './consent-triggers.ts';
-import { type CosmeticFilters, selectorsFor } from './cosmetic-filters.ts';
+import { type CosmeticFilters, mayMatch, selectorsFor } from './cosmetic-filters.ts';
 
 /**
  * hideCookieBanners' element hiding, applied to the top document just before the capture: whatever the page
@@ -163,17 +163,16 @@ export async function applyNoticeHiding(
   options: { contextId?: number; extraSelectors?: (url: string) => readonly string[] },
 ): Promise<number> {
   try {
-    const listed = selectorsFor(filters, page.host, page.tokens);
-    const extra = options.extraSelectors?.(page.url) ?? [];
-    // The look already asked for the extra selectors (most pages: the consent rules' containers), and found
-    // none: without a list rule for the page's tokens, nothing can match, and the page is not asked again.
-    const selectors = new Set(selectorsFor(filters, page.host, page.tokens));
-    for (const selector of options.extraSelectors?.(page.url) ?? []) selectors.add(selector);
-    // The look asked for these already (cosmetic-hiding's own look, `known`) and none matched: most pages.
-    if (page.knownMatched === false && page.known && [...selectors].every((selector) => page.known?.has(selector))) return 0;
-    if (!selectors.size) return 0;
-    const added = await call<boolean>(session, options.contextId, APPLY, [[...selectors]]);
-    return added ? selectors.size : 0;
+    const present = new Set(page.tokens);
+    const all = new Set(selectorsFor(filters, page.host, page.tokens));
+    for (const selector of options.extraSelectors?.(page.url) ?? []) all.add(selector);
+    // What cannot match (it names a class or id no element has) is left out; and what the look asked for
+    // already (`known`), when nothing of it matched: most pages then need no second call.
+    const selectors = [...all].filter((selector) => mayMatch(selector, present));
+    if (page.knownMatched === false && page.known && selectors.every((selector) => page.known?.has(selector))) return 0;
+    if (!selectors.length) return 0;
+    const added = await call<boolean>(session, options.contextId, APPLY, [selectors]);
+    return added ? selectors.length : 0;
   } catch {
     return 0;
   }
