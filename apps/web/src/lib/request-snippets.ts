@@ -142,40 +142,36 @@ function sdk(request: SnippetRequest): string {
     call = `render.${SDK_METHODS[request.path] ?? 'html'}(${jsValue(body, '')})`;
   }
   const key = request.auth?.kind === 'apiKey' ? request.auth.value : 'YOUR_API_KEY';
-  if (request.path === BATCH) return sdkBatch(request, options, key);
+  const program = (writesFile: boolean, lines: string[]) => sdkProgram(key, options, writesFile, lines);
+  if (request.path === BATCH) return program(true, sdkBatchLines(request));
   if (typeof body.webhook === 'string') {
     // The image methods drop `webhook` (a webhook call answers 202, not an image): the typed client sends it as is.
-    return [
-      `// ${SDK_INSTALL}, then run with RENDER_API_KEY=${key}`,
-      "import { RenderClient } from 'render-api-sdk';",
-      '',
-      `const render = new RenderClient(${options});`,
+    return program(false, [
       `const { data, error } = await render.api.POST(${JSON.stringify(request.path)}, { body: ${jsValue(request.body ?? {}, '')} });`,
       'if (error) throw new Error(error.message);',
       '// 202: the render runs in the background; its outcome is POSTed to your webhook.',
       'console.log(data);',
-    ].join('\n');
+    ]);
   }
   const file = request.outputFile ?? `image.${extension(body.format)}`;
+  return program(true, [`const image = await ${call};`, `await writeFile(${JSON.stringify(file)}, image);`]);
+}
+
+/** An SDK program: how to install and run it, its imports, the client, then `lines`. */
+function sdkProgram(key: string, options: string, writesFile: boolean, lines: string[]): string {
   return [
     `// ${SDK_INSTALL}, then run with RENDER_API_KEY=${key}`,
-    "import { writeFile } from 'node:fs/promises';",
+    ...(writesFile ? ["import { writeFile } from 'node:fs/promises';"] : []),
     "import { RenderClient } from 'render-api-sdk';",
     '',
     `const render = new RenderClient(${options});`,
-    `const image = await ${call};`,
-    `await writeFile(${JSON.stringify(file)}, image);`,
+    ...lines,
   ].join('\n');
 }
 
 /** A batch through the SDK: sent, followed until every item has ended, then its zip of images saved. */
-function sdkBatch(request: SnippetRequest, options: string, key: string): string {
+function sdkBatchLines(request: SnippetRequest): string[] {
   return [
-    `// ${SDK_INSTALL}, then run with RENDER_API_KEY=${key}`,
-    "import { writeFile } from 'node:fs/promises';",
-    "import { RenderClient } from 'render-api-sdk';",
-    '',
-    `const render = new RenderClient(${options});`,
     `const batch = await render.batch(${jsValue(request.body ?? {}, '')});`,
     '// The items render in the background: read the status until every item has ended, then save the zip.',
     'let status = await render.getBatch(batch.id);',
@@ -185,7 +181,7 @@ function sdkBatch(request: SnippetRequest, options: string, key: string): string
     '}',
     'console.log(status.items);',
     "if (status.done > 0) await writeFile('batch.zip', await render.batchArchive(batch.id));",
-  ].join('\n');
+  ];
 }
 
 export function buildSnippet(language: SnippetLanguage, request: SnippetRequest): string {
