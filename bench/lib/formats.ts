@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type RenderLinkKind, signRenderUrl } from '@render/contracts/signed-render-link';
 import { serveScreenshotPage } from './screenshot-pages.ts';
 import { HTML } from './workload.ts';
 
@@ -34,6 +35,17 @@ export interface FormatWorkload {
   video?: { requests: number };
   /** Answers the page's text (a page read), not an image. */
   text?: boolean;
+  /**
+   * A render link (issue 30 §1) instead of the POST: `GET /api/render/{kind}` with the body as its query,
+   * signed with the context's API key (`renderLinkPaths`). `MISS`: each request a link of its own; `HIT`:
+   * one link, rendered once before the run. Every answer's X-Cache is checked.
+   */
+  link?: { kind: RenderLinkKind; cache: 'HIT' | 'MISS' };
+  /**
+   * A batch (issue 30 §5): the body POSTed to `path`, then the batch's status read until every item has
+   * ended, `runs` times after one warm-up (bench/lib/batch-run.ts); two rows, the 202 and the batch's end.
+   */
+  batch?: { runs: number };
 }
 
 /** The per-library table's reference row (see `FormatWorkload.library`). */
@@ -226,6 +238,29 @@ export const FORMAT_WORKLOADS: FormatWorkload[] = [
       video: { requests: 8 },
     }),
   ),
+  // Render links (issue 30 §1): the HTML above from a signed GET link; a miss renders and bills (the
+  // account lookup and signature check added to the render), a hit answers from the render cache.
+  ...(['MISS', 'HIT'] as const).map(
+    (cache): FormatWorkload => ({
+      name: `render link html 800×600, signed, cache ${cache.toLowerCase()}`,
+      path: '/api/render/html',
+      needsTemplates: true,
+      body: () => ({ html: HTML, width: 800, height: 600 }),
+      link: { kind: 'html', cache },
+    }),
+  ),
+  // Batches (issue 30 §5): ten of the HTML above in one call, rendered in the background four at a time.
+  {
+    name: 'batch 10 html 800×600',
+    path: '/api/batch',
+    needsTemplates: true,
+    body: () => ({
+      items: Array.from({ length: 10 }, () => ({ kind: 'html', body: { html: HTML } })),
+      defaults: { width: 800, height: 600 },
+    }),
+    headers: ({ template }) => ({ 'x-api-key': template?.apiKey ?? '' }),
+    batch: { runs: 10 },
+  },
   {
     // Authenticated with an API key, so each one also reserves and settles a credit like a customer's call.
     name: 'template 800×400, 3 variables',
@@ -238,6 +273,21 @@ export const FORMAT_WORKLOADS: FormatWorkload[] = [
     headers: ({ template }) => ({ 'x-api-key': template?.apiKey ?? '' }),
   },
 ];
+
+/**
+ * The paths of `count` signed render links for `workload` (its `link`), signed with the context's API key.
+ * Misses differ by their `ttl` alone, which is part of the cache key: the same render each time, never
+ * found in the cache. Hits are one link (a day's ttl), `count` times.
+ */
+export async function renderLinkPaths(workload: FormatWorkload, context: WorkloadContext, count: number): Promise<string[]> {
+  const { link } = workload;
+  const apiKey = context.template?.apiKey;
+  if (!link || !apiKey) throw new Error(`${workload.name}: a render link needs its kind and an API key`);
+  const body = workload.body(context) as Record<string, unknown>;
+  const sign = (ttl: number) => signRenderUrl({ baseUrl: '', apiKey, kind: link.kind, body, ttl });
+  if (link.cache === 'HIT') return new Array<string>(count).fill(await sign(86_400));
+  return Promise.all(Array.from({ length: count }, (_, i) => sign(3_600 + i)));
+}
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Bench page</title><style>
 body{margin:0;font-family:sans-serif}header{background:#1e293b;color:#fff;padding:24px 48px;font-size:28px}

@@ -10,7 +10,8 @@ import {
   startNodeService,
   startService,
 } from '@render/test-stack/processes';
-import { FORMAT_WORKLOADS, type FormatWorkload, startPageServer, type WorkloadContext } from './formats.ts';
+import { batchResults, runBatchWorkload } from './batch-run.ts';
+import { FORMAT_WORKLOADS, type FormatWorkload, renderLinkPaths, startPageServer, type WorkloadContext } from './formats.ts';
 import { type LoadResult, runForDuration, runPaired, runSequential, type Sample } from './load.ts';
 import { deleteKeysWithPrefix } from './redis-cleanup.ts';
 import { SCREENSHOT_CASES, type ScreenshotCase, SHOT_HEIGHT, SHOT_WIDTH } from './screenshot-pages.ts';
@@ -28,6 +29,13 @@ export interface BenchRequest {
   body: Buffer;
   headers?: Record<string, string>;
   check(body: Buffer, contentType: string): void;
+  /**
+   * GET these paths in turn instead of POSTing `body` to `path` (render links: one link per request for cache
+   * misses, the same one for hits), warm-up requests included.
+   */
+  getPaths?: string[];
+  /** The X-Cache every answer must carry (a render link's hit or miss), so a row cannot measure the other. */
+  cache?: 'HIT' | 'MISS';
 }
 
 export const htmlRequest: BenchRequest = { path: CONVERT_PATH, body: REQUEST_BODY, check: (body) => assertPng(body) };
@@ -109,17 +117,21 @@ export function convertClient(port: number, maxSockets: number, request: BenchRe
   const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   const seen = new WeakSet<object>();
   let connections = 0;
+  let sent = 0;
 
   const convert = (): Promise<Sample> =>
     new Promise((resolve, reject) => {
+      const get = request.getPaths?.[sent++ % request.getPaths.length];
       const req = http.request(
         {
           host: '127.0.0.1',
           port,
-          method: 'POST',
-          path: request.path,
+          method: get ? 'GET' : 'POST',
+          path: get ?? request.path,
           agent,
-          headers: { ...request.headers, 'content-type': 'application/json', 'content-length': request.body.length },
+          headers: get
+            ? request.headers
+            : { ...request.headers, 'content-type': 'application/json', 'content-length': request.body.length },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -133,6 +145,8 @@ export function convertClient(port: number, maxSockets: number, request: BenchRe
             }
             try {
               request.check(body, String(res.headers['content-type'] ?? ''));
+              if (request.cache && res.headers['x-cache'] !== request.cache)
+                throw new Error(`X-Cache ${res.headers['x-cache']} where ${request.cache} was expected`);
             } catch (err) {
               reject(err);
               return;
@@ -149,7 +163,7 @@ export function convertClient(port: number, maxSockets: number, request: BenchRe
       });
       req.setTimeout(60_000, () => req.destroy(new Error('no response within 60 s')));
       req.on('error', reject);
-      req.end(request.body);
+      req.end(get ? undefined : request.body);
     });
 
   return { convert, connections: () => connections, close: () => agent.destroy() };
@@ -346,7 +360,8 @@ async function runFormats(
   const context: WorkloadContext = { pageOrigin, template: await templateServices?.prepare(`http://127.0.0.1:${port}`) };
   for (const workload of FORMAT_WORKLOADS) {
     if ((workload.needsTemplates && !context.template) || !selected(workload)) continue;
-    formats.push(await runFormat(port, workload, context, count));
+    if (workload.batch) formats.push(...(await runBatchRows(port, workload, context)));
+    else formats.push(await runFormat(port, workload, context, count));
   }
   return formats;
 }
@@ -428,18 +443,29 @@ async function runKeyed(
   }
 }
 
+/** A batch workload's two rows (bench/lib/batch-run.ts): the 202, then every item done. */
+async function runBatchRows(port: number, workload: FormatWorkload, context: WorkloadContext): Promise<FormatResult[]> {
+  const { accepted, done } = batchResults(await runBatchWorkload(`http://127.0.0.1:${port}`, workload, context));
+  const row = (name: string, result: LoadResult): FormatResult => ({ name, path: workload.path, reference: false, target: false, result });
+  return [row(`${workload.name}: 202`, accepted), row(`${workload.name}: every item done`, done)];
+}
+
 async function runFormat(port: number, workload: FormatWorkload, context: WorkloadContext, count: number): Promise<FormatResult> {
+  const counts = workload.video ? { warmup: 1, count: Math.min(count, workload.video.requests) } : { warmup: 5, count };
+  const getPaths = workload.link ? await renderLinkPaths(workload, context, counts.warmup + counts.count) : undefined;
+  // A hit needs the link rendered once before: the warm-up itself must answer from the cache.
+  if (workload.link?.cache === 'HIT' && getPaths?.[0])
+    await fetch(`http://127.0.0.1:${port}${getPaths[0]}`).then((res) => res.arrayBuffer());
   const client = convertClient(port, 1, {
     path: workload.path,
     body: Buffer.from(JSON.stringify(workload.body(context))),
     headers: workload.headers?.(context),
     check: workload.text ? assertPageText : assertImage,
+    getPaths,
+    cache: workload.link?.cache,
   });
   try {
-    const result = await runSequential(
-      client.convert,
-      workload.video ? { warmup: 1, count: Math.min(count, workload.video.requests) } : { warmup: 5, count },
-    );
+    const result = await runSequential(client.convert, counts);
     return {
       name: workload.name,
       path: workload.path,

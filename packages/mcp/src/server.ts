@@ -8,21 +8,13 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { type ApiAnswer, type ApiCall, apiFailure, failure, isObject, type Json, parseJson, text } from './api-answers.ts';
+import { fileContent } from './content-blocks.ts';
 import { pageResult } from './read-page.ts';
+import { runBatch } from './render-batch.ts';
 import { type RenderToolDefinition, renderTools } from './tools.ts';
 
-/** What one API call answered: the status, its headers (lower-case names) and the raw body. */
-export interface ApiAnswer {
-  status: number;
-  headers: Record<string, string | undefined>;
-  body: Uint8Array;
-}
-
-/**
- * Performs one call of the public API as the MCP client's account (its API key): over HTTP for the stdio
- * server, through the gateway's own routes for `POST /api/mcp`. `path` includes the query string.
- */
-export type ApiCall = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<ApiAnswer>;
+export type { ApiAnswer, ApiCall } from './api-answers.ts';
 
 export interface RenderMcpServerOptions {
   /** Reported to clients in `initialize` (serverInfo.version). */
@@ -30,38 +22,11 @@ export interface RenderMcpServerOptions {
 }
 
 const SERVER_NAME = 'renderapi';
-/** What MCP clients show as images; anything else is handed over as an embedded file. */
-const IMAGE_CONTENT_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 
 const INSTRUCTIONS =
   'Render API tools: turn HTML, SVG, chart configurations, source code, web pages and saved SVG templates into images (PNG by default), ' +
-  'and read a web page as markdown with its metadata (read_page). ' +
+  'render up to 50 of them in one batch (render_batch), and read a web page as markdown with its metadata (read_page). ' +
   'Each render costs the account one credit; list_templates is free. Errors carry the API’s own message, naming the field at fault.';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const text = (value: string) => ({ type: 'text' as const, text: value });
-const failure = (message: string): CallToolResult => ({ isError: true, content: [text(message)] });
-
-function parseJson(body: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The API's error answer (`{ success: false, code, message }`) as a tool error the model can act on. */
-function apiFailure(answer: ApiAnswer): CallToolResult {
-  const parsed = parseJson(answer.body);
-  const message =
-    isObject(parsed) && typeof parsed.message === 'string' ? parsed.message : new TextDecoder().decode(answer.body).slice(0, 500);
-  const code = isObject(parsed) && typeof parsed.code === 'string' ? `${parsed.code}, ` : '';
-  const retryAfter = answer.headers['retry-after'];
-  const retry = answer.status === 429 && retryAfter ? ` Retry after ${retryAfter} s.` : '';
-  return failure(`${message || 'The render API refused the call'} (${code}HTTP ${answer.status}).${retry}`);
-}
 
 /** A render's JSON answer (`data.image` in base64 plus its metadata) as MCP content. */
 function renderResult(tool: RenderToolDefinition, answer: ApiAnswer): CallToolResult {
@@ -78,14 +43,7 @@ function renderResult(tool: RenderToolDefinition, answer: ApiAnswer): CallToolRe
     `${String(format).toUpperCase()} ${width}×${height}, ${size} bytes.` +
     (answer.headers['x-cache'] === 'HIT' ? ' Served from the cache (no credit charged).' : '') +
     (warnings.length > 0 ? ` Warnings: ${warnings.join('; ')}` : '');
-  if (IMAGE_CONTENT_TYPES.has(mimeType)) return { content: [{ type: 'image', data: image, mimeType }, text(summary)] };
-  const uri = `render://${tool.name}/image.${format}`;
-  // SVG is text a model can read and edit; PDF and AVIF travel as files.
-  const resource =
-    mimeType === 'image/svg+xml'
-      ? { uri, mimeType, text: new TextDecoder().decode(Uint8Array.from(atob(image), (c) => c.charCodeAt(0))) }
-      : { uri, mimeType, blob: image };
-  return { content: [{ type: 'resource', resource }, text(summary)] };
+  return { content: [fileContent(`render://${tool.name}/image.${format}`, mimeType, image), text(summary)] };
 }
 
 /** The template list, without each template's SVG source (long, and not needed to fill one in). */
@@ -117,6 +75,7 @@ function queryString(args: Json): string {
 }
 
 async function runTool(call: ApiCall, tool: RenderToolDefinition, args: Json): Promise<CallToolResult> {
+  if (tool.call.kind === 'batch') return runBatch(call, args);
   let answer: ApiAnswer;
   try {
     if (tool.call.kind === 'list') {
@@ -138,7 +97,7 @@ async function runTool(call: ApiCall, tool: RenderToolDefinition, args: Json): P
 }
 
 /**
- * The render API as an MCP server: one tool per render kind plus the template list and generation, each
+ * The render API as an MCP server: one tool per render kind, a batch of them, the page read, and the template list and generation, each
  * calling the public route through `call`, so both transports (stdio with the API over HTTP, and the
  * gateway's `POST /api/mcp` over its own routes) share the tools, and validation, limits and credits are
  * exactly the API's.

@@ -10,7 +10,9 @@ export type ToolCall =
   /** A read: the arguments become the query string. */
   | { kind: 'list'; path: string }
   /** A screenshot read as text (read-page.ts): the arguments plus `fixed`, answered as JSON with `content`. */
-  | { kind: 'read'; path: string; fixed: Record<string, unknown> };
+  | { kind: 'read'; path: string; fixed: Record<string, unknown> }
+  /** A batch (render-batch.ts): the arguments are the batch's body, then its status is polled and its archive read. */
+  | { kind: 'batch'; path: string };
 
 export interface RenderToolDefinition {
   name: string;

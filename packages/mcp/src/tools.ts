@@ -1,4 +1,5 @@
 import {
+  BatchBody,
   ChartConvertBody,
   CodeConvertBody,
   dropDefaultedRequired,
@@ -10,6 +11,7 @@ import {
   TemplateListQuery,
 } from '@render/contracts';
 import { READ_PAGE_OMIT, readPageTool } from './read-page.ts';
+import { renderBatchTool } from './render-batch.ts';
 import type { RenderToolDefinition, ToolInputSchema } from './tool-types.ts';
 
 export type { RenderToolDefinition, ToolCall, ToolInputSchema } from './tool-types.ts';
@@ -117,6 +119,7 @@ export const renderTools: RenderToolDefinition[] = [
     annotations: render(true),
   },
   readPageTool(toolInputSchema(ScreenshotConvertBody, READ_PAGE_OMIT)),
+  renderBatchTool(toolInputSchema(BatchBody, ['webhook'])),
   {
     name: 'list_templates',
     title: 'List image templates',

@@ -64,6 +64,7 @@ describe('the stdio MCP server (renderapi mcp)', () => {
           'render_html',
           'render_screenshot',
           'read_page',
+          'render_batch',
           'render_svg',
         ].sort(),
       );
@@ -86,6 +87,26 @@ describe('the stdio MCP server (renderapi mcp)', () => {
       expect(invalid.isError).toBe(true);
       expect(textOf(invalid)).toContain('format must be one of');
       expect(await used()).toBe(before + 1);
+
+      // A batch over HTTP: its status polled and its archive (a zip) read back through the API's own answers.
+      const batch = (await client.callTool({
+        name: 'render_batch',
+        arguments: {
+          items: [
+            { kind: 'html', body: { html: '<p>one</p>' } },
+            { kind: 'html', body: { html: '<p>two</p>', width: 90 } },
+          ],
+          defaults: { width: 140, height: 70 },
+        },
+      })) as CallToolResult;
+      expect(batch.isError ?? false, textOf(batch)).toBe(false);
+      expect(textOf(batch)).toContain('is done: 2 of 2 items done');
+      const sizes = batch.content.flatMap((c) => (c.type === 'image' ? [pngSize(Buffer.from(c.data, 'base64'))] : []));
+      expect(sizes).toEqual([
+        [140, 70],
+        [90, 70],
+      ]);
+      expect(await used()).toBe(before + 3);
     } catch (err) {
       throw new Error(`${(err as Error).message}\nserver stderr: ${stderr()}`);
     } finally {

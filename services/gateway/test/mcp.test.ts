@@ -21,6 +21,7 @@ const TOOLS = [
   'render_code',
   'render_screenshot',
   'read_page',
+  'render_batch',
   'list_templates',
   'generate_template_image',
 ];
@@ -55,6 +56,9 @@ function imageOf(result: CallToolResult): { bytes: Buffer; mimeType: string } {
   return { bytes: Buffer.from(image.data, 'base64'), mimeType: image.mimeType };
 }
 
+/** A pixel within a few levels of an RGB colour (the page's background as Chromium paints it). */
+const near = (rgba: number[], rgb: number[]) => rgb.every((value, i) => Math.abs((rgba[i] ?? -99) - value) <= 4);
+
 function save(name: string, bytes: Buffer) {
   mkdirSync(SHOTS, { recursive: true });
   writeFileSync(`${SHOTS}/${name}`, bytes);
@@ -85,6 +89,10 @@ describe('POST /api/mcp (streamable HTTP)', () => {
       expect(html.inputSchema.properties?.width).toMatchObject({ type: 'integer', minimum: 50, maximum: 4000, default: 800 });
       expect(tools.find((t) => t.name === 'generate_template_image')!.inputSchema.required).toEqual(['templateId']);
       expect(tools.find((t) => t.name === 'list_templates')!.annotations).toMatchObject({ readOnlyHint: true });
+      // A batch takes items or the id of a batch to wait for again, so neither is required by the schema.
+      const batch = tools.find((t) => t.name === 'render_batch')!;
+      expect(batch.inputSchema.required ?? []).toEqual([]);
+      expect(Object.keys(batch.inputSchema.properties ?? {}).sort()).toEqual(['batchId', 'defaults', 'items', 'waitSeconds']);
       expect(html.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     } finally {
       await client.close();
@@ -189,6 +197,116 @@ describe('POST /api/mcp (streamable HTTP)', () => {
       })) as CallToolResult;
       expect(missing.isError).toBe(true);
       expect(textOf(missing)).toContain('HTTP 404');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('render_batch renders items of several kinds with shared defaults, answers each item’s status and its image, one credit each', async () => {
+    const client = await connect({ 'x-api-key': user.apiKey });
+    try {
+      const before = await used();
+      const fill = (color: string) => `<style>html,body{margin:0;height:100%;background:${color}}</style>`;
+      const result = (await client.callTool({
+        name: 'render_batch',
+        arguments: {
+          items: [
+            { kind: 'html', body: { html: fill('#dc2626') } },
+            {
+              kind: 'svg',
+              body: {
+                svg: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4"/></svg>',
+                format: 'svg',
+              },
+            },
+            { kind: 'html', body: { html: fill('#2563eb'), width: 120 } },
+          ],
+          defaults: { width: 160, height: 90 },
+          waitSeconds: 50,
+        },
+      })) as CallToolResult;
+      expect(result.isError ?? false, textOf(result)).toBe(false);
+      const [headline, json] = result.content.filter((c) => c.type === 'text').map((c) => (c.type === 'text' ? c.text : ''));
+      expect(headline).toMatch(/^Batch [0-9a-f-]{36} is done: 3 of 3 items done, 0 failed\. 3 credits reserved/);
+      const summary = JSON.parse(json!) as {
+        id: string;
+        statusUrl: string;
+        archiveUrl: string;
+        items: Array<{ status: string; file: string }>;
+      };
+      expect(summary.items.map((i) => [i.status, i.file])).toEqual([
+        ['done', '00.png'],
+        ['done', '01.svg'],
+        ['done', '02.png'],
+      ]);
+      expect(summary.statusUrl).toBe(`/api/batches/${summary.id}`);
+      expect(summary.archiveUrl).toBe(`/api/batches/${summary.id}/archive`);
+      // The images in item order, each after a line naming its item: the defaults' size, unless the item's own wins.
+      const images = result.content
+        .filter((c) => c.type === 'image')
+        .map((c) => decodePng(Buffer.from(c.type === 'image' ? c.data : '', 'base64')));
+      expect(images.map((png) => [png.width, png.height])).toEqual([
+        [160, 90],
+        [120, 90],
+      ]);
+      expect(near(images[0]!.pixel(80, 45), [220, 38, 38])).toBe(true);
+      expect(near(images[1]!.pixel(60, 45), [37, 99, 235])).toBe(true);
+      expect(textOf(result)).toContain('items[2] (html, png 120×90): 02.png');
+      const svg = result.content.find((c) => c.type === 'resource');
+      expect(svg?.type === 'resource' && 'text' in svg.resource ? svg.resource.text : '').toContain('<circle');
+      expect(await used()).toBe(before + 3);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('render_batch with waitSeconds 0 answers the batch id, and a call with only batchId waits for it without rendering again', async () => {
+    const client = await connect({ 'x-api-key': user.apiKey });
+    try {
+      const before = await used();
+      const started = (await client.callTool({
+        name: 'render_batch',
+        arguments: { items: [{ kind: 'html', body: { html: '<p>later</p>', width: 100, height: 100 } }], waitSeconds: 0 },
+      })) as CallToolResult;
+      expect(started.isError ?? false, textOf(started)).toBe(false);
+      const { id, status } = JSON.parse(started.content[1]?.type === 'text' ? started.content[1].text : '') as {
+        id: string;
+        status: string;
+      };
+      // Whichever state it was read in, a batch not yet done says how to wait for it.
+      if (status !== 'done') expect(textOf(started)).toContain(`Call render_batch again with { "batchId": "${id}" }`);
+      const waited = (await client.callTool({ name: 'render_batch', arguments: { batchId: id, waitSeconds: 50 } })) as CallToolResult;
+      expect(waited.isError ?? false, textOf(waited)).toBe(false);
+      expect(textOf(waited)).toContain(`Batch ${id} is done: 1 of 1 items done`);
+      expect([decodePng(imageOf(waited).bytes).width, decodePng(imageOf(waited).bytes).height]).toEqual([100, 100]);
+      expect(await used()).toBe(before + 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('render_batch refusals are isError results with the API’s message, and charge nothing', async () => {
+    const client = await connect({ 'x-api-key': user.apiKey });
+    const call = async (args: Record<string, unknown>) => {
+      const result = (await client.callTool({ name: 'render_batch', arguments: args })) as CallToolResult;
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      return textOf(result);
+    };
+    try {
+      const before = await used();
+      expect(await call({})).toContain('items is required');
+      expect(await call({ items: [{ kind: 'gif', body: {} }] })).toContain('kind must be one of html, svg, chart, code, screenshot');
+      expect(await call({ items: [{ kind: 'html', body: { html: '<p>x</p>', width: 10 } }] })).toContain(
+        'width must be between 50 and 4000',
+      );
+      expect(await call({ items: [{ kind: 'html', body: { html: '<p>x</p>' } }], waitSeconds: 99 })).toContain(
+        'waitSeconds must be a whole number from 0 to 50',
+      );
+      expect(await call({ batchId: 'nope' })).toContain('batchId must be a batch id');
+      const unknown = await call({ batchId: '00000000-0000-4000-8000-00000000dead' });
+      expect(unknown).toContain('Batch not found');
+      expect(unknown).toContain('HTTP 404');
+      expect(await used()).toBe(before);
     } finally {
       await client.close();
     }

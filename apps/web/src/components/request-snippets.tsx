@@ -7,11 +7,23 @@ import { CopyButton } from './copy-button.tsx';
 
 /**
  * The same request as curl, JavaScript (fetch), Python (requests) and, for render calls, the SDK, each
- * copyable. The copy button sits in the tab bar, copying the tab shown: over the code it covered the end of
+ * copyable; with `asBatch`, a switch shows it as the one item of a batch instead. The copy button sits in the tab bar, copying the tab shown: over the code it covered the end of
  * long lines (and whatever scrolled under it).
  */
-export function RequestSnippets({ request, title }: { request: SnippetRequest; title?: string }) {
+export function RequestSnippets({
+  request: single,
+  title,
+  asBatch,
+}: {
+  request: SnippetRequest;
+  title?: string;
+  /** The request as a batch item (the playgrounds' lib/batch-snippet.ts): offers a switch to show that instead. */
+  asBatch?: (request: SnippetRequest) => SnippetRequest | undefined;
+}) {
   const { t } = useTranslation();
+  const [batchChosen, setBatchChosen] = useState(false);
+  const batch = asBatch?.(single);
+  const request = batchChosen && batch ? batch : single;
   const languages = snippetLanguagesFor(request);
   const [chosen, setChosen] = useState<SnippetLanguage>('curl');
   const current = languages.includes(chosen) ? chosen : languages[0]!;
@@ -33,8 +45,26 @@ export function RequestSnippets({ request, title }: { request: SnippetRequest; t
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        <CopyButton text={buildSnippet(current, request)} toastMessage={WebMessages.codeCopied} className="shrink-0" />
+        <div className="flex shrink-0 items-center gap-2">
+          {batch && (
+            <label className="flex items-center gap-1.5 whitespace-nowrap text-xs text-zinc-400">
+              <input
+                type="checkbox"
+                checked={batchChosen}
+                onChange={(event) => setBatchChosen(event.target.checked)}
+                className="h-3.5 w-3.5 accent-accent-500"
+              />
+              {t('snippets.asBatch')}
+            </label>
+          )}
+          <CopyButton text={buildSnippet(current, request)} toastMessage={WebMessages.codeCopied} className="shrink-0" />
+        </div>
       </div>
+      {batchChosen && batch && (
+        <p className="border-b border-zinc-800 px-4 py-2 text-xs text-zinc-400" data-testid="snippet-batch-hint">
+          {t('snippets.asBatchHint')}
+        </p>
+      )}
       {languages.map((language) => (
         <Tabs.Content key={language} value={language} data-testid={`snippet-${language}`}>
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable code block must be reachable by keyboard (axe: scrollable-region-focusable). */}

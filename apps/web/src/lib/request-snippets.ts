@@ -3,7 +3,7 @@
  * calls) for a JSON call, shared by the playgrounds and the docs. Binary answers are written to a file;
  * JSON answers are printed.
  */
-import { RenderHeads } from '@render/contracts/route-heads';
+import { AsyncRenderHeads, RenderHeads } from '@render/contracts/route-heads';
 
 export type SnippetLanguage = 'curl' | 'javascript' | 'python' | 'sdk';
 export const SNIPPET_LANGUAGES: SnippetLanguage[] = ['curl', 'javascript', 'python', 'sdk'];
@@ -89,10 +89,11 @@ const SDK_METHODS: Record<string, 'html' | 'svg' | 'chart' | 'code' | 'screensho
   (['html', 'svg', 'chart', 'code', 'screenshot'] as const).map((kind) => [RenderHeads[kind].url, kind]),
 );
 const TEMPLATE_GENERATE = RenderHeads.template.url;
+const BATCH = AsyncRenderHeads.createBatch.url;
 
-/** Whether the SDK has a method for this call (the render calls and template generation). */
+/** Whether the SDK has a method for this call (the render calls, template generation and batches). */
 export const sdkSupports = (request: Pick<SnippetRequest, 'method' | 'path'>) =>
-  request.method === 'POST' && (request.path in SDK_METHODS || request.path === TEMPLATE_GENERATE);
+  request.method === 'POST' && (request.path in SDK_METHODS || request.path === TEMPLATE_GENERATE || request.path === BATCH);
 
 /** The languages offered for a request: the SDK tab only where the SDK has a method for it. */
 export const snippetLanguagesFor = (request: Pick<SnippetRequest, 'method' | 'path'>) =>
@@ -141,29 +142,46 @@ function sdk(request: SnippetRequest): string {
     call = `render.${SDK_METHODS[request.path] ?? 'html'}(${jsValue(body, '')})`;
   }
   const key = request.auth?.kind === 'apiKey' ? request.auth.value : 'YOUR_API_KEY';
+  const program = (writesFile: boolean, lines: string[]) => sdkProgram(key, options, writesFile, lines);
+  if (request.path === BATCH) return program(true, sdkBatchLines(request));
   if (typeof body.webhook === 'string') {
     // The image methods drop `webhook` (a webhook call answers 202, not an image): the typed client sends it as is.
-    return [
-      `// ${SDK_INSTALL}, then run with RENDER_API_KEY=${key}`,
-      "import { RenderClient } from 'render-api-sdk';",
-      '',
-      `const render = new RenderClient(${options});`,
+    return program(false, [
       `const { data, error } = await render.api.POST(${JSON.stringify(request.path)}, { body: ${jsValue(request.body ?? {}, '')} });`,
       'if (error) throw new Error(error.message);',
       '// 202: the render runs in the background; its outcome is POSTed to your webhook.',
       'console.log(data);',
-    ].join('\n');
+    ]);
   }
   const file = request.outputFile ?? `image.${extension(body.format)}`;
+  return program(true, [`const image = await ${call};`, `await writeFile(${JSON.stringify(file)}, image);`]);
+}
+
+/** An SDK program: how to install and run it, its imports, the client, then `lines`. */
+function sdkProgram(key: string, options: string, writesFile: boolean, lines: string[]): string {
   return [
     `// ${SDK_INSTALL}, then run with RENDER_API_KEY=${key}`,
-    "import { writeFile } from 'node:fs/promises';",
+    ...(writesFile ? ["import { writeFile } from 'node:fs/promises';"] : []),
     "import { RenderClient } from 'render-api-sdk';",
     '',
     `const render = new RenderClient(${options});`,
-    `const image = await ${call};`,
-    `await writeFile(${JSON.stringify(file)}, image);`,
+    ...lines,
   ].join('\n');
+}
+
+/** A batch through the SDK: sent, followed until every item has ended, then its zip of images saved. */
+function sdkBatchLines(request: SnippetRequest): string[] {
+  return [
+    `const batch = await render.batch(${jsValue(request.body ?? {}, '')});`,
+    '// The items render in the background: read the status until every item has ended, then save the zip.',
+    'let status = await render.getBatch(batch.id);',
+    "while (status.status !== 'done') {",
+    '  await new Promise((resolve) => setTimeout(resolve, 1000));',
+    '  status = await render.getBatch(batch.id);',
+    '}',
+    'console.log(status.items);',
+    "if (status.done > 0) await writeFile('batch.zip', await render.batchArchive(batch.id));",
+  ];
 }
 
 export function buildSnippet(language: SnippetLanguage, request: SnippetRequest): string {

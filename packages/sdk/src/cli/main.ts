@@ -142,8 +142,8 @@ Prints your plan and the credits used and left in the rolling 30 days. Needs an 
 `,
   mcp: `Usage: renderapi mcp
 
-Runs the render tools (render_html, render_svg, render_chart, render_code, render_screenshot, read_page, list_templates,
-generate_template_image) as an MCP server over stdio, for Claude Desktop, IDEs and other MCP clients, which
+Runs the render tools (render_html, render_svg, render_chart, render_code, render_screenshot, read_page, render_batch,
+list_templates, generate_template_image) as an MCP server over stdio, for Claude Desktop, IDEs and other MCP clients, which
 start it themselves. Needs an API key (each image billed like the API call). In the client's configuration:
   { "mcpServers": { "renderapi": { "command": "renderapi", "args": ["mcp"],
       "env": { "RENDER_API_KEY": "rk_…", "RENDER_API_URL": "https://render.example.com" } } } }

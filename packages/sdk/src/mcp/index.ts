@@ -16,7 +16,7 @@ export interface RenderMcpServerOptions {
 
 /**
  * The render API as an MCP server (tools render_html, render_svg, render_chart, render_code,
- * render_screenshot, read_page, list_templates, generate_template_image), each calling the public route through `call`.
+ * render_screenshot, read_page, render_batch, list_templates, generate_template_image), each calling the public route through `call`.
  */
 export function createRenderMcpServer(call: ApiCall, options: RenderMcpServerOptions = {}): Server {
   return createServer(call, options);

@@ -48,6 +48,18 @@ const TEMPLATE_SVG =
   '<rect width="600" height="300" fill="#4f46e5"/>' +
   '<text x="40" y="170" font-family="sans-serif" font-size="48" fill="#fff" data-variable="title">Hello</text></svg>';
 
+/**
+ * A read of something the caller made earlier (a render, a batch): until `variable` holds one of the caller's
+ * own ids its placeholder is nobody's (404 "… not found"); set, the read answers 200.
+ */
+const readOfOwn = (path: string, variable: string): ApiExample => ({
+  method: 'GET',
+  path,
+  params: { id: `{{${variable}}}` },
+  expect: 404,
+  expectOnceSet: { variable, status: 200 },
+});
+
 export const API_EXAMPLES: ApiExample[] = [
   { method: 'GET', path: '/api/ping', expect: 200 },
   { method: 'GET', path: '/api/limits', expect: 200 },
@@ -248,20 +260,8 @@ export const API_EXAMPLES: ApiExample[] = [
   { method: 'GET', path: '/api/admin/stats', expect: 403 },
   // Async renders: a convert call with "webhook" answers 202 with the render's id; set renderId to it to
   // follow that render. The placeholder is nobody's render: "Render not found".
-  {
-    method: 'GET',
-    path: '/api/renders/{id}',
-    params: { id: '{{renderId}}' },
-    expect: 404,
-    expectOnceSet: { variable: 'renderId', status: 200 },
-  },
-  {
-    method: 'GET',
-    path: '/api/renders/{id}/image',
-    params: { id: '{{renderId}}' },
-    expect: 404,
-    expectOnceSet: { variable: 'renderId', status: 200 },
-  },
+  readOfOwn('/api/renders/{id}', 'renderId'),
+  readOfOwn('/api/renders/{id}/image', 'renderId'),
   { method: 'GET', path: '/api/webhooks/deliveries', expect: 200 },
   // Batches: two credits, answered 202 with the batch's id; set batchId to it to read its status and archive.
   {
@@ -276,20 +276,8 @@ export const API_EXAMPLES: ApiExample[] = [
     },
     expect: 202,
   },
-  {
-    method: 'GET',
-    path: '/api/batches/{id}',
-    params: { id: '{{batchId}}' },
-    expect: 404,
-    expectOnceSet: { variable: 'batchId', status: 200 },
-  },
-  {
-    method: 'GET',
-    path: '/api/batches/{id}/archive',
-    params: { id: '{{batchId}}' },
-    expect: 404,
-    expectOnceSet: { variable: 'batchId', status: 200 },
-  },
+  readOfOwn('/api/batches/{id}', 'batchId'),
+  readOfOwn('/api/batches/{id}/archive', 'batchId'),
   { method: 'GET', path: '/api/auth/webhook-secret', expect: 200 },
   {
     method: 'POST',

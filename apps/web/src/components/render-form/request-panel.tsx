@@ -1,3 +1,4 @@
+import { asBatchRequest } from '../../lib/batch-snippet.ts';
 import type { SnippetRequest } from '../../lib/request-snippets.ts';
 import { RequestSnippets } from '../request-snippets.tsx';
 
@@ -23,12 +24,12 @@ export function apiKeyPost(
   };
 }
 
-/** The request the form sends, as code (curl, JavaScript, Python, …) under a title. */
+/** The request the form sends, as code (curl, JavaScript, Python, …) under a title; a render call also as a batch item. */
 export function RequestPanel({ title, request }: { title: string; request: SnippetRequest }) {
   return (
     <div>
       <h2 className="mb-2 text-sm font-semibold text-zinc-900">{title}</h2>
-      <RequestSnippets request={request} />
+      <RequestSnippets request={request} asBatch={asBatchRequest} />
     </div>
   );
 }
