@@ -351,7 +351,10 @@ describe('batches', () => {
   });
 
   it('cancelBatch drops the items not yet started; a second cancel is a 409', async () => {
-    // Thirty items, four at a time: most have not started when the cancel comes a moment after the 202.
+    // Thirty items, four at a time: most have not started when the cancel comes a moment after the 202. An
+    // account of its own, so the thirty credits reserved do not eat into the shared user's.
+    const owner = await verifiedUser(stack.auth, { name: 'Batch Canceller' });
+    const render = new RenderClient({ baseUrl: stack.gateway.url, apiKey: owner.apiKey });
     const items = Array.from({ length: 30 }, (_, i) => ({ kind: 'html' as const, body: { html: `<p>${i}</p>` } }));
     const accepted = await render.batch({ items });
     const cancelled = await render.cancelBatch(accepted.id);
