@@ -11,8 +11,11 @@ export const BatchLimits = {
   parallel: 4,
 } as const;
 
-/** The render kinds a batch item may be: the convert calls (`POST /api/<kind>…/convert`). */
-export const BatchItemKinds = ['html', 'svg', 'chart', 'code', 'screenshot'] as const;
+/**
+ * The render kinds a batch item may be: the convert calls (`POST /api/<kind>…/convert`), and `template`, a
+ * stored template filled and rendered as `POST /api/template/generate` does.
+ */
+export const BatchItemKinds = ['html', 'svg', 'chart', 'code', 'screenshot', 'template'] as const;
 export type BatchItemKind = (typeof BatchItemKinds)[number];
 
 /** Fields of a convert body that an item cannot use: the batch answers 202, keeps the images and calls one webhook. */
@@ -21,13 +24,14 @@ export const BATCH_ITEM_EXCLUDED_FIELDS = ['output', 'outputType', 'cache', 'web
 export const BatchMessages = {
   itemsRequired: 'items is required: a list of 1 to 50 render requests, each { "kind", "body" }',
   tooMany: `A batch holds at most ${BatchLimits.maxItems} items`,
-  kind: 'Each item’s kind must be one of html, svg, chart, code, screenshot',
+  kind: 'Each item’s kind must be one of html, svg, chart, code, screenshot, template',
   body: 'Each item’s body must be a JSON object (the fields of its kind’s convert call)',
   defaults: 'defaults must be a JSON object (fields merged into every item’s body)',
   notFound: 'Batch not found',
   notFinished: 'The batch is not finished yet: the archive is ready once every item has ended (see GET /api/batches/{id})',
   noImages: 'No item of the batch produced an image: the archive would be empty (see each item’s error in GET /api/batches/{id})',
   unavailable: 'Batches are unavailable right now; please retry shortly',
+  ended: 'The batch has already ended: there is nothing left to cancel',
 } as const;
 
 /** `items[3]`: where an item's problem is, in every message about it. */
@@ -44,7 +48,7 @@ export const BatchItem = Type.Object(
       enum: BatchMessages.kind,
     }),
     body: JsonObject(
-      'The body of that convert call (defaults merged under it); output, outputType, cache and webhook do not apply',
+      'The body of that convert call (defaults merged under it), or for a template { templateId, variables, format, quality }; output, outputType, cache and webhook do not apply',
       BatchMessages.body,
     ),
   },
@@ -74,9 +78,13 @@ export const BatchBody = Type.Object(
 );
 export type BatchBody = Static<typeof BatchBody>;
 
-export const BatchStatuses = ['queued', 'running', 'done'] as const;
+/** `cancelling`: a cancel was asked while items were rendering (they finish); `done` and `cancelled` have ended. */
+export const BatchStatuses = ['queued', 'running', 'cancelling', 'done', 'cancelled'] as const;
 export type BatchStatus = (typeof BatchStatuses)[number];
-export const BatchItemStatuses = ['queued', 'running', 'done', 'failed'] as const;
+/** The statuses of a batch that has ended: its archive is ready, its webhook queued, it cannot be cancelled. */
+export const BatchEndStatuses = ['done', 'cancelled'] as const;
+export type BatchEndStatus = (typeof BatchEndStatuses)[number];
+export const BatchItemStatuses = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export type BatchItemStatus = (typeof BatchItemStatuses)[number];
 
 // A pattern, not `format: 'uuid'`, as the render ids (the queue's compiled checks are kept free of formats).
@@ -104,7 +112,8 @@ export const BatchItemView = Type.Object({
   kind: StringEnum(BatchItemKinds),
   format: Type.String({ description: 'The output format asked for' }),
   status: StringEnum(BatchItemStatuses, {
-    description: 'queued, running, done (in the archive) or failed (see error; its credits were given back)',
+    description:
+      'queued, running, done (in the archive), failed (see error; its credits were given back) or cancelled (never started; its credits were given back)',
   }),
   contentType: Type.Optional(Type.String({ description: 'The media type of the image made' })),
   size: Type.Optional(Type.Integer({ description: 'image size in bytes' })),
@@ -117,14 +126,19 @@ export type BatchItemView = Static<typeof BatchItemView>;
 
 export const BatchView = Type.Object({
   id: BatchId,
-  status: StringEnum(BatchStatuses, { description: 'queued (accepted), running (items rendering), done (every item has ended)' }),
+  status: StringEnum(BatchStatuses, {
+    description:
+      'queued (accepted), running (items rendering), cancelling (cancel asked; items already rendering finish), done (every item has ended) or cancelled (ended after a cancel)',
+  }),
   total: Type.Integer(),
   done: Type.Integer({ description: 'Items with an image' }),
   failed: Type.Integer({ description: 'Items that failed (not charged)' }),
+  cancelled: Type.Integer({ description: 'Items cancelled before they started (not charged)' }),
   createdAt: Type.String({ format: 'date-time' }),
+  cancelledAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the cancel was asked' })),
   finishedAt: Type.Optional(Type.String({ format: 'date-time' })),
   expiresAt: Type.String({ format: 'date-time', description: 'When the batch and its images are forgotten' }),
-  archiveUrl: Type.Optional(Type.String({ description: 'GET it (with the same credentials) for the zip, once done' })),
+  archiveUrl: Type.Optional(Type.String({ description: 'GET it (with the same credentials) for the zip, once done or cancelled' })),
   items: Type.Array(BatchItemView),
 });
 export type BatchView = Static<typeof BatchView>;
@@ -132,15 +146,16 @@ export type BatchView = Static<typeof BatchView>;
 export const BatchResponse = Type.Object({ success: Type.Literal(true), data: BatchView }, { $id: 'BatchResponse' });
 export type BatchResponse = Static<typeof BatchResponse>;
 
-/** The JSON body POSTed to a batch's webhook once every item has ended (signed as a render's). */
+/** The JSON body POSTed to a batch's webhook once every item has ended (signed as a render's), cancelled or not. */
 export const BatchWebhookPayload = Type.Object(
   {
     id: BatchId,
     type: Type.Literal('batch'),
-    status: Type.Literal('done'),
+    status: StringEnum(BatchEndStatuses),
     total: Type.Integer(),
     done: Type.Integer(),
     failed: Type.Integer(),
+    cancelled: Type.Integer(),
   },
   { $id: 'BatchWebhookPayload' },
 );

@@ -186,7 +186,7 @@ export const AsyncRenderRoutes = {
     summary: `Render up to ${BatchLimits.maxItems} requests of any kind in one call (a batch), in the background`,
     description:
       'Each item is { kind, body }: kind is html, svg, chart, code or screenshot, body the fields of that convert call, with `defaults` ' +
-      'merged under it. Every item is checked (its schema, then what its call checks beyond it) before anything is queued: an invalid ' +
+      'merged under it; or kind template, body { templateId, variables, format, quality, optimize }, a template you may use rendered as POST /api/template/generate does (a key of scope templates or full). Every item is checked (its schema, then what its call checks beyond it) before anything is queued: an invalid ' +
       'item is a 400 (or the 422 its single call would answer) naming its index and field, and nothing is charged. The credits of every item are reserved up front (402 when ' +
       'the account has not enough: nothing is queued); a failed item’s are given back. The batch counts as one render in flight ' +
       `and renders ${BatchLimits.parallel} items at a time. \`webhook\` is called once, signed, when every item has ended.`,
@@ -206,7 +206,7 @@ export const AsyncRenderRoutes = {
     tags: ['batches'],
     summary: 'The status of a batch and of each of its items',
     description:
-      'queued → running → done (every item has ended: done with an image, or failed with the error a single call would have answered). Kept for ASYNC_RESULT_TTL_SECONDS (24 h by default) after submission; owner only.',
+      'queued → running → done (every item has ended: done with an image, or failed with the error a single call would have answered); after DELETE, cancelling → cancelled. Kept for ASYNC_RESULT_TTL_SECONDS (24 h by default) after submission; owner only.',
     params: BatchIdParams,
     response: { 200: BatchResponse, ...asyncErrors },
   }),
@@ -214,13 +214,21 @@ export const AsyncRenderRoutes = {
     tags: ['batches'],
     summary: 'A zip of the images of a finished batch',
     description:
-      'One file per item that made an image, named by its index (two digits) and its format’s extension (00.png, 01.svg, …). 409 while the batch is not done, or when no item made an image.',
+      'One file per item that made an image, named by its index (two digits) and its format’s extension (00.png, 01.svg, …). 409 while the batch has not ended (done or cancelled), or when no item made an image.',
     params: BatchIdParams,
     response: {
       200: { description: 'The zip archive', content: { 'application/zip': { schema: Type.String({ format: 'binary' }) } } },
       ...asyncErrors,
       409: ErrorResponse,
     },
+  }),
+  cancelBatch: publicRouteOf(AsyncRenderHeads.cancelBatch, {
+    tags: ['batches'],
+    summary: 'Cancel a batch: items not yet started are dropped and their credits given back',
+    description:
+      'Items not yet started are taken off their queues and marked cancelled, their credits released before the answer; items already rendering finish and are charged. The batch is cancelling until they have, then cancelled: its webhook is called once with that status, and the archive serves what finished. Answers the batch’s status. 409 once the batch has ended (done or cancelled); owner only (any other account: 404).',
+    params: BatchIdParams,
+    response: { 200: BatchResponse, ...asyncErrors, 409: ErrorResponse },
   }),
 };
 

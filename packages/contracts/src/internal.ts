@@ -4,11 +4,13 @@
 import { type Static, Type } from 'typebox';
 import { ApiKeyScopes } from './api-keys.ts';
 import { UserView } from './auth.ts';
+import { BatchLimits } from './batch.ts';
 import { PlanRulesResponse } from './limits.ts';
 import { QuickChartShortIdParams, QuickChartShortIdPattern, QuickChartStoredRequest } from './quickchart.ts';
 import { ErrorResponse } from './render.ts';
 import { defineRoute } from './route.ts';
 import { StringEnum, withMessages } from './schema-helpers.ts';
+import { VideoLimits, videoCredits } from './screen-recording.ts';
 import { TemplateIdParams, TemplateVariableValues, templateErrorResponses } from './template.ts';
 import { RecentRenderKinds } from './usage.ts';
 
@@ -145,6 +147,36 @@ export const CreditRefusedResponse = Type.Object({
 });
 export type CreditRefusedResponse = Static<typeof CreditRefusedResponse>;
 
+/** Most credits one batch reservation takes: a full batch of the longest videos (50 × 6). */
+export const CREDIT_RESERVE_MANY_MAX = BatchLimits.maxItems * videoCredits(VideoLimits.maxDuration);
+/**
+ * Several credits for one account at once (a batch's, reserved up front): all of them, or none when the
+ * account has not that many left (402, as for one). Each under its own request id, idempotent per id (a
+ * replayed call finds its own reservations and does not count them twice). `charged` as for one.
+ */
+export const CreditReserveManyBody = Type.Object(
+  {
+    userId: UserId,
+    requests: Type.Array(
+      Type.Object(
+        { requestId: RequestId, kind: Type.Optional(LedgerRenderKind), format: Type.Optional(LedgerFormat) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: CREDIT_RESERVE_MANY_MAX },
+    ),
+    charged: Charged,
+  },
+  { additionalProperties: false },
+);
+export type CreditReserveManyBody = Static<typeof CreditReserveManyBody>;
+/** The credits reserved, and the account's standing after them (null: no limit), as for one. */
+export const CreditReserveManyResponse = Type.Object({
+  reserved: Type.Integer({ minimum: 0 }),
+  remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  limit: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+});
+export type CreditReserveManyResponse = Static<typeof CreditReserveManyResponse>;
+
 export const CreditOutcome = StringEnum(['charged', 'released'] as const);
 export type CreditOutcome = Static<typeof CreditOutcome>;
 export const CreditSettleBody = Type.Object(
@@ -199,6 +231,12 @@ export const AuthInternalRoutes = {
     summary: 'Reserve one credit for a render (idempotent per requestId), for an account id or an API key hash',
     body: CreditReserveBody,
     response: { 200: CreditReserveResponse, 402: CreditRefusedResponse },
+  }),
+  reserveCredits: defineRoute('POST', '/internal/credits/reserve-batch', {
+    tags,
+    summary: 'Reserve several credits for one account at once, all or none (a batch’s, up front)',
+    body: CreditReserveManyBody,
+    response: { 200: CreditReserveManyResponse, 402: CreditRefusedResponse },
   }),
   settleCredit: defineRoute('POST', '/internal/credits/settle', {
     tags,

@@ -105,6 +105,7 @@ export const AsyncRenderHeads = heads('asyncRender', {
   createBatch: { method: 'POST', url: '/api/batch', access: 'signedIn', idempotent: true },
   batch: { method: 'GET', url: '/api/batches/:id', access: 'signedIn' },
   batchArchive: { method: 'GET', url: '/api/batches/:id/archive', access: 'signedIn' },
+  cancelBatch: { method: 'DELETE', url: '/api/batches/:id', access: 'signedIn' },
 });
 
 export const SystemHeads = heads('system', {

@@ -25,6 +25,7 @@ export {
   type DailyRenders,
   isUnlimited,
   type RecentRenderRow,
+  type ReserveManyResult,
   type ReserveResult,
   type ReservingKey,
   type SettledRender,

@@ -198,7 +198,7 @@ export class RenderClient {
     return ((await response.json()) as { data: BatchAccepted }).data;
   }
 
-  /** A batch's status and each item's (`GET /api/batches/{id}`); `status` is `done` once every item has ended. */
+  /** A batch's status and each item's (`GET /api/batches/{id}`); `done` (or `cancelled`) once every item has ended. */
   async getBatch(id: string, options?: CallOptions): Promise<BatchStatus> {
     const response = await this.#call('GET', `/api/batches/${encodeURIComponent(id)}`, undefined, options);
     return ((await response.json()) as { data: BatchStatus }).data;
@@ -208,6 +208,16 @@ export class RenderClient {
   async batchArchive(id: string, options?: CallOptions): Promise<Uint8Array> {
     const response = await this.#call('GET', `/api/batches/${encodeURIComponent(id)}/archive`, undefined, options);
     return new Uint8Array(await response.arrayBuffer());
+  }
+
+  /**
+   * Cancels a batch (`DELETE /api/batches/{id}`): items not yet started are dropped and their credits given
+   * back at once; items already rendering finish and are charged. Answers its status (`cancelling` until
+   * those have ended, then `cancelled`; the archive serves what finished). A 409 once the batch has ended.
+   */
+  async cancelBatch(id: string, options?: CallOptions): Promise<BatchStatus> {
+    const response = await this.#call('DELETE', `/api/batches/${encodeURIComponent(id)}`, undefined, options);
+    return ((await response.json()) as { data: BatchStatus }).data;
   }
 
   /**

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configPath, loadSettings } from '../src/cli/config.ts';
 import { helpText, main } from '../src/cli/main.ts';
 
-const COMMANDS = ['html', 'svg', 'chart', 'code', 'screenshot', 'template', 'batch', 'usage', 'mcp'];
+const COMMANDS = ['html', 'svg', 'chart', 'code', 'screenshot', 'template', 'batch', 'cancel-batch', 'usage', 'mcp'];
 
 /** Runs the CLI in-process with captured output; nothing here reaches a server. */
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -267,6 +267,17 @@ describe('retries and timeouts', () => {
     expect(api.seen[2]?.url).toBe('/api/batches/b%201');
   });
 
+  it('cancelBatch sends DELETE to the batch’s path and answers its status', async () => {
+    const cancelled = (_req: IncomingMessage, res: ServerResponse) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"success":true,"data":{"id":"b1","status":"cancelling","cancelled":3}}');
+    const api = await scripted([cancelled]);
+    const render = new RenderClient({ baseUrl: api.url, apiKey: 'rk_test' });
+    expect(await render.cancelBatch('b 1')).toMatchObject({ status: 'cancelling', cancelled: 3 });
+    expect(api.seen[0]).toMatchObject({ method: 'DELETE', url: '/api/batches/b%201' });
+  });
+
   it('parses Retry-After forms', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(parseRetryAfter('3', now)).toBe(3);

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditLimitMessage } from '../src/lib/credits.ts';
+import { creditLimitMessage, creditsShortMessage } from '../src/lib/credits.ts';
 import { INTERNAL_TOKEN, json, type Stack, seedCharged, startStack, verifiedUser } from './helpers/stack.ts';
 
 let stack: Stack;
@@ -26,6 +26,14 @@ const reserveByKey = (s: Stack, apiKey: string, requestId = randomUUID(), charge
   internal(s, '/internal/credits/reserve', { apiKeyHash: sha256(apiKey), requestId, ...(charged ? { charged } : {}) });
 const settleBatch = (s: Stack, requestIds: string[], outcome: 'charged' | 'released', token = INTERNAL_TOKEN) =>
   internal(s, '/internal/credits/settle-batch', { requestIds, outcome }, token);
+const reserveMany = (s: Stack, userId: string, requestIds: string[], charged?: string[]) =>
+  internal(s, '/internal/credits/reserve-batch', {
+    userId,
+    requests: requestIds.map((requestId) => ({ requestId, kind: 'html', format: 'png' })),
+    ...(charged ? { charged } : {}),
+  });
+const ledgerRows = (s: Stack, userId: string) =>
+  s.db.selectFrom('credit_ledger').select(['request_id', 'status']).where('user_id', '=', userId).orderBy('request_id').execute();
 const statusOf = async (s: Stack, requestId: string) =>
   (await s.db.selectFrom('credit_ledger').select('status').where('request_id', '=', requestId).executeTakeFirst())?.status;
 
@@ -338,5 +346,92 @@ describe('admin overview counts generations from the ledger', () => {
     expect(after.last24h - before.last24h).toBe(2);
     expect(after.last7d - before.last7d).toBe(2);
     expect(after.last30d - before.last30d).toBe(3);
+  });
+});
+
+describe('credits: a batch reserved in one call', () => {
+  it('reserves every credit in one call, or none with a 402 saying how many are left', async () => {
+    const user = await verifiedUser(stack);
+    const oldest = await seedCharged(stack, user.userId, 45, 29);
+    const before = await ledgerRows(stack, user.userId);
+    const six = Array.from({ length: 6 }, () => randomUUID());
+    const refused = await reserveMany(stack, user.userId, six);
+    expect(refused.status).toBe(402);
+    const returnsAt = new Date(oldest.getTime() + 30 * 24 * 60 * 60 * 1000);
+    expect(await json(refused)).toEqual({
+      success: false,
+      code: 'PAYMENT_REQUIRED',
+      message: creditsShortMessage(6, 5, returnsAt),
+      limit: 50,
+      resetsAt: returnsAt.toISOString(),
+    });
+    expect(creditsShortMessage(6, 5, null)).toBe(
+      'This batch needs 6 credits but your plan has 5 left in this rolling 30-day window: nothing was reserved. ' +
+        'Send fewer items, or upgrade to Pro for unlimited conversions.',
+    );
+    // All or nothing: the ledger is as it was.
+    expect(await ledgerRows(stack, user.userId)).toEqual(before);
+
+    const five = six.slice(0, 5);
+    expect(await json(await reserveMany(stack, user.userId, five))).toEqual({ reserved: 5, remaining: 0, limit: 50 });
+    expect(await Promise.all(five.map((id) => statusOf(stack, id)))).toEqual(Array(5).fill('reserved'));
+    expect(await usage(stack, user.token)).toMatchObject({ used: 50, remaining: 0 });
+    // A retried call finds its own reservations: not counted twice, not refused, nothing added.
+    expect((await reserveMany(stack, user.userId, five)).status).toBe(200);
+    expect(await ledgerRows(stack, user.userId)).toHaveLength(before.length + 5);
+    // Window used up: the single reserve's message.
+    const full = await reserveMany(stack, user.userId, [randomUUID()]);
+    expect(full.status).toBe(402);
+    expect((await json(full)).message).toBe(creditLimitMessage(returnsAt));
+    // Released like any reservation.
+    expect(await json(await settleBatch(stack, five, 'released'))).toEqual({ settled: 5 });
+    expect(await usage(stack, user.token)).toMatchObject({ used: 45, remaining: 5 });
+  });
+
+  it('cannot be overtaken by single reserves running beside it', async () => {
+    const user = await verifiedUser(stack);
+    await seedCharged(stack, user.userId, 40);
+    // Ten left: a batch of eight and eight single reserves at once. Either the batch fits (and two singles do)
+    // or it does not (and all eight singles do): never more than the ten.
+    const [batch, ...singles] = await Promise.all([
+      reserveMany(
+        stack,
+        user.userId,
+        Array.from({ length: 8 }, () => randomUUID()),
+      ),
+      ...Array.from({ length: 8 }, () => reserve(stack, user.userId)),
+    ]);
+    const singlesTaken = singles.filter((r) => r.status === 200).length;
+    expect(batch?.status === 200 ? singlesTaken === 2 : batch?.status === 402 && singlesTaken === 8).toBe(true);
+    expect((await usage(stack, user.token)).used).toBe(batch?.status === 200 ? 50 : 48);
+  });
+
+  it('has no limit for Pro accounts, settles the charges it carries, and refuses bad calls', async () => {
+    const pro = await verifiedUser(stack);
+    await stack.db.updateTable('users').set({ plan: 'pro' }).where('id', '=', pro.userId).execute();
+    await seedCharged(stack, pro.userId, 60);
+    const earlier = randomUUID();
+    expect((await reserve(stack, pro.userId, earlier)).status).toBe(200);
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    expect(await json(await reserveMany(stack, pro.userId, ids, [earlier]))).toEqual({ reserved: 20, remaining: null, limit: null });
+    expect(await statusOf(stack, earlier)).toBe('charged');
+
+    // Another account's request id: nothing of the call is kept.
+    const user = await verifiedUser(stack);
+    const taken = await reserveMany(stack, user.userId, [randomUUID(), ids[0] as string]);
+    expect(taken.status).toBe(409);
+    expect(await ledgerRows(stack, user.userId)).toEqual([]);
+    expect((await reserveMany(stack, user.userId, [])).status).toBe(400);
+    expect((await reserveMany(stack, randomUUID(), [randomUUID()])).status).toBe(404);
+    expect(
+      (
+        await internal(
+          stack,
+          '/internal/credits/reserve-batch',
+          { userId: user.userId, requests: [{ requestId: 'x' }] },
+          'wrong-token-123456',
+        )
+      ).status,
+    ).toBe(401);
   });
 });

@@ -3,10 +3,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { renderJobs } from '@render/queue';
 import type { RenderWorkerHandle } from '@render/render-worker';
 import { testRedisUrl } from '@render/test-stack/redis';
 import { closeInOrder } from '@render/test-stack/teardown';
 import { startWebhookReceiver, type WebhookReceiver } from '@render/test-stack/webhook-receiver';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchState } from '../src/renders/batch-state.ts';
@@ -108,6 +110,15 @@ const chart = {
 };
 const code = { kind: 'code', body: { code: 'const a = 1;', language: 'javascript' } };
 
+/** The account's ledger rows (id and status), to see that a refusal wrote nothing. */
+const ledgerOf = (userId: string) =>
+  auth.db
+    .selectFrom('credit_ledger')
+    .select(['request_id', 'status', 'kind'])
+    .where('user_id', '=', userId)
+    .orderBy('request_id')
+    .execute();
+
 async function finished(id: string, apiKey: string): Promise<Json> {
   return waitFor('the batch to finish', async () => {
     const { body } = await getJson(`/api/batches/${id}`, { 'x-api-key': apiKey });
@@ -176,7 +187,7 @@ describe('batches', () => {
     const hook = await waitFor('the webhook', () => receiver.received.find((r) => r.path === '/hooks/batch'));
     const secret = (await getJson('/api/auth/webhook-secret', bearer(user.token))).body.secret as string;
     expect(verifies(hook.signature, hook.body, secret)).toBe(true);
-    expect(JSON.parse(hook.body)).toEqual({ id, type: 'batch', status: 'done', total: 6, done: 5, failed: 1 });
+    expect(JSON.parse(hook.body)).toEqual({ id, type: 'batch', status: 'done', total: 6, done: 5, failed: 1, cancelled: 0 });
     // Once: a later look finds no second delivery.
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received.filter((r) => r.path === '/hooks/batch')).toHaveLength(1);
@@ -239,10 +250,16 @@ describe('batches', () => {
     // The Free plan's 50 credits, 48 spent: two left for a batch of three.
     await seedCharged(auth, user.userId, 48);
     const before = await used(user.token);
+    const ledgerBefore = await ledgerOf(user.userId);
     const refused = await submit({ items: [html('a'), html('b'), html('c')] }, user.apiKey);
     expect(refused.status).toBe(402);
     expect(refused.body.code).toBe('PAYMENT_REQUIRED');
+    expect(refused.body.message).toMatch(
+      /^This batch needs 3 credits but your plan has 2 left in this rolling 30-day window: nothing was reserved\./,
+    );
     expect(await used(user.token)).toBe(before);
+    // Not one row written (all or nothing): not even a reservation released at once.
+    expect(await ledgerOf(user.userId)).toEqual(ledgerBefore);
     // The two left are still there: a batch of two goes through.
     const fits = await submit({ items: [html('a'), html('b')] }, user.apiKey);
     expect(fits.status).toBe(202);
@@ -264,13 +281,17 @@ describe('batches', () => {
       owner: user.userId,
       createdAt: new Date(),
       expiresAtSeconds,
-      orphanAt: Date.now() - 1,
+      // Alive until its items are set as below; then it stops being renewed (`heartbeat` in the past).
+      orphanAt: Date.now() + 60_000,
       webhook: receiver.url('/hooks/orphan'),
       items,
+      jobs: [],
     });
     const image = { bytes: Buffer.from(PNG, 'hex'), mimeType: 'image/png', width: 1, height: 1 };
+    await state.itemRunning(id, 0, { kind: 'html', format: 'png', status: 'running' });
     await state.itemDone(id, 0, { kind: 'html', format: 'png', status: 'running' }, image, expiresAtSeconds);
     await state.itemRunning(id, 1, { kind: 'html', format: 'png', status: 'running' });
+    await state.heartbeat(id, Date.now() - 1);
     await redis.quit();
 
     const ended = await finished(id, user.apiKey);
@@ -278,10 +299,186 @@ describe('batches', () => {
     expect((ended.items as Json[]).map((item) => item.status)).toEqual(['done', 'failed', 'failed']);
     expect(ended.items[1].error.message).toMatch(/the batch was interrupted/);
     const hook = await waitFor('the webhook', () => receiver.received.find((r) => r.path === '/hooks/orphan'));
-    expect(JSON.parse(hook.body)).toEqual({ id, type: 'batch', status: 'done', total: 3, done: 1, failed: 2 });
+    expect(JSON.parse(hook.body)).toEqual({ id, type: 'batch', status: 'done', total: 3, done: 1, failed: 2, cancelled: 0 });
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received.filter((r) => r.path === '/hooks/orphan')).toHaveLength(1);
   }, 60_000);
+
+  it('cancels a batch: queued items dropped and their credits released at once, running ones finish and are charged', async () => {
+    const user = await verifiedUser(auth);
+    const other = await verifiedUser(auth);
+    const before = await used(user.token);
+    // Four slow pages take the four lanes for a while; the six HTML items behind them have not started.
+    const slow = Array.from({ length: 4 }, (_, i) => ({
+      kind: 'screenshot',
+      body: { url: receiver.url(`/slow-cancel/${i}`), delay: 2500 },
+    }));
+    const items = [...slow, ...Array.from({ length: 6 }, (_, i) => html(`later ${i}`))];
+    const { body } = await submit({ items, webhook: receiver.url('/hooks/cancelled') }, user.apiKey);
+    const { id, statusUrl, archiveUrl } = body.data;
+    // A worker holds at least one slow page once its page is asked for.
+    await waitFor('a slow page to load', () => receiver.received.find((r) => r.path.startsWith('/slow-cancel/')));
+
+    const del = (apiKey: string) => fetch(`${gateway.url}${statusUrl}`, { method: 'DELETE', headers: { 'x-api-key': apiKey } });
+    expect((await del(other.apiKey)).status).toBe(404);
+    // Asked of the replica: the batch runs on the other gateway, and is cancelled through Redis.
+    const cancelled = await fetch(`${replica.url}${statusUrl}`, { method: 'DELETE', headers: { 'x-api-key': user.apiKey } });
+    expect(cancelled.status).toBe(200);
+    const answer = ((await cancelled.json()) as Json).data;
+    expect(answer.cancelledAt).toEqual(expect.any(String));
+    expect((answer.items as Json[]).slice(4).map((item) => item.status)).toEqual(Array(6).fill('cancelled'));
+    expect(answer.cancelled).toBeGreaterThanOrEqual(6);
+    // Released before the answer: only the items not cancelled still count (reserved, or charged once made).
+    expect(await used(user.token)).toBe(before + items.length - answer.cancelled);
+
+    const ended = await waitFor('the batch to end', async () => {
+      const { body: view } = await getJson(statusUrl, { 'x-api-key': user.apiKey });
+      return view.data?.status === 'cancelled' ? view.data : undefined;
+    });
+    const statuses = (ended.items as Json[]).map((item) => item.status);
+    // The slow pages a worker took finished (the one seen loading at least); any it had not were withdrawn.
+    expect(statuses.slice(0, 4).every((status) => status === 'done' || status === 'cancelled')).toBe(true);
+    const seen = Number(
+      receiver.received
+        .find((r) => r.path.startsWith('/slow-cancel/'))
+        ?.path.split('/')
+        .at(-1),
+    );
+    expect(statuses[seen]).toBe('done');
+    expect(ended).toMatchObject({ total: 10, failed: 0, archiveUrl });
+    expect(ended.done + ended.cancelled).toBe(10);
+    expect(ended.cancelled).toBe(statuses.filter((status) => status === 'cancelled').length);
+    // Exactly the finished items are charged; every cancelled item's credit is back.
+    expect(await used(user.token)).toBe(before + ended.done);
+
+    const hook = await waitFor('the webhook', () => receiver.received.find((r) => r.path === '/hooks/cancelled'));
+    expect(JSON.parse(hook.body)).toEqual({
+      id,
+      type: 'batch',
+      status: 'cancelled',
+      total: 10,
+      done: ended.done,
+      failed: 0,
+      cancelled: ended.cancelled,
+    });
+    const zip = await fetch(`${gateway.url}${archiveUrl}`, { headers: { 'x-api-key': user.apiKey } });
+    expect(zip.status).toBe(200);
+    const doneFiles = (ended.items as Json[]).filter((item) => item.status === 'done').map((item) => item.file);
+    expect(zipEntries(Buffer.from(await zip.arrayBuffer())).map((e) => e.name)).toEqual(doneFiles);
+
+    const again = await del(user.apiKey);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as Json).messageId).toBe('batch.ended');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.received.filter((r) => r.path === '/hooks/cancelled')).toHaveLength(1);
+  }, 120_000);
+
+  it('takes a cancelled batch’s waiting jobs off their queue and gives every credit back', async () => {
+    // A gateway whose queues no worker reads: the four items it starts wait in BullMQ, the rest in the batch.
+    const idlePrefix = uniquePrefix('batches-idle');
+    const idle = await startGateway({
+      QUEUE_PREFIX: idlePrefix,
+      AUTH_SERVICE_URL: auth.url,
+      TEMPLATES_SERVICE_URL: templates.url,
+      INTERNAL_TOKEN,
+    });
+    const redis = new Redis(await testRedisUrl());
+    const htmlQueue = new Queue(renderJobs.html.queueName, { connection: redis, prefix: idlePrefix });
+    try {
+      const user = await verifiedUser(auth);
+      const before = await used(user.token);
+      const res = await idle.post(
+        '/api/batch',
+        { items: Array.from({ length: 7 }, (_, i) => html(`idle ${i}`)) },
+        { 'x-api-key': user.apiKey },
+      );
+      expect(res.status).toBe(202);
+      const { statusUrl } = ((await res.json()) as Json).data;
+      await waitFor('four jobs waiting', async () => ((await htmlQueue.getWaitingCount()) === 4 ? true : undefined));
+      expect(await used(user.token)).toBe(before + 7);
+
+      const cancelled = await fetch(`${idle.url}${statusUrl}`, { method: 'DELETE', headers: { 'x-api-key': user.apiKey } });
+      expect(cancelled.status).toBe(200);
+      expect(((await cancelled.json()) as Json).data).toMatchObject({ cancelled: 7, done: 0, failed: 0 });
+      expect(await htmlQueue.getWaitingCount()).toBe(0);
+      expect(await used(user.token)).toBe(before);
+      const ended = await waitFor('the batch to end', async () => {
+        const { data } = (await (await fetch(`${idle.url}${statusUrl}`, { headers: { 'x-api-key': user.apiKey } })).json()) as Json;
+        return data?.status === 'cancelled' ? data : undefined;
+      });
+      expect((ended.items as Json[]).map((item) => item.status)).toEqual(Array(7).fill('cancelled'));
+      // Nothing was made: no archive.
+      const zip = await fetch(`${idle.url}${statusUrl}/archive`, { headers: { 'x-api-key': user.apiKey } });
+      expect(zip.status).toBe(409);
+      expect(await used(user.token)).toBe(before);
+    } finally {
+      await htmlQueue.close();
+      await redis.quit();
+      await idle.close();
+    }
+  }, 60_000);
+
+  it('renders template items as the template call does, the owner’s only, billed as templates', async () => {
+    const user = await verifiedUser(auth);
+    const other = await verifiedUser(auth);
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#4f46e5"/>' +
+      '<text x="10" y="60" data-variable="title">Hello</text></svg>';
+    const create = async (token: string) => {
+      const created = await gateway.post(
+        '/api/template',
+        { name: 'Card', width: 200, height: 100, svg, variables: [{ name: 'title', type: 'text', defaultValue: 'Hello' }] },
+        bearer(token),
+      );
+      expect(created.status).toBe(201);
+      return ((await created.json()) as Json).data.id as string;
+    };
+    const mine = await create(user.token);
+    const theirs = await create(other.token);
+    const before = await used(user.token);
+    const template = (templateId: string, extra: Json = {}) => ({
+      kind: 'template',
+      body: { templateId, variables: { title: 'Batch' }, ...extra },
+    });
+
+    // Another account's (private) template: the template call's own 404, naming the item; nothing reserved.
+    const refused = await submit({ items: [html('a'), template(theirs)] }, user.apiKey);
+    expect(refused.status).toBe(404);
+    expect(refused.body.message).toBe('items[1] (template): Template Not Found');
+    expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'items.1' })]);
+    const badField = await submit({ items: [template(mine, { quality: 0 })] }, user.apiKey);
+    expect(badField.status).toBe(400);
+    expect(badField.body.errors).toEqual([expect.objectContaining({ field: 'items.0.body.quality' })]);
+    expect(await used(user.token)).toBe(before);
+
+    const accepted = await submit({ items: [template(mine), template(mine, { format: 'svg' }), html('b')] }, user.apiKey);
+    expect(accepted.status).toBe(202);
+    const done = await finished(accepted.body.data.id, user.apiKey);
+    expect(done).toMatchObject({ status: 'done', done: 3, failed: 0 });
+    expect(done.items[0]).toMatchObject({ kind: 'template', format: 'png', width: 200, height: 100, file: '00.png' });
+    expect(done.items[1]).toMatchObject({ kind: 'template', format: 'svg', file: '01.svg' });
+    const zip = await fetch(`${gateway.url}${accepted.body.data.archiveUrl}`, { headers: { 'x-api-key': user.apiKey } });
+    const entries = zipEntries(Buffer.from(await zip.arrayBuffer()));
+    expect(entries[0]?.head).toBe(PNG);
+    expect(Buffer.from(entries[1]?.head ?? '', 'hex').toString('utf8')).toMatch(/^<(svg|\?xml)/);
+    expect(await used(user.token)).toBe(before + 3);
+    await waitFor('the charges', async () => {
+      const kinds = (await ledgerOf(user.userId)).filter((row) => row.status === 'charged').map((row) => row.kind);
+      return kinds.filter((kind) => kind === 'template').length === 2 ? true : undefined;
+    });
+
+    // A key whose scope is render only may not render templates, in a batch as in the template call.
+    const key = await fetch(`${gateway.url}/api/auth/keys`, {
+      method: 'POST',
+      headers: { ...bearer(user.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'renders', scope: 'render' }),
+    });
+    const renderOnly = ((await key.json()) as Json).secret as string;
+    const narrow = await submit({ items: [template(mine)] }, renderOnly);
+    expect(narrow.status).toBe(403);
+    expect(narrow.body.message).toMatch(/^items\[0\] \(template\): This API key’s scope does not allow this call/);
+    expect((await submit({ items: [html('fine')] }, renderOnly)).status).toBe(202);
+  }, 120_000);
 
   it('needs credentials', async () => {
     const res = await gateway.post('/api/batch', { items: [html('a')] });

@@ -127,7 +127,7 @@ const PINNED: Record<string, string[]> = {
   video: ['scenario', 'durationRange', 'durationType', 'fpsRange', 'fpsType', 'tooLarge', 'notForImages', 'elementCapture', 'transparent'],
   pageContent: ['metadataNeedsJson', 'contentNoSelector'],
   renderLink: ['kind', 'keyRequired', 'keyUnknown', 'signatureInvalid', 'signedOnly', 'ttl', 'repeated', 'notInLinks', 'signedOnlyType'],
-  batch: ['itemsRequired', 'tooMany', 'kind', 'body', 'defaults', 'notFound', 'notFinished', 'noImages', 'unavailable'],
+  batch: ['itemsRequired', 'tooMany', 'kind', 'body', 'defaults', 'notFound', 'notFinished', 'noImages', 'unavailable', 'ended'],
 };
 
 describe('the message catalog (packages/contracts)', () => {

@@ -97,6 +97,13 @@ export interface CreditRules {
 export const isUnlimited = (rules: CreditRules, user: { role: UserRole; plan: UserPlan }): boolean =>
   rules.unlimited.everyone || rules.unlimited.roles.includes(user.role) || rules.unlimited.plans.includes(user.plan);
 
+/** The outcome of `reserveMany`: all the credits reserved, or none (`needed` more than the window has left). */
+export type ReserveManyResult =
+  | { ok: true; owner: CreditOwner; reserved: number; remaining: number | null; limit: number | null }
+  | { ok: false; reason: 'limit_reached'; used: number; needed: number; limit: number; owner: CreditOwner; oldestAt: Date | null }
+  | { ok: false; reason: 'unknown_user'; used: 0 }
+  | { ok: false; reason: 'taken'; used: 0 };
+
 export type ReserveResult =
   /**
    * `remaining`: credits left in the window after this one and its spares; null when the account has no
@@ -293,6 +300,53 @@ export class CreditLedgerRepository {
     const replay = await this.replayOf(this.db, owner, requestId, null);
     if (!replay) throw new Error('reservation neither recorded nor found');
     return replay;
+  }
+
+  /**
+   * Reserves a credit under each of `requests` for `userId`, all or none, in one transaction: the user row is
+   * locked FOR UPDATE (as `reserve`'s locked path: the two cannot overshoot the limit between them), the
+   * credits used in the window counted without this call's own ids (a replayed call's are already there),
+   * and every row inserted by one statement when they all fit. `charged` rows (any account's) are settled
+   * in the same transaction, whatever the answer.
+   */
+  async reserveMany(
+    userId: string,
+    requests: readonly CreditRequest[],
+    rules: CreditRules,
+    since: Date,
+    charged: readonly SettledRender[] = [],
+  ): Promise<ReserveManyResult> {
+    const ids = requests.map((r) => r.requestId);
+    if (ids.length === 0) throw new Error('reserveMany needs at least one request');
+    return inTransaction(this.db, async (trx) => {
+      if (charged.length > 0) await settleAll(trx, ['charged', new Date(), ...settledArrays(charged)]);
+      const user = (await lockUser(trx, [userId])).rows[0];
+      if (!user) return { ok: false, reason: 'unknown_user', used: 0 };
+      const owner: CreditOwner = { userId: user.id, role: user.role, plan: user.plan };
+      const limit = isUnlimited(rules, user) ? null : rules.limit;
+      const counted = await usedQuery(trx, userId, since, 'limit').where('request_id', 'not in', ids).executeTakeFirstOrThrow();
+      const used = Number(counted.n);
+      if (limit !== null && used + ids.length > limit) {
+        const oldestAt = await new CreditLedgerRepository(trx).oldestUsedAt(userId, since);
+        return { ok: false, reason: 'limit_reached', used, needed: ids.length, limit, owner, oldestAt };
+      }
+      // An id already another account's (never, with the gateway's random ids) refuses the whole call.
+      const theirs = await trx
+        .selectFrom('credit_ledger')
+        .select('request_id')
+        .where('request_id', 'in', ids)
+        .where('user_id', '!=', userId)
+        .executeTakeFirst();
+      if (theirs) return { ok: false, reason: 'taken', used: 0 };
+      // Ids already this account's (a replayed call) are left as they are.
+      await sql`insert into credit_ledger (user_id, request_id, kind, format)
+        select ${userId}::uuid, r.request_id, r.kind, r.format
+        from unnest(${ids}::text[], ${requests.map((r) => r.kind ?? null)}::text[], ${requests.map((r) => r.format ?? null)}::text[])
+          as r(request_id, kind, format)
+        on conflict (request_id) do nothing`.execute(trx);
+      const remaining = limit === null ? null : Math.max(0, limit - used - ids.length);
+      return { ok: true, owner, reserved: ids.length, remaining, limit };
+    });
   }
 
   /** The locked path of `reserve` (see there). */

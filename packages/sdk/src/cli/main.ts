@@ -45,6 +45,7 @@ Commands:
   screenshot <url>             a web page
   template <id>                a saved template filled with variables
   batch <folder|tasks.jsonl>   many renders at once, into a folder
+  cancel-batch <id>            cancel a server batch: items not yet started dropped, their credits given back
   usage                        credits used and left
   mcp                          the MCP server over stdio (for Claude Desktop, IDEs…)
 
@@ -132,8 +133,16 @@ options (--width, --height, --format, --quality, --scale, --theme, --library, --
   --concurrency <n>            renders in flight (default 4)
   --server                     send the tasks as server batches (POST /api/batch, 50 a call): checked and their
                                credits reserved up front, rendered by the server, read back from each batch's zip
+                               (cancel one with renderapi cancel-batch <id>)
 Exits 1 if any task failed; each failure names its line or file.
 Example: renderapi batch ./cards -o out/ --width 1200 --height 630 --format webp
+`,
+  'cancel-batch': `Usage: renderapi cancel-batch <id> [--json]
+
+Cancels a server batch (POST /api/batch, or batch --server) by its id. Items not yet started are dropped and
+their credits given back at once; items already rendering finish and are charged. Needs an API key (the
+batch's owner's). Prints the batch's status: cancelling until the running items end, then cancelled.
+Example: renderapi cancel-batch 3f0c2a4e-…
 `,
   usage: `Usage: renderapi usage [--key-id <id>] [--json]
 
@@ -394,6 +403,18 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     }
 
     if (command === 'batch') return await batch(client, target, values, io, Boolean(settings.apiKey));
+    if (command === 'cancel-batch') {
+      if (!target) throw new UsageError('renderapi cancel-batch needs a batch id');
+      if (!settings.apiKey)
+        throw new UsageError(`renderapi cancel-batch needs an API key: set RENDER_API_KEY or apiKey in ${settings.configPath}`);
+      const batch = await client.cancelBatch(target);
+      if (json) io.stdout.write(`${JSON.stringify({ ok: true, batch })}\n`);
+      else
+        io.stdout.write(
+          `${batch.id}: ${batch.status}; ${batch.cancelled} cancelled, ${batch.done} done, ${batch.failed} failed of ${batch.total}\n`,
+        );
+      return 0;
+    }
 
     const kinds: RenderKind[] = ['html', 'svg', 'chart', 'code', 'screenshot', 'template'];
     if (!kinds.includes(command as RenderKind))

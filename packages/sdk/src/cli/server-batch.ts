@@ -10,15 +10,15 @@ import { zipEntries } from './zip-entries.ts';
 /** The API's most items per batch (`POST /api/batch`). */
 const MAX_ITEMS = 50;
 const POLL_MS = 500;
-const SERVER_KINDS = new Set(['html', 'svg', 'chart', 'code', 'screenshot']);
+const SERVER_KINDS = new Set(['html', 'svg', 'chart', 'code', 'screenshot', 'template']);
 
-type Item = { kind: 'html' | 'svg' | 'chart' | 'code' | 'screenshot'; body: Record<string, unknown> };
+type Item = { kind: 'html' | 'svg' | 'chart' | 'code' | 'screenshot' | 'template'; body: Record<string, unknown> };
 
 /**
  * `renderapi batch --server`: the tasks go to the API as batches of up to 50 (`POST /api/batch`), rendered by
  * the server (every item checked and its credits reserved first, so a refused item fails its whole batch with
  * the message naming it); each batch is polled until done, its zip downloaded, and each image written under
- * the name its task asked for. A template task cannot go in a server batch.
+ * the name its task asked for. A template task's body is the template call's ({ templateId, variables, … }).
  */
 export async function runServerBatch(
   client: RenderClient,
@@ -79,7 +79,8 @@ type ItemOutcome = { ok: true; bytes: Uint8Array; format: string } | { ok: false
 async function renderChunk(client: RenderClient, items: Item[]): Promise<ItemOutcome[]> {
   const batch = await client.batch({ items });
   let status = await client.getBatch(batch.id);
-  while (status.status !== 'done') {
+  // Done, or cancelled (renderapi cancel-batch): either way every item has ended and the archive holds the images.
+  while (status.status !== 'done' && status.status !== 'cancelled') {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     status = await client.getBatch(batch.id);
   }

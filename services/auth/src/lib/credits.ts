@@ -18,6 +18,15 @@ export function creditLimitMessage(returnsAt: Date | null): string {
   return `You have used all ${FREE_PLAN_CREDITS} credits of your plan for this rolling ${CREDIT_WINDOW_DAYS}-day window.${back} Upgrade to Pro for unlimited conversions.`;
 }
 
+/**
+ * The 402 of a batch that needs more credits than the window has left (all of them or none are reserved):
+ * how many it needs and how many are left; with none left, the used-up window's message.
+ */
+export function creditsShortMessage(needed: number, left: number, returnsAt: Date | null): string {
+  if (left <= 0) return creditLimitMessage(returnsAt);
+  return `This batch needs ${needed} credits but your plan has ${left} left in this rolling ${CREDIT_WINDOW_DAYS}-day window: nothing was reserved. Send fewer items, or upgrade to Pro for unlimited conversions.`;
+}
+
 export interface CreditPolicy {
   launchUnlimited: boolean;
 }

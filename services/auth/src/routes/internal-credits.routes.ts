@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, AuthInternalRoutes } from '@render/contracts';
 import { isUnlimited, toSettledRender } from '@render/db';
 import { requireInternalToken } from '@render/fastify-kit';
-import { type CreditPolicy, creditLimitMessage, creditReturnsAt, creditRules, planRules, windowStart } from '../lib/credits.ts';
+import {
+  type CreditPolicy,
+  creditLimitMessage,
+  creditReturnsAt,
+  creditRules,
+  creditsShortMessage,
+  planRules,
+  windowStart,
+} from '../lib/credits.ts';
 import { keyFields } from '../lib/named-keys.ts';
 
 /**
@@ -49,6 +57,23 @@ const internalCreditsRoutes: FastifyPluginAsyncTypebox<CreditPolicy> = async (ap
         ? { owner: { userId: result.owner.userId, role: result.owner.role, plan: result.owner.plan, ...keyFields(result.owner.key) } }
         : {}),
       limit: rules.limit,
+      ...(returnsAt ? { resetsAt: returnsAt.toISOString() } : {}),
+    });
+  });
+
+  // A batch's credits, all or none, in one transaction (rather than one call per credit).
+  app.post('/internal/credits/reserve-batch', { schema: AuthInternalRoutes.reserveCredits.schema }, async (request, reply) => {
+    const { userId, requests, charged = [] } = request.body;
+    const result = await ledger.reserveMany(userId, requests, rules, windowStart(), charged.map(toSettledRender));
+    if (result.ok) return { reserved: result.reserved, remaining: result.remaining, limit: result.limit };
+    if (result.reason === 'unknown_user') throw new AppError('NOT_FOUND', 'Unknown account');
+    if (result.reason === 'taken') throw new AppError('CONFLICT', 'A request id of this batch is already another account’s');
+    const returnsAt = result.oldestAt ? creditReturnsAt(result.oldestAt) : null;
+    return reply.code(402).send({
+      success: false,
+      code: 'PAYMENT_REQUIRED',
+      message: creditsShortMessage(result.needed, result.limit - result.used, returnsAt),
+      limit: result.limit,
       ...(returnsAt ? { resetsAt: returnsAt.toISOString() } : {}),
     });
   });

@@ -15,33 +15,29 @@ interface ItemToReserve {
   credits: number;
 }
 
+/** Every ledger id of the items' credits, in order (what a refused or withdrawn batch releases). */
+export const creditIdsOf = (credits: readonly ItemCredit[]): string[] => credits.flatMap((c) => [c.jobId, ...c.extras]);
+
 /**
- * Reserves every item's credits for `userId` before anything is queued, one after another (a limited
- * account's reservation locks its row, so parallel ones would only queue there). Should the account not have
- * them all (the ledger's 402, the spec's insufficient-credit answer), every credit reserved here is released
- * first and the refusal thrown: nothing is queued, nothing charged. Item `i`'s credits are answered at `i`.
+ * Reserves every item's credits for `userId` before anything is queued, in one call to the account service,
+ * which takes them all in one transaction or none (its 402, saying how many the window has left: then
+ * nothing is queued, nothing charged). Each item's credits are under a job id of its own (and ids derived
+ * from it for a render worth more), answered at the item's index.
  */
 export async function reserveBatchCredits(
-  authClient: Pick<AuthClient, 'reserveCredit' | 'settleCredit'>,
+  authClient: Pick<AuthClient, 'reserveCredits'>,
   userId: string,
   items: readonly ItemToReserve[],
   forRequest: string,
 ): Promise<ItemCredit[]> {
-  const reserved: string[] = [];
-  const credits: ItemCredit[] = [];
-  try {
-    for (const item of items) {
-      const jobId = randomUUID();
-      const extras = extraCreditIds(jobId, item.credits);
-      for (const id of [jobId, ...extras]) {
-        await authClient.reserveCredit(userId, id, { kind: item.kind, format: item.format }, forRequest);
-        reserved.push(id);
-      }
-      credits.push({ jobId, extras });
-    }
-  } catch (err) {
-    await Promise.allSettled(reserved.map((id) => authClient.settleCredit(id, 'released')));
-    throw err;
-  }
+  const credits = items.map((item) => {
+    const jobId = randomUUID();
+    return { jobId, extras: extraCreditIds(jobId, item.credits) };
+  });
+  const requests = items.flatMap((item, index) => {
+    const { jobId, extras } = credits[index] as ItemCredit;
+    return [jobId, ...extras].map((requestId) => ({ requestId, kind: item.kind, format: item.format }));
+  });
+  await authClient.reserveCredits(userId, requests, forRequest);
   return credits;
 }

@@ -28,7 +28,7 @@ export interface BilledRenderOptions {
 export interface BilledRendersOptions {
   /** The ledger's calls (the account service's). */
   authClient: Pick<AuthClient, 'reserveCredit' | 'settleCredit' | 'chargeLater'>;
-  renderQueue: RenderQueueClient;
+  renderQueue: Pick<RenderQueueClient, 'render'>;
   /** The per-address limits of callers without credentials (and of a Free account's fallback). */
   anonymousLimits: Pick<AnonymousLimits, 'admit' | 'begin'>;
   /** Counts a charged credit (the metrics' `credits_charged_total`). */
@@ -125,6 +125,7 @@ export class BilledRenders {
    * Renders for `caller` on credits reserved up front under `credit` (a batch item's: `jobId` and, for a
    * render worth more, its further ids): charged when the image is made, released when the render fails.
    * Nothing ties it to a connection; the account's in-flight slot is the caller's (the batch holds one).
+   * `ledgerKind`: what the ledger records it as, when not the queue's kind (a template item is an svg job).
    */
   async renderReserved<K extends RenderKind>(
     request: FastifyRequest,
@@ -132,8 +133,8 @@ export class BilledRenders {
     kind: K,
     payload: RenderPayload<K>,
     credit: { jobId: string; extras: readonly string[] },
+    ledgerKind: RecentRenderKind = ledgerKindOf(request, kind),
   ): Promise<RenderOutcome> {
-    const ledgerKind = ledgerKindOf(request, kind);
     const ids = [credit.jobId, ...credit.extras];
     let outcome: RenderOutcome;
     try {

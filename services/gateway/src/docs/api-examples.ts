@@ -278,6 +278,15 @@ export const API_EXAMPLES: ApiExample[] = [
   },
   readOfOwn('/api/batches/{id}', 'batchId'),
   readOfOwn('/api/batches/{id}/archive', 'batchId'),
+  // Cancels what has not started (a change: run only with allowChanges); the batch above has ended by then: 409.
+  {
+    method: 'DELETE',
+    path: '/api/batches/{id}',
+    params: { id: '{{batchId}}' },
+    expect: 404,
+    expectOnceSet: { variable: 'batchId', status: 409 },
+    changes: true,
+  },
   { method: 'GET', path: '/api/auth/webhook-secret', expect: 200 },
   {
     method: 'POST',

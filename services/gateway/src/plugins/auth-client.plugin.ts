@@ -2,6 +2,7 @@ import {
   type ApiKeyOwnerResponse,
   AppError,
   AuthInternalRoutes,
+  CREDIT_SETTLE_BATCH_MAX,
   type CreditOutcome,
   type PlanRulesResponse,
   type RecentRenderKind,
@@ -70,6 +71,17 @@ export interface AuthClient {
   renderLinkOwner(keyHash: string, message: string, signature: string | undefined, forRequest?: string): Promise<ApiKeyOwnerResponse>;
   /** Reserves one credit under `requestId`; 402 when the account's window is used up (its details say when one comes back). */
   reserveCredit(userId: string, requestId: string, facts: ReserveFacts, forRequest?: string): Promise<AccountReservation>;
+  /**
+   * Reserves a credit under each of `requests` for `userId` in one call, all or none (a batch's, up front):
+   * 402 when the window has not that many left (nothing reserved; its message says how many are).
+   */
+  reserveCredits(
+    userId: string,
+    requests: readonly ({ requestId: string } & Omit<ReserveFacts, 'spares'>)[],
+    forRequest?: string,
+  ): Promise<AccountReservation>;
+  /** Releases reservations now, in calls of at most CREDIT_SETTLE_BATCH_MAX; rejects when one was not confirmed. */
+  releaseCredits(requestIds: readonly string[]): Promise<void>;
   /** Charges or releases a reservation; rejects when the service did not confirm it. */
   settleCredit(requestId: string, outcome: CreditOutcome, facts?: RenderFacts): Promise<void>;
   /**
@@ -101,12 +113,13 @@ export interface AuthClientOptions {
 }
 
 const SERVICE = 'account service';
-const { verifyApiKey, verifySignature, reserveCredit, settleCredit, settleCredits, planRules } = AuthInternalRoutes;
+const { verifyApiKey, verifySignature, reserveCredit, reserveCredits, settleCredit, settleCredits, planRules } = AuthInternalRoutes;
 const renderLinkOwnerRoute = AuthInternalRoutes.renderLinkOwner;
 // Compiled once: the checks run on every authenticated call.
 const ownerAnswer = Compile(verifyApiKey.schema.response[200]);
 const reservedAnswer = Compile(reserveCredit.schema.response[200]);
 const refusedAnswer = Compile(reserveCredit.schema.response[402]);
+const reservedManyAnswer = Compile(reserveCredits.schema.response[200]);
 const sessionAnswer = Compile(SessionIdentitySchema);
 const rulesAnswer = Compile(planRules.schema.response[200]);
 const errorAnswer = Compile(ServiceError);
@@ -154,9 +167,11 @@ function keyReservationOf(res: InternalAnswer): KeyReservation | null {
 }
 
 /** A reservation by account id: the credits left, or the 402 of a used-up window (401 for an account gone). */
-function accountReservationOf(res: InternalAnswer): AccountReservation {
+function accountReservationOf(res: InternalAnswer, many = false): AccountReservation {
   if (res.status === 200) {
-    const { remaining, limit } = checkAnswer(res.json(), reservedAnswer, SERVICE);
+    const { remaining, limit } = many
+      ? checkAnswer(res.json(), reservedManyAnswer, SERVICE)
+      : checkAnswer(res.json(), reservedAnswer, SERVICE);
     return { remaining, limit };
   }
   if (res.status === 402) throw paymentRequired(res.json());
@@ -240,10 +255,14 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
    * A reservation call, carrying the pending charges. The service settles them in the statement it runs for
    * any answer it gives; if none comes they wait for the next call (settling is idempotent).
    */
-  async function reservationCall(body: Record<string, unknown>, forRequest: string | undefined): Promise<InternalAnswer> {
+  async function reservationCall(
+    body: Record<string, unknown>,
+    forRequest: string | undefined,
+    route: RouteContract<'POST'> = reserveCredit,
+  ): Promise<InternalAnswer> {
     const charged = batches.takeCharges();
     try {
-      const res = await post(reserveCredit, charged ? { ...body, charged } : body, forRequest);
+      const res = await post(route, charged ? { ...body, charged } : body, forRequest);
       if (charged && res.status !== 200 && res.status !== 401 && res.status !== 402 && res.status !== 404) batches.requeue(charged);
       return res;
     } catch (err) {
@@ -288,6 +307,29 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     return accountReservationOf(await reservationCall({ userId, requestId, ...facts }, forRequest));
   }
 
+  async function reserveMany(
+    userId: string,
+    requests: readonly ({ requestId: string } & Omit<ReserveFacts, 'spares'>)[],
+    forRequest?: string,
+  ): Promise<AccountReservation> {
+    const res = await reservationCall({ userId, requests }, forRequest, reserveCredits);
+    return accountReservationOf(res, true);
+  }
+
+  async function releaseNow(requestIds: readonly string[]): Promise<void> {
+    for (let first = 0; first < requestIds.length; first += CREDIT_SETTLE_BATCH_MAX) {
+      const chunk = requestIds.slice(first, first + CREDIT_SETTLE_BATCH_MAX);
+      const res = await post(settleCredits, { requestIds: chunk, outcome: 'released' }).catch((err: Error) => {
+        settleFailures.inc({ outcome: 'released' }, chunk.length);
+        throw err;
+      });
+      if (res.status !== 200) {
+        settleFailures.inc({ outcome: 'released' }, chunk.length);
+        throw new Error(`status ${res.status}`);
+      }
+    }
+  }
+
   async function settle(requestId: string, outcome: CreditOutcome, facts: RenderFacts = {}) {
     const res = await post(settleCredit, { requestId, outcome, ...facts }).catch((err: Error) => {
       settleFailures.inc({ outcome });
@@ -314,6 +356,8 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     renderLinkOwner: async (keyHash, message, signature, forRequest) =>
       renderLinkOwnerOf(await post(renderLinkOwnerRoute, { keyHash, message, ...(signature ? { signature } : {}) }, forRequest)),
     reserveCredit: reserve,
+    reserveCredits: reserveMany,
+    releaseCredits: releaseNow,
     settleCredit: settle,
     chargeLater: (requestId, facts) => batches.chargeLater(requestId, facts),
     releaseLater: (requestIds) => batches.releaseLater(requestIds),

@@ -10,11 +10,12 @@ import {
 } from '@render/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type ItemCredit, reserveBatchCredits } from '../billing/batch-credits.ts';
+import { creditIdsOf, type ItemCredit, reserveBatchCredits } from '../billing/batch-credits.ts';
 import { type PreparedItem, prepareBatchItems } from '../convert/batch-items.ts';
 import type { AccountCaller } from '../identity/caller.ts';
 import { SERVICE_RETRY_AFTER_SECONDS } from '../lib/service-fetch.ts';
-import { BatchState, batchWebhookJobId } from '../renders/batch-state.ts';
+import { cancelBatch } from '../renders/batch-cancel.ts';
+import { BatchState, batchWebhookJobId, hasEnded } from '../renders/batch-state.ts';
 
 export interface Batches {
   /**
@@ -26,6 +27,12 @@ export interface Batches {
   status(id: string, userId: string): Promise<BatchView | null>;
   /** The finished batch's images (file name, bytes, format); null as `status`. */
   images(id: string, userId: string): Promise<{ view: BatchView; files: { name: string; bytes: Buffer; format: string }[] } | null>;
+  /**
+   * Cancels the owner's batch (from any replica): its items not yet started are dropped (off their queues
+   * when a worker has not taken them) and their credits released before it resolves; running ones finish.
+   * Answers the batch's status; null as `status`; 409 once it has ended.
+   */
+  cancel(id: string, userId: string): Promise<BatchView | null>;
 }
 
 declare module 'fastify' {
@@ -74,7 +81,7 @@ interface RunningBatch {
  * answers the status and the archive; a batch whose gateway stopped is ended by any replica's sweep.
  */
 async function batchesPlugin(app: FastifyInstance, opts: BatchesOptions) {
-  const { redis, credits, authClient, asyncRenders, accountLimits } = app;
+  const { redis, credits, authClient, asyncRenders, accountLimits, renderQueue, templatesClient } = app;
   const state = new BatchState(redis, opts.prefix);
   const running = new Set<Promise<void>>();
 
@@ -82,9 +89,11 @@ async function batchesPlugin(app: FastifyInstance, opts: BatchesOptions) {
     const stored = { kind: item.kind, format: item.format };
     const credit = batch.credits[item.index] as ItemCredit;
     await state.heartbeat(batch.id, Date.now() + opts.orphanAfterMs);
-    await state.itemRunning(batch.id, item.index, { ...stored, status: 'running' });
+    // Cancelled before it started (its credits were released by the cancel): nothing to do.
+    if (!(await state.itemRunning(batch.id, item.index, { ...stored, status: 'running' }))) return;
     try {
-      const { image, meta } = await credits.renderReserved(batch.request, batch.caller, item.kind, item.payload, credit);
+      const { request, caller } = batch;
+      const { image, meta } = await credits.renderReserved(request, caller, item.queue, item.payload, credit, item.ledgerKind);
       const made = { bytes: image, mimeType: meta.mimeType, width: meta.width, height: meta.height };
       await state.itemDone(batch.id, item.index, { ...stored, format: meta.format, status: 'done' }, made, batch.expiresAtSeconds);
     } catch (err) {
@@ -103,7 +112,7 @@ async function batchesPlugin(app: FastifyInstance, opts: BatchesOptions) {
   }
 
   async function submit(request: FastifyRequest, caller: AccountCaller, body: BatchBody) {
-    const items = prepareBatchItems(request, body);
+    const items = await prepareBatchItems(request, caller, body, templatesClient);
     const webhook = body.webhook === undefined ? null : (await asyncRenders.acceptWebhook(body.webhook)).href;
     // The batch holds one of the account's in-flight slots while it runs: at the limit, its 429 comes now.
     const releaseSlot = accountLimits.acquire({ id: caller.userId, plan: caller.plan, role: caller.role });
@@ -112,7 +121,7 @@ async function batchesPlugin(app: FastifyInstance, opts: BatchesOptions) {
       itemCredits = await reserveBatchCredits(
         authClient,
         caller.userId,
-        items.map((item) => ({ kind: item.kind, format: item.format, credits: item.credits })),
+        items.map((item) => ({ kind: item.ledgerKind, format: item.format, credits: item.credits })),
         request.id,
       );
     } catch (err) {
@@ -131,10 +140,11 @@ async function batchesPlugin(app: FastifyInstance, opts: BatchesOptions) {
         orphanAt: Date.now() + opts.orphanAfterMs,
         webhook,
         items,
+        jobs: items.map((item, index) => ({ queue: item.queue, ...(itemCredits[index] as ItemCredit) })),
       });
     } catch {
       releaseSlot();
-      await Promise.allSettled(itemCredits.flatMap((c) => [c.jobId, ...c.extras]).map((cid) => authClient.settleCredit(cid, 'released')));
+      await authClient.releaseCredits(creditIdsOf(itemCredits)).catch(() => undefined);
       throw new AppError('SERVICE_UNAVAILABLE', BatchMessages.unavailable, undefined, { retryAfterSeconds: SERVICE_RETRY_AFTER_SECONDS });
     }
     const batch: RunningBatch = { id, request, caller, items, credits: itemCredits, expiresAtSeconds, webhook };
@@ -173,8 +183,9 @@ async function batchesPlugin(app: FastifyInstance, opts: BatchesOptions) {
       guarded(async () => {
         const view = await state.view(id, userId);
         if (!view) return null;
-        return { view, files: view.status === 'done' ? await state.images(id, view.items) : [] };
+        return { view, files: hasEnded(view.status) ? await state.images(id, view.items) : [] };
       }),
+    cancel: (id, userId) => guarded(() => cancelBatch({ state, renderQueue, authClient, log: app.log }, id, userId)),
   } satisfies Batches);
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
@@ -185,6 +196,6 @@ async function batchesPlugin(app: FastifyInstance, opts: BatchesOptions) {
 
 export default fp(batchesPlugin, {
   name: 'batches',
-  dependencies: ['redis', 'credits', 'auth-client', 'async-renders', 'account-limits'],
+  dependencies: ['redis', 'credits', 'auth-client', 'async-renders', 'account-limits', 'render-queue', 'templates-client'],
   fastify: '5.x',
 });

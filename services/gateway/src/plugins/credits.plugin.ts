@@ -32,6 +32,7 @@ export interface Credits {
     kind: K,
     payload: RenderPayload<K>,
     credit: { jobId: string; extras: readonly string[] },
+    ledgerKind?: RecentRenderKind,
   ): Promise<RenderOutcome>;
 }
 
@@ -90,7 +91,8 @@ async function creditsPlugin(app: FastifyInstance, opts: CreditsPluginOptions) {
   app.decorate('credits', {
     renderBilled: (request, kind, payload, options) => renders.render(request, kind, payload, options),
     reserveForKey: (request, apiKey) => keys.reserve(request, apiKey),
-    renderReserved: (request, caller, kind, payload, credit) => renders.renderReserved(request, caller, kind, payload, credit),
+    renderReserved: (request, caller, kind, payload, credit, ledgerKind) =>
+      renders.renderReserved(request, caller, kind, payload, credit, ledgerKind),
   } satisfies Credits);
   // A call answered before its handler took charge of its reservation (a body the schema refused, a 413)
   // gets its credit back before the answer goes out, so usage read right after it is already right.

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError, ProblemMessages, videoExtraMs } from '@render/contracts';
+import { AppError, type ErrorCode, ProblemMessages, videoExtraMs } from '@render/contracts';
 import { Gauge, Histogram } from '@render/fastify-kit';
 import {
   createRedis,
   decodeReply,
   defaultRenderJobOptions,
+  encodeReply,
   type RenderJobData,
   type RenderKind,
   type RenderPayload,
@@ -34,6 +35,12 @@ export interface RenderQueueClient {
    * `jobId` lets the caller key other records (the credit reservation) by the same id; fresh by default.
    */
   render<K extends RenderKind>(kind: K, payload: RenderPayload<K>, options?: RenderOptions): Promise<RenderOutcome>;
+  /**
+   * Takes job `jobId` off its queue if no worker holds it yet (a cancelled batch's item), from any gateway:
+   * then `recorded` runs, and the gateway waiting for the job (whichever it is) is answered `failure`, so its
+   * wait ends at once. False when the job was not waiting (a worker has it, or it has ended or is unknown).
+   */
+  withdraw(kind: RenderKind, jobId: string, failure: { code: ErrorCode; message: string }, recorded: () => Promise<void>): Promise<boolean>;
 }
 
 export interface RenderOptions {
@@ -267,7 +274,28 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     }
   }
 
-  app.decorate('renderQueue', { render });
+  /** The states of a job no worker has taken yet. */
+  const NOT_STARTED = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
+
+  async function withdraw(
+    kind: RenderKind,
+    jobId: string,
+    failure: { code: ErrorCode; message: string },
+    recorded: () => Promise<void>,
+  ): Promise<boolean> {
+    const queue = queues.get(kind);
+    const job = queue ? await queue.getJob(jobId) : undefined;
+    if (!queue || !job || !NOT_STARTED.has(await job.getState())) return false;
+    // BullMQ refuses to remove a job its worker has locked (0). Between the state read and the removal a
+    // worker could take the job, never finish it: a render outlasts that one round trip by far.
+    if ((await queue.remove(jobId)) !== 1) return false;
+    await recorded();
+    const { replyTo } = job.data as RenderJobData;
+    if (replyTo) await app.redis.publish(replyTo, encodeReply({ jobId, ok: false, ...failure }));
+    return true;
+  }
+
+  app.decorate('renderQueue', { render, withdraw });
 
   app.addHook('onClose', async () => {
     // BullMQ's close() waits for a connection that may never come (Redis down): bound it, then cut.

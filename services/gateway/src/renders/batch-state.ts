@@ -1,4 +1,5 @@
 import {
+  type BatchEndStatus,
   type BatchItemKind,
   type BatchItemStatus,
   type BatchItemView,
@@ -7,7 +8,7 @@ import {
   type BatchWebhookPayload,
   batchFileName,
 } from '@render/contracts';
-import type { WebhookJobData } from '@render/queue';
+import type { RenderKind, WebhookJobData } from '@render/queue';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
@@ -21,7 +22,19 @@ export interface OpenedBatch {
   orphanAt: number;
   webhook: string | null;
   items: readonly { kind: BatchItemKind; format: string }[];
+  /** Each item's job: its queue and ledger ids, by index (what a cancel, from any replica, withdraws and releases). */
+  jobs: readonly ItemJob[];
 }
+
+/** Where an item's render goes and what it reserved: the queue, the job id (its first credit's) and further credits. */
+export interface ItemJob {
+  queue: RenderKind;
+  jobId: string;
+  extras: string[];
+}
+
+/** What a cancel found: unknown (or someone else's), already ended, or done now (the items it cancelled, those running). */
+export type CancelOutcome = { kind: 'missing' } | { kind: 'ended' } | { kind: 'cancelling'; cancelled: number[]; running: number[] };
 
 /** An item as kept: its view without the index (the hash field is the index). */
 type StoredItem = Omit<BatchItemView, 'index'>;
@@ -34,6 +47,8 @@ export interface MadeImage {
 }
 
 const SWEEP_BATCH = 20;
+/** Whether a batch with this status has ended (its archive ready, nothing left to cancel). */
+export const hasEnded = (status: string | undefined): boolean => status === 'done' || status === 'cancelled';
 const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
 
 /** What an item whose gateway stopped before it ended says; its credits were only reserved, never charged. */
@@ -44,6 +59,60 @@ export const INTERRUPTED = {
 
 /** The job id of a batch's one webhook delivery (BullMQ ids may not hold ':'): a second add does nothing. */
 export const batchWebhookJobId = (id: string) => `batch-${id}`;
+
+// Items change status through these scripts only, each one atomic in Redis: an item moves on only from the
+// statuses named (so of a cancel and a lane starting the same item, or of a withdrawal and the item's own
+// failure, exactly one wins), and each count is incremented by the move that made it.
+
+/** KEYS batch, items; ARGV index, the item's new JSON, the count to increment ('' none), then the statuses it may leave. */
+const MOVE_ITEM = `local raw = redis.call('HGET', KEYS[2], ARGV[1])
+if not raw then return 0 end
+local status = cjson.decode(raw).status
+for i = 4, #ARGV do
+  if status == ARGV[i] then
+    redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+    if ARGV[3] ~= '' then redis.call('HINCRBY', KEYS[1], ARGV[3], 1) end
+    return 1
+  end
+end
+return 0`;
+
+/** KEYS batch, items; ARGV index, the item's running JSON. A queued item of a batch not being cancelled starts. */
+const START_ITEM = `local batch = redis.call('HGET', KEYS[1], 'status')
+if batch ~= 'queued' and batch ~= 'running' then return 0 end
+local raw = redis.call('HGET', KEYS[2], ARGV[1])
+if not raw or cjson.decode(raw).status ~= 'queued' then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], 'status', 'running')
+return 1`;
+
+/**
+ * KEYS batch, items, open batches; ARGV id, owner, now (ISO). Only the owner's batch, and only while it is
+ * open (its end removes it from the open set first): its queued items cancelled, its status cancelling.
+ * Answers the outcome, the indexes cancelled and those running (comma-separated).
+ */
+const CANCEL = `if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[2] then return {'missing'} end
+if not redis.call('ZSCORE', KEYS[3], ARGV[1]) then return {'ended'} end
+redis.call('HSET', KEYS[1], 'status', 'cancelling')
+redis.call('HSETNX', KEYS[1], 'cancelledAt', ARGV[3])
+local items = redis.call('HGETALL', KEYS[2])
+local cancelled, running = {}, {}
+for i = 1, #items, 2 do
+  local item = cjson.decode(items[i + 1])
+  if item.status == 'queued' then
+    item.status = 'cancelled'
+    redis.call('HSET', KEYS[2], items[i], cjson.encode(item))
+    table.insert(cancelled, items[i])
+  elseif item.status == 'running' then
+    table.insert(running, items[i])
+  end
+end
+if #cancelled > 0 then redis.call('HINCRBY', KEYS[1], 'cancelled', #cancelled) end
+return {'cancelling', table.concat(cancelled, ','), table.concat(running, ',')}`;
+
+const indexes = (list: string | undefined) => (list ? list.split(',').map(Number) : []);
+/** How a batch ends: cancelled when a cancel was asked before its end, else done. */
+const endOf = (status: string | undefined): BatchEndStatus => (status === 'cancelling' ? 'cancelled' : 'done');
 
 /**
  * Batches' state in Redis under the gateway's prefix, so any replica answers the status and the archive: a
@@ -74,6 +143,16 @@ export class BatchState {
     return `${this.key(id)}:image:${index}`;
   }
 
+  private jobsKey(id: string): string {
+    return `${this.key(id)}:jobs`;
+  }
+
+  /** Moves item `index` to `item` if its status is one of `from`; counts it in `count`. False when it was not. */
+  private async move(id: string, index: number, item: StoredItem, count: 'done' | 'failed' | 'cancelled', from: BatchItemStatus[]) {
+    const moved = await this.redis.eval(MOVE_ITEM, 2, this.key(id), this.itemsKey(id), String(index), JSON.stringify(item), count, ...from);
+    return moved === 1;
+  }
+
   async open(batch: OpenedBatch): Promise<void> {
     const items = Object.fromEntries(
       batch.items.map((item, index) => [
@@ -81,14 +160,19 @@ export class BatchState {
         JSON.stringify({ kind: item.kind, format: item.format, status: 'queued' } satisfies StoredItem),
       ]),
     );
-    await this.redis
-      .multi()
+    const multi = this.redis.multi();
+    if (batch.jobs.length > 0) {
+      const jobs = Object.fromEntries(batch.jobs.map((job, index) => [String(index), JSON.stringify(job)]));
+      multi.hset(this.jobsKey(batch.id), jobs).expireat(this.jobsKey(batch.id), batch.expiresAtSeconds);
+    }
+    await multi
       .hset(this.key(batch.id), {
         owner: batch.owner,
         status: 'queued',
         total: String(batch.items.length),
         done: '0',
         failed: '0',
+        cancelled: '0',
         createdAt: batch.createdAt.toISOString(),
         expiresAt: new Date(batch.expiresAtSeconds * 1000).toISOString(),
         // Read back only by a sweep, should this gateway stop before the batch ends.
@@ -106,12 +190,17 @@ export class BatchState {
     await this.redis.zadd(this.openKey, 'XX', orphanAt, id);
   }
 
-  async itemRunning(id: string, index: number, item: StoredItem): Promise<void> {
-    await this.redis
-      .multi()
-      .hset(this.key(id), { status: 'running' })
-      .hset(this.itemsKey(id), String(index), JSON.stringify({ ...item, status: 'running' }))
-      .exec();
+  /** Starts a queued item; false when it may not start (cancelled, or the batch is being cancelled). */
+  async itemRunning(id: string, index: number, item: StoredItem): Promise<boolean> {
+    const started = await this.redis.eval(
+      START_ITEM,
+      2,
+      this.key(id),
+      this.itemsKey(id),
+      String(index),
+      JSON.stringify({ ...item, status: 'running' }),
+    );
+    return started === 1;
   }
 
   /** The image first, then the item's status that points at it: an item read as done always has its image. */
@@ -126,24 +215,53 @@ export class BatchState {
       height: image.height,
       file: batchFileName(index, item.format),
     };
-    await this.redis.multi().hset(this.itemsKey(id), String(index), JSON.stringify(done)).hincrby(this.key(id), 'done', 1).exec();
+    if (!(await this.move(id, index, done, 'done', ['running']))) await this.redis.del(this.imageKey(id, index));
   }
 
+  /** A running item failed (one a cancel withdrew first stays cancelled; a sweep fails a queued one too). */
   async itemFailed(id: string, index: number, item: StoredItem, error: { code: string; message: string }): Promise<void> {
-    const failed: StoredItem = { ...item, status: 'failed', error };
-    await this.redis.multi().hset(this.itemsKey(id), String(index), JSON.stringify(failed)).hincrby(this.key(id), 'failed', 1).exec();
+    await this.move(id, index, { ...item, status: 'failed', error }, 'failed', ['running', 'queued']);
   }
 
-  /** Records the batch's end and answers its webhook delivery, unless a sweep already ended it (then null). */
+  /** A running item whose job a cancel withdrew before any worker took it; false when it had ended meanwhile. */
+  itemCancelled(id: string, index: number, item: StoredItem): Promise<boolean> {
+    return this.move(id, index, { ...item, status: 'cancelled' }, 'cancelled', ['running']);
+  }
+
+  /**
+   * Cancels the owner's batch while it is open: its queued items at once (atomically: no lane starts one
+   * after), the batch `cancelling` until its running items end. Another account's batch reads as missing.
+   */
+  async cancel(id: string, userId: string): Promise<CancelOutcome> {
+    if (!isUuid(id)) return { kind: 'missing' };
+    const keys = [this.key(id), this.itemsKey(id), this.openKey];
+    const [outcome, cancelled, running] = (await this.redis.eval(CANCEL, 3, ...keys, id, userId, new Date().toISOString())) as string[];
+    if (outcome === 'missing' || outcome === 'ended') return { kind: outcome };
+    return { kind: 'cancelling', cancelled: indexes(cancelled), running: indexes(running) };
+  }
+
+  /** The jobs of the batch's items, by index (what it reserved; read back by a cancel). */
+  async jobs(id: string): Promise<Map<number, ItemJob>> {
+    const raw = await this.redis.hgetall(this.jobsKey(id));
+    return new Map(Object.entries(raw).map(([index, job]) => [Number(index), JSON.parse(job) as ItemJob]));
+  }
+
+  /**
+   * Records the batch's end (cancelled when a cancel was asked first, else done) and answers its webhook
+   * delivery, unless a sweep already ended it (then null). Leaving the open set first is what ends it: a
+   * cancel from then on finds it ended.
+   */
   async finish(id: string, owner: string, webhook: string | null): Promise<WebhookJobData | null> {
     if ((await this.redis.zrem(this.openKey, id)) === 0) return null;
-    await this.redis.hset(this.key(id), { status: 'done', finishedAt: new Date().toISOString() });
-    return webhook ? { userId: owner, url: webhook, payload: await this.webhookPayload(id) } : null;
+    const status = endOf((await this.redis.hget(this.key(id), 'status')) ?? undefined);
+    await this.redis.hset(this.key(id), { status, finishedAt: new Date().toISOString() });
+    return webhook ? { userId: owner, url: webhook, payload: await this.webhookPayload(id, status) } : null;
   }
 
-  private async webhookPayload(id: string): Promise<BatchWebhookPayload> {
-    const [total, done, failed] = await this.redis.hmget(this.key(id), 'total', 'done', 'failed');
-    return { id, type: 'batch', status: 'done', total: Number(total), done: Number(done), failed: Number(failed) };
+  private async webhookPayload(id: string, status: BatchEndStatus): Promise<BatchWebhookPayload> {
+    const [total, done, failed, cancelled] = await this.redis.hmget(this.key(id), 'total', 'done', 'failed', 'cancelled');
+    const count = (value: string | null | undefined) => Number(value ?? 0);
+    return { id, type: 'batch', status, total: count(total), done: count(done), failed: count(failed), cancelled: count(cancelled) };
   }
 
   /** The batch's status when `userId` owns it; another account's batch reads as missing, as an unknown one. */
@@ -166,10 +284,12 @@ export class BatchState {
       total,
       done: Number(fields.done ?? 0),
       failed: Number(fields.failed ?? 0),
+      cancelled: Number(fields.cancelled ?? 0),
       createdAt: fields.createdAt ?? new Date(0).toISOString(),
+      ...(fields.cancelledAt ? { cancelledAt: fields.cancelledAt } : {}),
       ...(fields.finishedAt ? { finishedAt: fields.finishedAt } : {}),
       expiresAt: fields.expiresAt ?? new Date(0).toISOString(),
-      ...(status === 'done' ? { archiveUrl: `/api/batches/${id}/archive` } : {}),
+      ...(hasEnded(status) ? { archiveUrl: `/api/batches/${id}/archive` } : {}),
       items: views,
     };
   }
@@ -195,17 +315,18 @@ export class BatchState {
     for (const id of ids) {
       if ((await this.redis.zrem(this.openKey, id)) === 0) continue; // another gateway took it
       const fields = await this.redis.hgetall(this.key(id));
-      if (!fields.owner || fields.status === 'done') continue;
+      if (!fields.owner || hasEnded(fields.status)) continue;
       const items = await this.redis.hgetall(this.itemsKey(id));
       for (const [index, raw] of Object.entries(items)) {
         const item = JSON.parse(raw) as StoredItem;
         if (item.status === 'queued' || item.status === 'running') await this.itemFailed(id, Number(index), item, { ...INTERRUPTED });
       }
-      await this.redis.hset(this.key(id), { status: 'done', finishedAt: new Date().toISOString() });
+      const status = endOf(fields.status);
+      await this.redis.hset(this.key(id), { status, finishedAt: new Date().toISOString() });
       if (fields.webhook)
         webhooks.push({
           jobId: batchWebhookJobId(id),
-          job: { userId: fields.owner, url: fields.webhook, payload: await this.webhookPayload(id) },
+          job: { userId: fields.owner, url: fields.webhook, payload: await this.webhookPayload(id, status) },
         });
       log.warn({ batchId: id }, 'batch lost its gateway; its unfinished items marked failed');
     }

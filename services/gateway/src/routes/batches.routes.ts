@@ -3,6 +3,7 @@ import { AppError, AsyncRenderRoutes, BatchMessages } from '@render/contracts';
 import { guardFor } from '@render/fastify-kit';
 import archiver from 'archiver';
 import type { FastifyReply } from 'fastify';
+import { hasEnded } from '../renders/batch-state.ts';
 
 const notFound = () => new AppError('NOT_FOUND', BatchMessages.notFound);
 
@@ -10,13 +11,13 @@ const notFound = () => new AppError('NOT_FOUND', BatchMessages.notFound);
 const COMPRESSED = new Set(['png', 'jpeg', 'webp', 'avif', 'gif', 'mp4', 'webm', 'pdf']);
 
 /**
- * Batches (`POST /api/batch`, its status and its archive), registered from their contracts
+ * Batches (`POST /api/batch`, its status, its archive and its cancel), registered from their contracts
  * (`AsyncRenderRoutes`): the work is in `plugins/batches.plugin.ts`. Owner only: another account's batch is
  * "Batch not found", as an unknown or expired one.
  */
 const batchesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { identity, batches } = app;
-  const { createBatch, batch, batchArchive } = AsyncRenderRoutes;
+  const { createBatch, batch, batchArchive, cancelBatch } = AsyncRenderRoutes;
   const guards = { hook: 'onRequest' as const, rules: { signedIn: identity.requireAccount } };
   const onRequest = (route: Parameters<typeof guardFor>[1]) => guardFor(guards, route) ?? undefined;
 
@@ -38,10 +39,17 @@ const batchesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { success: true as const, data: view };
   });
 
+  // Owner only, as the status; 409 once the batch has ended.
+  app.delete(cancelBatch.url, { onRequest: onRequest(cancelBatch), schema: cancelBatch.schema }, async (request) => {
+    const view = await batches.cancel(request.params.id, identity.account(request).userId);
+    if (!view) throw notFound();
+    return { success: true as const, data: view };
+  });
+
   app.get(batchArchive.url, { onRequest: onRequest(batchArchive), schema: batchArchive.schema }, async (request, reply) => {
     const found = await batches.images(request.params.id, identity.account(request).userId);
     if (!found) throw notFound();
-    if (found.view.status !== 'done') throw new AppError('CONFLICT', BatchMessages.notFinished);
+    if (!hasEnded(found.view.status)) throw new AppError('CONFLICT', BatchMessages.notFinished);
     if (found.files.length === 0) throw new AppError('CONFLICT', BatchMessages.noImages);
     // Built in memory (at most 50 images, each already bounded): a complete zip or an error, never half of one.
     const zip = archiver('zip', { zlib: { level: 6 } });
