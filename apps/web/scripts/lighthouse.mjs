@@ -9,6 +9,7 @@
 // with its gateway serving the build: `WEB_DIST_DIR=$PWD/apps/web/dist ./scripts/dev`, then
 // `--origin http://127.0.0.1:3000`.
 // Prints the four scores and CLS, LCP and TBT per page and language, then the landing page's initial JavaScript.
+// Every browser and server it starts is ended and waited for when it ends, fails or is interrupted (Ctrl-C).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -323,6 +324,10 @@ try {
       await chromium.close();
     }
   }
+} catch (error) {
+  // Stopped by a signal: the run that failed is the one whose browser was taken away; the handler exits.
+  if (stopping) await new Promise(() => {});
+  throw error;
 } finally {
   await closeServer();
 }
