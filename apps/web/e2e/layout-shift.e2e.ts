@@ -1,34 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { baseUrl, closeBrowser, openPage, PHONE } from './helpers/browser.ts';
+import { observeLayoutShift } from './helpers/layout-shift.ts';
 import { PUBLIC_ROUTES } from './helpers/routes.ts';
 
 afterAll(closeBrowser);
-
-declare global {
-  interface Window {
-    __layoutShift?: { total: number; sources: string[] };
-  }
-}
-
-/**
- * Installed before any of the page's scripts: sums every layout shift not caused by recent input (what CLS counts;
- * the sum is never less than CLS's largest session window) and names the elements that moved.
- */
-function observeLayoutShift() {
-  const record = { total: 0, sources: [] as string[] };
-  window.__layoutShift = record;
-  type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node | null }> };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as Shift[]) {
-      if (entry.hadRecentInput) continue;
-      record.total += entry.value;
-      for (const source of entry.sources ?? []) {
-        const node = source.node as Element | null | undefined;
-        record.sources.push(`${entry.value.toFixed(3)} ${node?.nodeName ?? '?'}${node?.id ? `#${node.id}` : ''}.${node?.className ?? ''}`);
-      }
-    }
-  }).observe({ type: 'layout-shift', buffered: true });
-}
 
 describe('no layout shift while a page loads (CLS ≤ 0.02 at 390 px)', () => {
   for (const language of ['en', 'fr'] as const) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, inject, it } from 'vitest';
 import { PLAYGROUND_PATHS } from '../vite/seo-files.plugin.ts';
-import { baseUrl, closeBrowser, openPage, overflowsHorizontally, PHONE, screenshot } from './helpers/browser.ts';
+import { baseUrl, closeBrowser, getBrowser, openPage, overflowsHorizontally, PHONE, screenshot, waitForApp } from './helpers/browser.ts';
 
 afterAll(closeBrowser);
 
@@ -35,6 +35,40 @@ for (const path of PLAYGROUND_PATHS) {
     await context.close();
   });
 }
+
+it('keeps what was typed into a prerendered playground before it was live', async () => {
+  // The app's code is held back until the prerendered fields have been changed, as on a slow phone.
+  const context = await (await getBrowser()).newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${baseUrl()}/screenshot`, { waitUntil: 'commit' });
+  const site = inject('siteUrl');
+  await page.locator('[name="url"]').fill(site);
+  await page.locator('[name="width"]').fill('777');
+  await page.locator('[name="fullPage"]').setChecked(true);
+  await expect(page.locator('html[data-hydrated]').count()).resolves.toBe(0);
+  release();
+  await waitForApp(page);
+  // Live, the page holds them: in its fields (React would have put its own values back) and in its request.
+  await expect.poll(() => page.getByTestId('snippet-curl').textContent()).toContain(site);
+  const snippet = await page.getByTestId('snippet-curl').textContent();
+  expect(snippet).toContain('"width":777');
+  expect(snippet).toContain('"fullPage":true');
+  await expect(page.locator('[name="url"]').inputValue()).resolves.toBe(site);
+  await expect(page.locator('[name="width"]').inputValue()).resolves.toBe('777');
+  await expect(page.locator('[name="fullPage"]').isChecked()).resolves.toBe(true);
+  expect(errors).toEqual([]);
+  await context.close();
+});
 
 it('asks to sign in when a signed-out visitor chooses to use an API key', async () => {
   const { page, context } = await openPage();

@@ -2,7 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './helpers/axe.ts';
-import { baseUrl, closeBrowser, DESKTOP, openPage, overflowsHorizontally, PHONE, screenshot, type TrackedPage } from './helpers/browser.ts';
+import {
+  baseUrl,
+  closeBrowser,
+  DESKTOP,
+  getBrowser,
+  openPage,
+  overflowsHorizontally,
+  PHONE,
+  screenshot,
+  type TrackedPage,
+} from './helpers/browser.ts';
+import { layoutShiftSoFar, observeLayoutShift } from './helpers/layout-shift.ts';
 import { mailedCode } from './helpers/mail.ts';
 
 afterAll(closeBrowser);
@@ -77,6 +88,43 @@ beforeAll(async () => {
 });
 
 describe('templates list for visitors', () => {
+  it('is prerendered: its shell without JavaScript, the list a skeleton the cards replace without moving anything', async () => {
+    // Without JavaScript: the reader's language's header, tabs (Public chosen) and filters, the list a skeleton.
+    const context = await (await getBrowser()).newContext({ javaScriptEnabled: false, locale: 'fr-FR', viewport: PHONE });
+    const bare = await context.newPage();
+    await bare.goto(`${baseUrl()}/template/list`);
+    await expect(bare.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Modèles');
+    await expect(bare.getByRole('tab', { name: 'Publics' }).getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(bare.getByLabel('Rechercher des modèles').isVisible()).resolves.toBe(true);
+    await expect(bare.getByTestId('template-skeleton').isVisible()).resolves.toBe(true);
+    await expect(bare.getByTestId('template-card').count()).resolves.toBe(0);
+    await context.close();
+
+    // Hydrated, at phone width in both languages and on a desktop: the public cards replace the skeleton, the
+    // layout shift stays within CLS's goal, and the list is asked for once (the answer asked for while the
+    // page's code loaded is the one the list shows).
+    for (const [language, viewport] of [
+      ['en', PHONE],
+      ['fr', PHONE],
+      ['en', DESKTOP],
+    ] as const) {
+      const tracked = await openPage({ viewport, language });
+      await tracked.context.addInitScript(observeLayoutShift);
+      await tracked.page.goto(`${baseUrl()}/template/list`);
+      await tracked.page.getByTestId('template-card').first().waitFor();
+      await tracked.page.waitForLoadState('networkidle');
+      await tracked.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const shift = await layoutShiftSoFar(tracked.page);
+      expect(shift.total, `layout shift (${language}, ${viewport.width} px): ${shift.sources.join(', ')}`).toBeLessThanOrEqual(0.02);
+      await expect(tracked.page.getByTestId('template-skeleton').count()).resolves.toBe(0);
+      const names = await tracked.page.getByTestId('template-card').locator('h2').allTextContents();
+      for (const starter of STARTERS) expect(names).toContain(starter);
+      expect(tracked.requests.filter((url) => new URL(url).pathname === '/api/template/public')).toHaveLength(1);
+      expect(tracked.errors).toEqual([]);
+      await tracked.context.close();
+    }
+  });
+
   it('shows the public starters; other tabs ask to sign in; passes axe', async () => {
     const { page, context, errors } = await openPage();
     await page.goto(`${baseUrl()}/template/list`);

@@ -9,12 +9,14 @@
 // with its gateway serving the build: `WEB_DIST_DIR=$PWD/apps/web/dist ./scripts/dev`, then
 // `--origin http://127.0.0.1:3000`.
 // Prints the four scores and CLS, LCP and TBT per page and language, then the landing page's initial JavaScript.
+// Every browser and server it starts is ended and waited for when it ends, fails or is interrupted (Ctrl-C).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
 import { PLAYGROUND_PATHS } from '../vite/seo-files.plugin.ts';
@@ -109,6 +111,69 @@ function staticServer() {
   });
 }
 
+/**
+ * The process groups this run started (each Chromium, the gateway), ended however the run ends: its own close,
+ * a failure, Ctrl-C. Each child is started in a group of its own (`detached`) and the whole group is signalled,
+ * since Debian's /usr/bin/chromium-headless-shell is a shell script that runs Chromium as its child: killing the
+ * child alone ended the script and left Chromium running, one browser per language per run.
+ */
+const groups = new Map();
+const signalGroup = (pgid, signal) => {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // The group is gone already.
+  }
+};
+/** Whether a process of the group still runs (an exited one may stay a zombie until reaped: not counted). */
+function groupRuns(pgid) {
+  if (!existsSync('/proc/self/stat')) {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so the fields are read after the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') return true;
+  }
+  return false;
+}
+/** Ends a group: SIGTERM, then SIGKILL to what still runs 5 s later; returns once none of it runs. */
+async function endGroup(pgid) {
+  if (!groups.has(pgid)) return;
+  signalGroup(pgid, 'SIGTERM');
+  for (let waited = 0; groupRuns(pgid); waited += 100) {
+    if (waited === 5000) signalGroup(pgid, 'SIGKILL');
+    await sleep(100);
+  }
+  groups.delete(pgid);
+}
+// Ctrl-C, a kill or a closed terminal: end every group (waiting for them), then stop as that signal would.
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`${signal}: stopping the browsers and servers this run started`);
+    void Promise.all([...groups.keys()].map(endGroup)).finally(() => process.exit(128 + constants.signals[signal]));
+  });
+}
+// Any other way out (an uncaught error, process.exit before a close): no waiting is possible there, so SIGKILL.
+process.on('exit', () => {
+  for (const pgid of groups.keys()) signalGroup(pgid, 'SIGKILL');
+});
+
 const redisAnswers = () =>
   new Promise((resolve) => {
     const { hostname, port } = new URL(redisUrl);
@@ -133,6 +198,7 @@ async function startGatewayServer() {
     env: { ...process.env, WEB_DIST_DIR: dist, PORT: String(port), HOST: '127.0.0.1', REDIS_URL: redisUrl, LOG_LEVEL: 'error' },
     detached: true,
   });
+  groups.set(child.pid, 'gateway');
   const origin = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 120; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode})`);
@@ -140,10 +206,10 @@ async function startGatewayServer() {
       (r) => r.ok,
       () => false,
     );
-    if (up) return { origin, close: () => process.kill(-child.pid, 'SIGTERM') };
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (up) return { origin, close: () => endGroup(child.pid) };
+    await sleep(500);
   }
-  process.kill(-child.pid, 'SIGTERM');
+  await endGroup(child.pid);
   throw new Error('the gateway did not answer /api/ping within 60 s');
 }
 
@@ -178,8 +244,18 @@ async function launchChromium(lang) {
       `--lang=${locale}`,
       `--accept-lang=${locale}`,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LANG: `${locale.replace('-', '_')}.UTF-8`, LANGUAGE: lang } },
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LANG: `${locale.replace('-', '_')}.UTF-8`, LANGUAGE: lang },
+      detached: true,
+    },
   );
+  groups.set(child.pid, 'chromium');
+  const close = async () => {
+    await endGroup(child.pid);
+    // Chromium writes to its profile until it has exited: removed once nothing of it runs.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+  };
   const port = await new Promise((resolve, reject) => {
     let seen = '';
     child.stderr.on('data', (chunk) => {
@@ -188,17 +264,11 @@ async function launchChromium(lang) {
       if (match) resolve(Number(match[1]));
     });
     child.once('exit', (code) => reject(new Error(`chromium exited (${code}): ${seen}`)));
+  }).catch(async (error) => {
+    await close();
+    throw error;
   });
-  return {
-    port,
-    // Chromium writes to its profile until it has exited: removing it any sooner fails with ENOTEMPTY.
-    close: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill();
-      await exited;
-      rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
-    },
-  };
+  return { port, close };
 }
 
 const score = (category) => (category?.score == null ? '–' : String(Math.round(category.score * 100)));
@@ -254,8 +324,12 @@ try {
       await chromium.close();
     }
   }
+} catch (error) {
+  // Stopped by a signal: the run that failed is the one whose browser was taken away; the handler exits.
+  if (stopping) await new Promise(() => {});
+  throw error;
 } finally {
-  closeServer();
+  await closeServer();
 }
 const columns = Object.keys(rows[0] ?? {});
 console.log(`| ${columns.join(' | ')} |\n|${columns.map(() => '---').join('|')}|`);

@@ -4,7 +4,8 @@ import { App } from './app/app.tsx';
 import { createAppRouter } from './app/router.tsx';
 import { initI18n } from './i18n/i18n.ts';
 import { readAppConfig } from './lib/app-config.ts';
-import { expectHydration } from './lib/page-live.ts';
+import { keepEarlyInput } from './lib/early-input.ts';
+import { expectHydration, whenPageLive } from './lib/page-live.ts';
 import { createSessionStore } from './lib/session/session.store.ts';
 import { startTelemetry } from './lib/telemetry.ts';
 import './styles.css';
@@ -32,6 +33,8 @@ if (servedLanguage && servedLanguage === document.documentElement.lang) {
   router.ssr = { manifest: undefined };
   await router.load();
   expectHydration();
+  // What the reader typed into the page's fields while its code loaded, given back once it is live.
+  keepEarlyInput(container, whenPageLive());
   hydrateRoot(container, app);
 } else if (servedLanguage) {
   // The page's code is loaded first, so the prerendered HTML gives way to the page in the stored language in one

@@ -51,6 +51,9 @@ export const PRERENDERED_PATHS = [
   // The account forms: their submit button waits for the page to be live (features/auth/auth-form.tsx).
   '/login',
   '/signup',
+  // The templates list's shell (header, tabs, filters, the list as a skeleton of its final size): its cards need
+  // the visitor's session, so they are fetched once the page is live (features/templates/list/template-results.tsx).
+  '/template/list',
   ...PLAYGROUND_PATHS,
 ];
 

@@ -1,4 +1,5 @@
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, type RouterHistory } from '@tanstack/react-router';
+import i18next from 'i18next';
 import type { ComponentType } from 'react';
 import { ErrorPage } from '../features/errors/error-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found.page.tsx';
@@ -26,13 +27,30 @@ const withQuery = (load: () => Promise<PageModule>, exportName: string) => async
   return { [exportName]: withQueryClient(module[exportName] as ComponentType) };
 };
 
+type PageLoader = (context: { preload: boolean; location: { search: unknown } }) => void;
+
 // Every page is its own chunk: the landing page loads none of the playgrounds, docs or blog code.
-const page = (path: string, load: () => Promise<PageModule>, exportName: string, options: { query?: boolean } = {}) =>
+const page = (path: string, load: () => Promise<PageModule>, exportName: string, options: { query?: boolean; loader?: PageLoader } = {}) =>
   createRoute({
     getParentRoute: () => rootRoute,
     path,
     component: lazyRouteComponent(options.query === false ? load : withQuery(load, exportName), exportName),
+    ...(options.loader ? { loader: options.loader } : {}),
   });
+
+/**
+ * The templates list in the browser (not the prerender): its catalogs load beside its code; and on the document's
+ * first load (not a hover's preload, not once the app is live, when the query client may already hold the list) a
+ * visitor's list is asked for then too, rather than after hydration (issue 28: its cards are the page's largest
+ * paint). Nothing is awaited: the page hydrates as soon as its code is there.
+ */
+const templateListLoader: PageLoader = ({ preload, location }) => {
+  if (typeof document === 'undefined') return;
+  // Its catalogs too: the page asks for them only when it first renders, and its content waits for them.
+  void i18next.loadNamespaces(['templates', 'messages', 'errors']);
+  if (preload || document.documentElement.hasAttribute('data-hydrated')) return;
+  void import('../features/templates/list/early-list.ts').then((early) => early.startEarlyList(location.search as never));
+};
 
 const playground = () => import('../features/playground/playground-pages.tsx');
 const templates = (name: 'list' | 'editor' | 'generate') => () => import(`../features/templates/template-${name}.page.tsx`);
@@ -68,7 +86,7 @@ const routes = [
   page('/code-to-image', playground, 'CodePlaygroundPage'),
   page('/screenshot', playground, 'ScreenshotPlaygroundPage'),
   page('/pricing', () => import('../features/pricing/pricing.page.tsx'), 'PricingPage'),
-  page('/template/list', templates('list'), 'TemplateListPage'),
+  page('/template/list', templates('list'), 'TemplateListPage', { loader: templateListLoader }),
   page('/template/create', templates('editor'), 'TemplateCreatePage'),
   page('/template/edit/$id', templates('editor'), 'TemplateEditPage'),
   page('/template/generate', templates('generate'), 'TemplateGenerateIndexPage'),

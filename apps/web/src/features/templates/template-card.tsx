@@ -119,13 +119,20 @@ export function TemplateCard({ template, actions }: { template: TemplateView; ac
 }
 
 export function TemplateCardSkeleton() {
+  // The card's own boxes at their heights (preview, name line, the two facts' lines, the buttons' row), so a row of
+  // skeletons is as tall as a row of cards.
   return (
-    <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white" aria-hidden>
-      <div className="aspect-[16/10] animate-pulse bg-zinc-100" />
-      <div className="space-y-2 p-4">
-        <div className="h-4 w-2/3 animate-pulse rounded bg-zinc-100" />
-        <div className="h-3 w-1/2 animate-pulse rounded bg-zinc-100" />
-        <div className="h-8 w-full animate-pulse rounded bg-zinc-100" />
+    <div className="flex flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white" aria-hidden>
+      <div className="aspect-[16/10] animate-pulse border-b border-zinc-200 bg-zinc-100" />
+      <div className="flex flex-col gap-3 p-4">
+        <div className="h-5 w-2/3 animate-pulse rounded bg-zinc-100" />
+        <div className="space-y-1">
+          <div className="h-4 w-1/2 animate-pulse rounded bg-zinc-100" />
+          <div className="h-4 w-1/3 animate-pulse rounded bg-zinc-100" />
+        </div>
+        <div className="pt-1">
+          <div className="h-8 w-full animate-pulse rounded bg-zinc-100" />
+        </div>
       </div>
     </div>
   );

@@ -20,12 +20,18 @@ function ResultsBody({ page }: { page: TemplateListState }) {
   const { t } = useTranslation('templates');
   const message = useMessageText();
   const { params, list, templates } = page;
+  // The prerendered page shows this until the visitor's session is known and the list has arrived, so it has the
+  // list's own shape: the count's line, then two full rows of cards at every width (the first screen of a
+  // list never shorter than the starters), and nothing above or beside it moves when the cards replace it.
   if (list.isPending) {
     return (
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        {['a', 'b', 'c', 'd'].map((key) => (
-          <TemplateCardSkeleton key={key} />
-        ))}
+      <div data-testid="template-skeleton">
+        <div className="mb-3 h-4 w-28 animate-pulse rounded bg-zinc-100" aria-hidden />
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {['a', 'b', 'c', 'd', 'e', 'f'].map((key) => (
+            <TemplateCardSkeleton key={key} />
+          ))}
+        </div>
       </div>
     );
   }
