@@ -211,6 +211,60 @@ function settleBatches(
   });
 }
 
+type Post = (route: RouteContract<'POST'>, body: unknown, forRequest?: string) => Promise<InternalAnswer>;
+
+/**
+ * A reservation call, carrying the pending charges. The service settles them in the statement it runs for
+ * any answer it gives; if none comes they wait for the next call (settling is idempotent).
+ */
+function reservationCaller(post: Post, batches: ReturnType<typeof settleBatches>) {
+  return async function reservationCall(
+    body: Record<string, unknown>,
+    forRequest: string | undefined,
+    route: RouteContract<'POST'> = reserveCredit,
+  ): Promise<InternalAnswer> {
+    const charged = batches.takeCharges();
+    try {
+      const res = await post(route, charged ? { ...body, charged } : body, forRequest);
+      if (charged && res.status !== 200 && res.status !== 401 && res.status !== 402 && res.status !== 404) batches.requeue(charged);
+      return res;
+    } catch (err) {
+      if (charged) batches.requeue(charged);
+      throw err;
+    }
+  };
+}
+
+/** The settling calls made at once rather than batched (a batch's releases, a single settle); failures counted. */
+function immediateSettles(post: Post, settleFailures: ReturnType<typeof settleFailuresCounter>) {
+  async function releaseNow(requestIds: readonly string[]): Promise<void> {
+    for (let first = 0; first < requestIds.length; first += CREDIT_SETTLE_BATCH_MAX) {
+      const chunk = requestIds.slice(first, first + CREDIT_SETTLE_BATCH_MAX);
+      const res = await post(settleCredits, { requestIds: chunk, outcome: 'released' }).catch((err: Error) => {
+        settleFailures.inc({ outcome: 'released' }, chunk.length);
+        throw err;
+      });
+      if (res.status !== 200) {
+        settleFailures.inc({ outcome: 'released' }, chunk.length);
+        throw new Error(`status ${res.status}`);
+      }
+    }
+  }
+
+  async function settle(requestId: string, outcome: CreditOutcome, facts: RenderFacts = {}) {
+    const res = await post(settleCredit, { requestId, outcome, ...facts }).catch((err: Error) => {
+      settleFailures.inc({ outcome });
+      throw err;
+    });
+    if (res.status !== 200) {
+      settleFailures.inc({ outcome });
+      throw new Error(`status ${res.status}`);
+    }
+  }
+
+  return { releaseNow, settle };
+}
+
 /**
  * The gateway's HTTP client of the account service, which owns users, keys and the credit ledger. Every
  * call carries the internal token (set here, in one place); without the token no credit can be reserved, so
@@ -251,25 +305,7 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     post(settleCredits, { requestIds, outcome }),
   );
 
-  /**
-   * A reservation call, carrying the pending charges. The service settles them in the statement it runs for
-   * any answer it gives; if none comes they wait for the next call (settling is idempotent).
-   */
-  async function reservationCall(
-    body: Record<string, unknown>,
-    forRequest: string | undefined,
-    route: RouteContract<'POST'> = reserveCredit,
-  ): Promise<InternalAnswer> {
-    const charged = batches.takeCharges();
-    try {
-      const res = await post(route, charged ? { ...body, charged } : body, forRequest);
-      if (charged && res.status !== 200 && res.status !== 401 && res.status !== 402 && res.status !== 404) batches.requeue(charged);
-      return res;
-    } catch (err) {
-      if (charged) batches.requeue(charged);
-      throw err;
-    }
-  }
+  const reservationCall = reservationCaller(post, batches);
 
   // The charges still pending go out before the pooled connections are closed.
   app.addHook('onClose', async () => {
@@ -316,30 +352,7 @@ async function authClientPlugin(app: FastifyInstance, opts: AuthClientOptions) {
     return accountReservationOf(res, true);
   }
 
-  async function releaseNow(requestIds: readonly string[]): Promise<void> {
-    for (let first = 0; first < requestIds.length; first += CREDIT_SETTLE_BATCH_MAX) {
-      const chunk = requestIds.slice(first, first + CREDIT_SETTLE_BATCH_MAX);
-      const res = await post(settleCredits, { requestIds: chunk, outcome: 'released' }).catch((err: Error) => {
-        settleFailures.inc({ outcome: 'released' }, chunk.length);
-        throw err;
-      });
-      if (res.status !== 200) {
-        settleFailures.inc({ outcome: 'released' }, chunk.length);
-        throw new Error(`status ${res.status}`);
-      }
-    }
-  }
-
-  async function settle(requestId: string, outcome: CreditOutcome, facts: RenderFacts = {}) {
-    const res = await post(settleCredit, { requestId, outcome, ...facts }).catch((err: Error) => {
-      settleFailures.inc({ outcome });
-      throw err;
-    });
-    if (res.status !== 200) {
-      settleFailures.inc({ outcome });
-      throw new Error(`status ${res.status}`);
-    }
-  }
+  const { releaseNow, settle } = immediateSettles(post, settleFailures);
 
   async function rules(): Promise<PlanRulesResponse> {
     const res = await call(planRules.method, planRules.url);

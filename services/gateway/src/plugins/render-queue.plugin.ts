@@ -159,20 +159,37 @@ function queueMetrics(app: FastifyInstance, queues: Map<RenderKind, Queue>): His
   });
 }
 
-/**
- * Each gateway process listens on its own reply channel; workers publish the finished image (or the
- * final failure) straight to it. Waiters are registered before the job is added, so a fast worker cannot
- * answer before anyone listens, and there is no per-request Redis listener.
- */
-async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions) {
-  const queues = openQueues(app, opts.prefix);
-  const queueWait = queueMetrics(app, queues);
+/** The states of a job no worker has taken yet. */
+const NOT_STARTED = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
 
-  const pending = new Map<string, Waiter>();
-  const gatewayId = randomUUID();
-  const channel = replyChannel(opts.prefix, gatewayId);
+/**
+ * Takes a job off its queue if no worker has taken it yet, and tells the gateway waiting for it (over its
+ * reply channel) with `failure`, once `recorded` has noted it (a cancelled batch item). False when too late.
+ */
+function jobWithdrawal(app: FastifyInstance, queues: ReturnType<typeof openQueues>) {
+  return async function withdraw(
+    kind: RenderKind,
+    jobId: string,
+    failure: { code: ErrorCode; message: string },
+    recorded: () => Promise<void>,
+  ): Promise<boolean> {
+    const queue = queues.get(kind);
+    const job = queue ? await queue.getJob(jobId) : undefined;
+    if (!queue || !job || !NOT_STARTED.has(await job.getState())) return false;
+    // BullMQ refuses to remove a job its worker has locked (0). Between the state read and the removal a
+    // worker could take the job, never finish it: a render outlasts that one round trip by far.
+    if ((await queue.remove(jobId)) !== 1) return false;
+    await recorded();
+    const { replyTo } = job.data as RenderJobData;
+    if (replyTo) await app.redis.publish(replyTo, encodeReply({ jobId, ok: false, ...failure }));
+    return true;
+  };
+}
+
+/** This gateway's subscriber of its reply channel, answering the waiters in `pending` (subscribed, or 1 s given to it). */
+async function replySubscriber(app: FastifyInstance, redisUrl: string, gatewayId: string, channel: string, pending: Map<string, Waiter>) {
   // Named after the channel, so an operator (or a test) can tell which gateway's subscriber is which.
-  const subscriber = createRedis(opts.redisUrl, 'blocking', `gateway-replies-${gatewayId}`);
+  const subscriber = createRedis(redisUrl, 'blocking', `gateway-replies-${gatewayId}`);
   subscriber.on('messageBuffer', (_channel: Buffer, message: Buffer) => {
     const reply = decodeReply(message);
     if (reply) pending.get(reply.jobId)?.answer(reply);
@@ -185,6 +202,22 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
   subscriber.on('ready', () => {
     if (pending.size > 0) void recoverLostReplies(subscriber, channel, pending, app.log);
   });
+  return subscriber;
+}
+
+/**
+ * Each gateway process listens on its own reply channel; workers publish the finished image (or the
+ * final failure) straight to it. Waiters are registered before the job is added, so a fast worker cannot
+ * answer before anyone listens, and there is no per-request Redis listener.
+ */
+async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions) {
+  const queues = openQueues(app, opts.prefix);
+  const queueWait = queueMetrics(app, queues);
+
+  const pending = new Map<string, Waiter>();
+  const gatewayId = randomUUID();
+  const channel = replyChannel(opts.prefix, gatewayId);
+  const subscriber = await replySubscriber(app, opts.redisUrl, gatewayId, channel, pending);
 
   // The depth check only has to stop unbounded growth, not be exact: a count younger than DEPTH_TTL_MS is
   // reused, which keeps a Redis round trip off most requests.
@@ -274,26 +307,7 @@ async function renderQueuePlugin(app: FastifyInstance, opts: RenderQueueOptions)
     }
   }
 
-  /** The states of a job no worker has taken yet. */
-  const NOT_STARTED = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
-
-  async function withdraw(
-    kind: RenderKind,
-    jobId: string,
-    failure: { code: ErrorCode; message: string },
-    recorded: () => Promise<void>,
-  ): Promise<boolean> {
-    const queue = queues.get(kind);
-    const job = queue ? await queue.getJob(jobId) : undefined;
-    if (!queue || !job || !NOT_STARTED.has(await job.getState())) return false;
-    // BullMQ refuses to remove a job its worker has locked (0). Between the state read and the removal a
-    // worker could take the job, never finish it: a render outlasts that one round trip by far.
-    if ((await queue.remove(jobId)) !== 1) return false;
-    await recorded();
-    const { replyTo } = job.data as RenderJobData;
-    if (replyTo) await app.redis.publish(replyTo, encodeReply({ jobId, ok: false, ...failure }));
-    return true;
-  }
+  const withdraw = jobWithdrawal(app, queues);
 
   app.decorate('renderQueue', { render, withdraw });
 
