@@ -33,7 +33,8 @@ export function RequestSnippets({
       onValueChange={(value) => setChosen(value as SnippetLanguage)}
       className="overflow-hidden rounded-xl border border-zinc-800 bg-zinc-950"
     >
-      <div className="flex items-center justify-between gap-2 border-b border-zinc-800 px-2">
+      {/* Wraps: at phone width the batch switch and the copy button go under the tabs instead of covering them. */}
+      <div className="flex flex-wrap items-center justify-between gap-x-2 border-b border-zinc-800 px-2">
         <Tabs.List aria-label={title ?? t('snippets.label')} className="flex min-w-0 overflow-x-auto">
           {languages.map((language) => (
             <Tabs.Trigger
@@ -45,7 +46,7 @@ export function RequestSnippets({
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        <div className="flex shrink-0 items-center gap-2">
+        <div className="ml-auto flex shrink-0 items-center gap-2">
           {batch && (
             <label className="flex items-center gap-1.5 whitespace-nowrap text-xs text-zinc-400">
               <input
