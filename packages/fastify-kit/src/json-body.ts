@@ -4,6 +4,8 @@ import secureJson from 'secure-json-parse';
 
 // secure-json-parse's message for a `__proto__` key or a `constructor.prototype` path.
 const PROTOTYPE_KEY = /prototype property/;
+/** Methods whose requests carry no body by convention: an empty one sent as JSON is no body, not an error. */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 /**
  * JSON bodies as Fastify parses them (secure-json-parse, prototype keys refused), but with answers that say
@@ -12,9 +14,13 @@ const PROTOTYPE_KEY = /prototype property/;
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    if (text.trim() === '') return done(new AppError('INVALID_JSON', 'Request body is empty: send a JSON object'), undefined);
+    if (text.trim() === '') {
+      // Many HTTP clients label every request JSON, a body-less DELETE included: nothing to parse there.
+      if (BODYLESS_METHODS.has(request.method)) return done(null, undefined);
+      return done(new AppError('INVALID_JSON', 'Request body is empty: send a JSON object'), undefined);
+    }
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (err) {

@@ -7,6 +7,7 @@ let app: FastifyInstance;
 beforeAll(async () => {
   app = Fastify({ bodyLimit: 1024 });
   await app.register(errorHandler);
+  app.delete('/things/:id', async (request) => ({ deleted: (request.params as { id: string }).id, body: request.body ?? null }));
   app.post('/echo', async (request) => ({ body: request.body, polluted: ({} as Record<string, unknown>).polluted ?? null }));
   await app.ready();
 });
@@ -51,6 +52,16 @@ describe('JSON bodies', () => {
     const large = await post(JSON.stringify({ text: 'x'.repeat(2000) }));
     expect(large.statusCode).toBe(413);
     expect(large.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('an empty body labelled JSON on a DELETE is no body (clients that label every request JSON), not a 400', async () => {
+    const res = await app.inject({ method: 'DELETE', url: '/things/7', headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ deleted: '7', body: null });
+    // A DELETE that does send JSON is still parsed, and checked as any body is.
+    const bad = await app.inject({ method: 'DELETE', url: '/things/7', payload: '{"a":', headers: { 'content-type': 'application/json' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'INVALID_JSON' });
   });
 
   it('a "constructor" key that is plain data is accepted', async () => {
