@@ -25,7 +25,7 @@ export interface FormatWorkload {
   target?: boolean;
   /**
    * The same simple column/bar chart drawn by each chart library (and the compatibility endpoints): the
-   * name of its row in the per-library table of server times (X-Render-Time p50), compared with Chart.js 4.
+   * name of its row in the per-library table of server times (Server-Timing render p50), compared with Chart.js 4.
    */
   library?: string;
   /**

@@ -150,6 +150,8 @@ export const OpenApiTextsFr: Readonly<Record<string, string>> = {
   'Milliseconds the worker spent rendering (0 for a cached image)':
     'Millisecondes passées par le worker à rendre (0 pour une image en cache)',
   'Milliseconds the job waited in the queue': 'Millisecondes d’attente de la tâche dans la file',
+  'The same timings as the standard header browsers show: `queue;dur=12, render;dur=48.3` (render to 0.1 ms)':
+    'Les mêmes durées dans l’en-tête standard qu’affichent les navigateurs : `queue;dur=12, render;dur=48.3` (le rendu au dixième de milliseconde)',
   'With `cache` in the body: HIT when answered from the cache (no credit charged), MISS when rendered':
     'Avec `cache` dans le corps : HIT quand la réponse vient du cache (aucun crédit facturé), MISS quand l’image a été rendue',
   'How many render warnings there were (failed or refused sub-resources, console errors, a selector not found, missing glyphs, fonts that fell back); the JSON answer lists them in `data.warnings`':

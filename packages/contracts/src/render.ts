@@ -277,6 +277,8 @@ export const RenderResultMeta = Type.Object({
   size: Type.Integer({ description: 'image size in bytes' }),
   renderMs: Type.Integer(),
   queueMs: Type.Integer(),
+  /** `renderMs` to the tenth of a millisecond, for the `Server-Timing` header (absent from older workers). */
+  renderTime: Type.Optional(Type.Number({ minimum: 0 })),
   /** Set when the image did not fit in the reply: it waits under this Redis key, which the gateway GETDELs. */
   resultKey: Type.Optional(Type.String()),
 });

@@ -46,6 +46,10 @@ describe('POST /api/html-to-img/convert', () => {
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(Number(res.headers.get('x-render-time'))).toBeGreaterThan(0);
     expect(res.headers.get('x-queue-time')).toMatch(/^\d+$/);
+    // The same timings as the standard header, the render to 0.1 ms: it rounds to the whole milliseconds.
+    const timing = /^queue;dur=(\d+), render;dur=(\d+(?:\.\d)?)$/.exec(res.headers.get('server-timing') ?? '');
+    expect(timing?.[1]).toBe(res.headers.get('x-queue-time'));
+    expect(Math.abs(Number(timing?.[2]) - Number(res.headers.get('x-render-time')))).toBeLessThanOrEqual(1);
     const png = await bytes(res);
     expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     const img = decodePng(png);

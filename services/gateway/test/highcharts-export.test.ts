@@ -46,6 +46,7 @@ describe('POST /highcharts: the documented requests', () => {
     const res = await ok(await gateway.post('/highcharts', { infile: STEEP_CHART }));
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="chart.png"');
+    expect(res.headers.get('server-timing')).toMatch(/^queue;dur=\d+, render;dur=\d+(\.\d)?$/);
     const buf = await bytes(res);
     expect(buf.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     const img = decodePng(buf);

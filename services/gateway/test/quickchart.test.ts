@@ -39,7 +39,9 @@ const HELLO_WORLD =
 
 describe('GET /chart and POST /chart (QuickChart parameters)', () => {
   it("QuickChart's hello-world: PNG of 500×300 at devicePixelRatio 2, its default colours", async () => {
-    const img = await pngOf(await get({ c: HELLO_WORLD, bkg: 'white' }));
+    const res = await get({ c: HELLO_WORLD, bkg: 'white' });
+    expect(res.headers.get('server-timing')).toMatch(/^queue;dur=\d+, render;dur=\d+(\.\d)?$/);
+    const img = await pngOf(res);
     expect([img.width, img.height]).toEqual([1000, 600]);
     expect(share(img, DEFAULT_BLUE_ON_WHITE, 10)).toBeGreaterThan(0.01);
     expect(distinctColours(img)).toBeGreaterThan(5);

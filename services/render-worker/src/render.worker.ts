@@ -117,6 +117,7 @@ interface JobDeps {
 async function processJob(deps: JobDeps, kind: RenderKind, job: Job<RenderJobData>, connection: Redis): Promise<RenderResultMeta> {
   const { config, logger, metrics, rendererContext } = deps;
   const startedAt = Date.now();
+  const began = performance.now();
   const def = renderJobs[kind];
   const replyTo = typeof job.data?.replyTo === 'string' ? job.data.replyTo : undefined;
   // What every log line about the job says: the job and the API call it renders for (X-Request-Id).
@@ -167,6 +168,7 @@ async function processJob(deps: JobDeps, kind: RenderKind, job: Job<RenderJobDat
     size: image.bytes.length,
     renderMs: Date.now() - startedAt,
     queueMs: Math.max(0, startedAt - job.timestamp),
+    renderTime: Math.round((performance.now() - began) * 10) / 10,
   };
   metrics.renderDuration.observe({ format: image.format, kind }, meta.renderMs / 1000);
   if (image.bytes.length <= INLINE_IMAGE_MAX) {

@@ -1,4 +1,13 @@
-import { AppError, ErrorResponse, fileExtension, ImageJsonResponse, isPageContentFormat, MimeTypes, RenderLimits } from '@render/contracts';
+import {
+  AppError,
+  ErrorResponse,
+  fileExtension,
+  ImageJsonResponse,
+  isPageContentFormat,
+  MimeTypes,
+  RenderLimits,
+  type RenderResultMeta,
+} from '@render/contracts';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
@@ -49,6 +58,10 @@ export const imageResponses = (formats: Array<keyof typeof MimeTypes>, anonymous
       ...CreditHeaders,
       'X-Render-Time': { type: 'integer', description: 'Milliseconds the worker spent rendering (0 for a cached image)' },
       'X-Queue-Time': { type: 'integer', description: 'Milliseconds the job waited in the queue' },
+      'Server-Timing': {
+        type: 'string',
+        description: 'The same timings as the standard header browsers show: `queue;dur=12, render;dur=48.3` (render to 0.1 ms)',
+      },
       'X-Cache': {
         type: 'string',
         enum: ['HIT', 'MISS'],
@@ -113,13 +126,25 @@ export function secureSvgReply(reply: FastifyReply, format: string): FastifyRepl
 }
 
 /**
+ * The render's timings: `X-Render-Time` and `X-Queue-Time` in whole milliseconds, and the same as the standard
+ * `Server-Timing` (`queue;dur=…, render;dur=…`), which browsers' developer tools show beside the request and
+ * which carries the render to the tenth of a millisecond (a chart renders in ~10 ms: whole milliseconds hide
+ * a 10% difference).
+ */
+export function timingHeaders(reply: FastifyReply, meta: Pick<RenderResultMeta, 'renderMs' | 'queueMs' | 'renderTime'>): FastifyReply {
+  return reply
+    .header('X-Render-Time', String(meta.renderMs))
+    .header('X-Queue-Time', String(meta.queueMs))
+    .header('Server-Timing', `queue;dur=${meta.queueMs}, render;dur=${meta.renderTime ?? meta.renderMs}`);
+}
+
+/**
  * Sends a render result as the caller asked: base64 inside JSON, or the bytes themselves. Timing headers go
  * on both so clients can tell queueing from rendering.
  */
 export function sendImage(reply: FastifyReply, outcome: RenderOutcome, output: 'json' | 'binary') {
   const { image, meta } = outcome;
-  reply.header('X-Render-Time', String(meta.renderMs));
-  reply.header('X-Queue-Time', String(meta.queueMs));
+  timingHeaders(reply, meta);
   const warnings = meta.warnings ?? [];
   reply.header('X-Render-Warnings', String(warnings.length));
   if (output === 'json') {

@@ -1,6 +1,7 @@
 import { AppError, MimeTypes } from '@render/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toQuickChartRequest } from '../convert/quickchart-request.ts';
+import { timingHeaders } from './image-reply.ts';
 
 /** QuickChart takes its key as `key=` in the query: it becomes the X-API-Key header before identity reads it. */
 export async function keyFromQuery(request: FastifyRequest): Promise<void> {
@@ -33,7 +34,7 @@ export function answerQuickChart(
     // credit reserved in onRequest is given back unclaimed (credits' onSend hook).
     if (request.method === 'HEAD') return reply.type(dataUrl ? 'text/plain; charset=utf-8' : MimeTypes[payload.format]).send();
     const { image, meta } = await app.credits.renderBilled(request, 'chart', payload);
-    reply.header('X-Render-Time', String(meta.renderMs)).header('X-Queue-Time', String(meta.queueMs));
+    timingHeaders(reply, meta);
     if (dataUrl) return reply.type('text/plain; charset=utf-8').send(`data:${meta.mimeType};base64,${image.toString('base64')}`);
     if (meta.format === 'svg')
       reply.header('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox");

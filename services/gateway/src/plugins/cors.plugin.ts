@@ -49,6 +49,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Request-Id',
   'X-Render-Time',
   'X-Queue-Time',
+  'Server-Timing',
   'X-Cache',
   'X-Render-Warnings',
   'X-Credits-Remaining',

@@ -53,7 +53,16 @@ interface KeptAnswer {
 const HEADER = 'idempotency-key';
 const KEY_SHAPE = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 // What a repeat gets again besides the body: what describes the answer, not this delivery of it.
-const KEPT_HEADERS = ['content-type', 'location', 'content-disposition', 'cache-control', 'x-render-time', 'x-queue-time', 'x-cache'];
+const KEPT_HEADERS = [
+  'content-type',
+  'location',
+  'content-disposition',
+  'cache-control',
+  'x-render-time',
+  'x-queue-time',
+  'server-timing',
+  'x-cache',
+];
 // Frees a key only if it still holds this request's in-flight record (not a later request's, not an answer).
 const FREE_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 

@@ -3,7 +3,7 @@ import { AppError, CompatRoutes, type HighchartsExportBody, MimeTypes } from '@r
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type ExportAnswer, type HighchartsExportJob, toHighchartsExportJob } from '../convert/highcharts-export-request.ts';
-import { secureSvgReply } from '../images/image-reply.ts';
+import { secureSvgReply, timingHeaders } from '../images/image-reply.ts';
 import { imageRoute } from '../images/image-route.ts';
 import type { RenderOutcome } from '../plugins/render-queue.plugin.ts';
 
@@ -31,8 +31,7 @@ const fileAnswer = {
 /** Sends the file as the export server does: base64 text, or the bytes with their type and an attachment name. */
 function sendExport(reply: FastifyReply, outcome: RenderOutcome, answer: ExportAnswer) {
   const { image, meta } = outcome;
-  reply.header('X-Render-Time', String(meta.renderMs));
-  reply.header('X-Queue-Time', String(meta.queueMs));
+  timingHeaders(reply, meta);
   reply.header('X-Render-Warnings', String(meta.warnings?.length ?? 0));
   if (answer.b64) return reply.type('text/plain; charset=utf-8').send(image.toString('base64'));
   if (!answer.noDownload) reply.header('Content-Disposition', `attachment; filename="${answer.filename}.${answer.type}"`);
