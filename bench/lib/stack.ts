@@ -456,8 +456,18 @@ async function runBatchRows(port: number, workload: FormatWorkload, context: Wor
   return [row(`${workload.name}: 202`, accepted), row(`${workload.name}: every item done`, done)];
 }
 
+/**
+ * Warm-up renders of a per-library row: its p50 is compared with Chart.js 4's, and V8 optimises a library's
+ * hot paths over its first few dozen charts. With 5, the first library after Chart.js was still being
+ * optimised for part of its run (Highcharts ÷ Chart.js 1.56–1.68, and 1.20–1.48 for the same chart through
+ * POST /highcharts right after it); with 60, 1.27 and 1.11.
+ */
+const LIBRARY_WARMUP = 30;
+
 async function runFormat(port: number, workload: FormatWorkload, context: WorkloadContext, count: number): Promise<FormatResult> {
-  const counts = workload.video ? { warmup: 1, count: Math.min(count, workload.video.requests) } : { warmup: 5, count };
+  const counts = workload.video
+    ? { warmup: 1, count: Math.min(count, workload.video.requests) }
+    : { warmup: workload.library ? LIBRARY_WARMUP : 5, count };
   const getPaths = workload.link ? await renderLinkPaths(workload, context, counts.warmup + counts.count) : undefined;
   // A hit needs the link rendered once before: the warm-up itself must answer from the cache.
   if (workload.link?.cache === 'HIT' && getPaths?.[0])
