@@ -163,10 +163,15 @@ describe('the template studio', () => {
     await page.getByRole('heading', { level: 1, name: 'New template' }).waitFor();
     await page.getByTestId('binding-rules').getByText('Every variable is bound and every binding is declared.').waitFor();
 
-    // Saving without a name shows the contract's message.
+    // Saving without a name shows the contract's message, says so beside the button (no toast over it) and
+    // takes the caller to the field; once named, the note goes.
     await page.getByTestId('save-button').click();
     await page.getByText('Name is required').waitFor();
+    await page.getByTestId('save-refused').getByText('Fix the problems shown before saving').waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+    expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
     await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByTestId('save-refused').waitFor({ state: 'detached' });
     await page.getByTestId('save-button').click();
     await page.getByText('Template saved').waitFor();
     await page.waitForURL(/\/template\/edit\/[0-9a-f-]{36}$/);

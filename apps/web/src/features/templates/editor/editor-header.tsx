@@ -50,6 +50,12 @@ export function EditorHeader({ template, editor }: { template?: TemplateView; ed
             </Button>
           </>
         )}
+        {editor.saveRefused && (
+          <p role="alert" className="flex items-center gap-1.5 text-sm font-medium text-red-700" data-testid="save-refused">
+            <AlertCircle className="size-4" aria-hidden />
+            {t('editor.fixProblems')}
+          </p>
+        )}
         <Button onClick={() => void editor.onSave()} busy={editor.saving} data-testid="save-button">
           {!editor.saving && <Save className="size-4" aria-hidden />}
           {t('editor.save')}

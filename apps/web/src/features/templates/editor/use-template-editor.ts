@@ -22,6 +22,8 @@ export function useTemplateEditor(template: TemplateView | undefined, initial: D
   const { draft, dirtyRef, blocking } = model;
   const [showErrors, setShowErrors] = useState(false);
   const [nameTouched, setNameTouched] = useState(false);
+  /** Save was pressed while the draft had problems: said beside the button until they are fixed. */
+  const [saveRefused, setSaveRefused] = useState(false);
   const [publishOpen, setPublishOpen] = useState(false);
   const save = useSaveTemplate(template?.id);
   const publish = useTemplateAction('publish');
@@ -36,9 +38,13 @@ export function useTemplateEditor(template: TemplateView | undefined, initial: D
     setShowErrors(true);
     setNameTouched(true);
     if (blocking) {
-      toast.error(t('editor.fixProblems'));
+      // Said in place, not as a toast: a toast at the top right lay over this very button, and under a
+      // pointer resting on it the toast stays (hover pauses it), so the next press hit the toast.
+      setSaveRefused(true);
+      focusFirstProblem();
       return;
     }
+    setSaveRefused(false);
     try {
       const result = await save.mutateAsync({
         name: draft.name.trim(),
@@ -77,6 +83,7 @@ export function useTemplateEditor(template: TemplateView | undefined, initial: D
   return {
     ...model,
     showErrors,
+    saveRefused: saveRefused && blocking,
     nameTouched,
     touchName: () => setNameTouched(true),
     saving: save.isPending,
@@ -91,3 +98,8 @@ export function useTemplateEditor(template: TemplateView | undefined, initial: D
 }
 
 export type TemplateEditorState = ReturnType<typeof useTemplateEditor>;
+
+/** Once the problems show (after this render), the first field that has one, so the caller lands on it. */
+function focusFirstProblem(): void {
+  setTimeout(() => document.querySelector<HTMLElement>('main [aria-invalid="true"]')?.focus(), 0);
+}
