@@ -228,7 +228,9 @@ if (pipelineResults.length) {
 const reference = formatResults.find((f) => f.reference);
 if (formatResults.length) {
   out.push('');
-  out.push('Formats through the full stack (c=1; render is the worker-side time (Server-Timing, 0.1 ms); rest = mean total − render − queue)');
+  out.push(
+    'Formats through the full stack (c=1; render is the worker-side time (Server-Timing, 0.1 ms); rest = mean total − render − queue)',
+  );
   out.push(
     table(
       ['format', 'n', 'p50 ms', 'p95 ms', 'renders/s', 'render p50', 'rest', 'p50 ÷ html', 'errors'],

@@ -263,7 +263,8 @@ describe('screenshot renderer', () => {
     // Plain pages: no script; OneTrust's markup, and a platform's script requested after the load event:
     // the script ran; banners kept: nothing to decide.
     expect(decisions).toEqual(['not needed', 'ran', 'ran', 'not needed', undefined]);
-  });
+    // Five captures, one of them waiting for a slow consent script: ~1.5 s alone, past 5 s on a loaded machine.
+  }, 20_000);
 
   it('captures what the load event left for the next animation frame', async () => {
     for (const hideCookieBanners of [true, false]) {
