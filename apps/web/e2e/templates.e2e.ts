@@ -170,6 +170,7 @@ describe('the template studio', () => {
     await page.getByTestId('save-refused').getByText('Fix the problems shown before saving').waitFor();
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
     expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
+    await screenshot(page, 'en-desktop-template-save-refused');
     await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByTestId('save-refused').waitFor({ state: 'detached' });
     await page.getByTestId('save-button').click();
