@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { consentTriggers } from '../src/renderers/screenshot/consent-blocker.ts';
-import { needsConsentRules, type PageFacts, selectorParts, triggerToken } from '../src/renderers/screenshot/consent-triggers.ts';
+import {
+  needsConsentRules,
+  type PageFacts,
+  rulesForPage,
+  selectorParts,
+  triggerToken,
+} from '../src/renderers/screenshot/consent-triggers.ts';
 
 const page = (tokens: string[], extra: Partial<PageFacts> = {}): PageFacts => ({
   url: 'https://shop.example/',
@@ -33,6 +39,24 @@ describe('consent triggers', () => {
     expect(triggers.selectors.length).toBeGreaterThan(10);
     expect(triggers.selectors.some((selector) => selector.startsWith('xpath/'))).toBe(false);
     expect(triggers.sites.some((site) => site.test('https://www.tumblr.com/'))).toBe(true);
+  });
+
+  it('the rules sent are those the page shows a sign of, the ones tokens cannot tell, or all after a consent request', () => {
+    const triggers = consentTriggers();
+    const keep = rulesForPage(triggers, page(['#main', '.cky-consent-container']), false)!;
+    expect(keep('cookieyes')).toBe(true);
+    // cookie-law-info is told by #cookie-law-info-bar, which this page does not have.
+    expect(keep('cookie-law-info')).toBe(false);
+    // A site's own rule goes to its site only.
+    const [site] = [...triggers.byRule].find(([, by]) => by.site?.test('https://www.coasthotels.com/'))!;
+    expect(keep(site)).toBe(false);
+    expect(rulesForPage(triggers, page([], { url: 'https://www.coasthotels.com/' }), false)!(site)).toBe(true);
+    // A rule nothing is known of is sent.
+    expect(keep('a rule that is not in the set')).toBe(true);
+    // Far fewer than the ~200 of a top document are sent to a page with one platform's markup.
+    const named = [...triggers.byRule.keys()];
+    expect(named.filter(keep).length).toBeLessThan(named.length / 4);
+    expect(rulesForPage(triggers, page(['.cky-consent-container']), true)).toBeUndefined();
   });
 
   it('a page needs the rule set for a platform token, a matching probe selector, a site rule or a consent request', () => {

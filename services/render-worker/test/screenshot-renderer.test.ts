@@ -60,6 +60,17 @@ const BANNER_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head>
   </div>
 </body></html>`;
 
+/** CookieYes's markup: a platform autoconsent knows by a rule of its rule set (not by code, as OneTrust). */
+const COOKIEYES_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head>
+<body style="margin:0;background:#fff">
+  <div id="rejected" style="width:20px;height:20px;background:#fff"></div>
+  <div class="cky-consent-container" style="position:fixed;left:0;right:0;bottom:0;height:200px;background:#ff0000;z-index:10">
+    <p>We value your privacy.</p>
+    <button data-cky-tag="accept-button">Accept All</button>
+    <button data-cky-tag="reject-button" onclick="document.querySelector('.cky-consent-container').remove();document.getElementById('rejected').style.background='#00ff00'">Reject All</button>
+  </div>
+</body></html>`;
+
 /** OneTrust's markup, injected by a script: the page's marker turns green when "Reject All" is clicked. */
 const INJECT_BANNER = `(() => {
   const markup = ${JSON.stringify(BANNER_PAGE.slice(BANNER_PAGE.indexOf('<div id="onetrust-consent-sdk">'), BANNER_PAGE.lastIndexOf('</body>')))};
@@ -75,6 +86,7 @@ beforeAll(async () => {
   const pagesServer = createServer((req, res) => {
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (req.url === '/banner') return html(BANNER_PAGE);
+    if (req.url === '/cookieyes') return html(COOKIEYES_PAGE);
     if (req.url === '/late-banner') {
       // The banner comes 150 ms after the load event, as a platform loaded by a tag manager would show it.
       return html(`<body style="margin:0;background:#fff"><div id="rejected" style="width:20px;height:20px;background:#fff"></div>
@@ -212,6 +224,13 @@ describe('screenshot renderer', () => {
     const shown = await renderScreenshot(screenshotJob(url, { hideCookieBanners: false }), ctx);
     save('banner-shown.png', shown.bytes);
     expect(pixel(shown.bytes, 200, 250)).toEqual([255, 0, 0]);
+  });
+
+  it('rejects a popup through a rule of the rule set, sent to the page among the few it shows a sign of', async () => {
+    const hidden = await renderScreenshot(screenshotJob(`http://127.0.0.1:${pages.port}/cookieyes`), ctx);
+    save('cookieyes-hidden.png', hidden.bytes);
+    expect(pixel(hidden.bytes, 200, 250)).toEqual([255, 255, 255]);
+    expect(pixel(hidden.bytes, 5, 5)).toEqual([0, 255, 0]);
   });
 
   it('hides a banner that appears after the load event (the cookie-notice list, applied just before the capture)', async () => {

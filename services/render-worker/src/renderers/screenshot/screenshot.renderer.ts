@@ -18,7 +18,7 @@ import { RenderError } from '../page/render-error.ts';
 import type { RenderedImage, Renderer } from '../page/renderer.ts';
 import { defaultScreenshotFilters, type ScreenshotFilters } from './block-lists.ts';
 import { CONSENT_MAX_WAIT_MS, ConsentBlocker, consentRuleSelectors, consentTriggers } from './consent-blocker.ts';
-import { needsConsentRules } from './consent-triggers.ts';
+import { needsConsentRules, rulesForPage } from './consent-triggers.ts';
 import { applyNoticeHiding, type CollectedPage, collectPage, untokenedSelectors } from './cosmetic-hiding.ts';
 import { acceptLanguage, type DeviceSettings, desktopUserAgent, deviceSettings } from './device-profiles.ts';
 import { DefaultFullPageLimits, type FullPageLimits, fullPageCapture, jobFullPageLimits } from './full-page-capture.ts';
@@ -203,7 +203,8 @@ async function handleConsent(
       triggers.selectors,
       first ? { known: job.known(), ...(job.fonts ? { fontsWithinMs: left() } : {}) } : {},
     );
-    if (page && needsConsentRules(triggers, page, consent.consentRequested)) await consent.activate();
+    if (page && needsConsentRules(triggers, page, consent.consentRequested))
+      await consent.activate(rulesForPage(triggers, page, consent.consentRequested));
     return page;
   };
   let page = await look(true);
