@@ -6,7 +6,7 @@ import { trackUtilityWorld } from './utility-world.ts';
  * What a screenshot job needs on its page before the navigation that depends on nothing in the job: a
  * DevTools session of its own, the consent blocker standing by (its binding added, the page's frames and
  * consent requests watched; its script runs only on a page that needs it, consent-triggers.ts) and the
- * renderer's utility world made in each new document (utility-world.ts `trackUtilityWorld`). Made when
+ * renderer's utility world noted in each new document (utility-world.ts `trackUtilityWorld`). Made when
  * the screenshot pool prepares a spare page (pools.ts; the spare is opened once the last job has ended), so
  * a job no longer spends ~10 ms of DevTools calls on it before its navigation. A job that keeps its cookie
  * banners takes the binding off again (`ConsentBlocker.uninstall`: one call, before navigating).
@@ -21,8 +21,9 @@ const prepared = new WeakMap<Page, PreparedPage>();
 export async function prepareScreenshotPage(page: Page): Promise<void> {
   const session = await page.createCDPSession();
   try {
-    // The blocker enables Runtime on the session, which the utility world's tracking listens to.
-    const [consent] = await Promise.all([ConsentBlocker.install(session, page), trackUtilityWorld(session, topFrameId(page))]);
+    // Before the blocker enables Runtime on the session: the tracking listens to the worlds it reports.
+    trackUtilityWorld(session, topFrameId(page));
+    const consent = await ConsentBlocker.install(session, page);
     prepared.set(page, { session, consent });
   } catch (err) {
     await session.detach().catch(() => undefined);
