@@ -44,9 +44,9 @@ const CONFIG: Config = {
   enablePrehide: true,
   enableCosmeticRules: true,
   enableGeneratedRules: true,
-  // A detection retry comes every 500 ms of autoconsent's clock: 400 of them at CONSENT_CLOCK_SPEED are the
-  // second of real time that 20 were at a two-hundredth of the speed.
-  detectRetries: 400,
+  // A detection retry comes every 500 ms of autoconsent's clock: 200 of them at CONSENT_CLOCK_SPEED are the
+  // second of real time that 20 were at a hundredth of the speed.
+  detectRetries: 200,
   isMainWorld: false,
   prehideTimeout: 60_000,
   // Heuristics would click "accept" on unknown popups; only the rule set decides here.
@@ -67,12 +67,10 @@ const CONFIG: Config = {
  * loaded before the capture asks, and its conditions are polled, not guessed. The timeouts shrink alike, and
  * everything stays bounded by CONSENT_MAX_WAIT_MS. At 10×, OneTrust's pause alone was 50 ms of every
  * capture of a page with its banner (the bench's banner case); at 20× 25 ms; at 40× 12.5 ms (the banner
- * case's settle 46 → 33 ms, measured); at 100× 5 ms; at 200× 2.5 ms (settle 33 → 26 ms, measured). Polls
- * are bounded by CONSENT_MIN_DELAY_MS, so a rule's wait for an element (10 retries every 200 ms of its
- * clock) is the same 20 ms at 100× and 200×. A step that times out leaves the popup to the cosmetic
+ * case's settle 46 → 33 ms, measured); at 100× 5 ms. A step that times out leaves the popup to the cosmetic
  * hiding applied before the capture, which hides the platform's containers whatever the rule did.
  */
-const CONSENT_CLOCK_SPEED = 200;
+const CONSENT_CLOCK_SPEED = 100;
 /**
  * The shortest delay in the script's world (ms): its polls (every 100 ms of its clock, e.g. for a popup to
  * show) come every 2 ms, not in a tight loop. At 10 ms, a poll waited four times what the clock asked.
