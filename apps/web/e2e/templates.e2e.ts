@@ -170,7 +170,6 @@ describe('the template studio', () => {
     await page.getByTestId('save-refused').getByText('Fix the problems shown before saving').waitFor();
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
     expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
-    await screenshot(page, 'en-desktop-template-save-refused');
     await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByTestId('save-refused').waitFor({ state: 'detached' });
     await page.getByTestId('save-button').click();
@@ -372,6 +371,17 @@ describe('screenshots (e2e-artifacts/)', () => {
         await page.locator('.cm-content').first().waitFor();
         expect(await overflowsHorizontally(page), `editor ${label}`).toBe(false);
         await screenshot(page, `${language}-${label}-template-editor`);
+
+        // Save refused (no name): the note beside Save, in the page's language, wraps without overflowing.
+        const nameField = page.locator('#template-name');
+        const name = await nameField.inputValue();
+        await nameField.fill('');
+        await page.getByTestId('save-button').click();
+        await page.getByTestId('save-refused').waitFor();
+        expect(await overflowsHorizontally(page), `editor refusing to save ${label}`).toBe(false);
+        await screenshot(page, `${language}-${label}-template-save-refused`);
+        await nameField.fill(name);
+        await page.getByTestId('save-refused').waitFor({ state: 'detached' });
 
         await page.goto(`${baseUrl()}/template/generate/${id}`);
         await page.getByTestId('generate-button').click();
